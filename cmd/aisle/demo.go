@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/store"
+)
+
+// demoSeed fixes the demo shop, so every run serves the same catalog.
+const demoSeed = 42
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f serveFlags
+	f.register(fs)
+	products := fs.Int("products", 25000, "number of demo `N` products to generate")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if f.data == "" {
+		dir, err := os.MkdirTemp("", "aisle-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		f.data = dir
+	}
+	st, err := store.Open(f.data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := seedDemo(st, *products, log); err != nil {
+		return err
+	}
+	return serveStore(ctx, st, f, stdout, log, func(addr, _ string) {
+		fmt.Fprintf(stdout, `
+Aisle demo shop is up on http://%s with %d products (search configuration key "demo").
+Try a search:
+
+  curl -s -X POST http://%s/serve/search -H 'Content-Type: application/json' \
+    -d '{"query":"cordless drill","key":"demo","products":{"count":5,"fields":["title","brand","price"],"returnFilters":true}}'
+
+Press Ctrl-C to stop.
+`, addr, *products, addr)
+	})
+}
+
+// seedDemo fills an empty store with the demo shop; a store that already
+// holds products is served as it is.
+func seedDemo(st *store.Store, n int, log *slog.Logger) error {
+	if st.Seq() > 0 {
+		log.Info("data directory already holds a catalog: serving it as it is")
+		return nil
+	}
+	start := time.Now()
+	var b store.Batch
+	cfg := demo.Config()
+	b.SetConfig(&cfg)
+	for _, c := range demo.Content(demoSeed) {
+		if err := b.PutContent(&c); err != nil {
+			return err
+		}
+	}
+	if _, err := st.Append(&b, false); err != nil {
+		return err
+	}
+	b.Reset()
+	err := demo.Each(n, demoSeed, func(p *catalog.Product) error {
+		if err := b.PutProduct(p); err != nil {
+			return err
+		}
+		if b.Len() >= importBatch {
+			_, err := st.Append(&b, false)
+			b.Reset()
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if b.Len() > 0 {
+		if _, err := st.Append(&b, false); err != nil {
+			return err
+		}
+	}
+	if err := st.Sync(); err != nil {
+		return err
+	}
+	log.Info("demo catalog generated", "products", n, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}

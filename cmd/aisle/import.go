@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/store"
+)
+
+// importBatch is how many products go into one log entry.
+const importBatch = 5000
+
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", env("AISLE_DATA", ""), "pebble data `DIR` (created when missing)")
+	mapping := fs.String("mapping", "", "CSV column mapping: a built-in `NAME` (flipkart, homedepot) or a JSON file")
+	cfgPath := fs.String("config", env("AISLE_CONFIG", ""), "configuration `FILE` to store with the catalog")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return errors.New("import: --data DIR is required")
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return errors.New("import: name at least one feed FILE (.jsonl, .ndjson, .json or .csv)")
+	}
+	var m *catalog.CSVMapping
+	if *mapping != "" {
+		var err error
+		if m, err = loadMapping(*mapping); err != nil {
+			return err
+		}
+	}
+	st, err := store.Open(*data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if *cfgPath != "" {
+		cfg, err := config.Load(*cfgPath)
+		if err != nil {
+			return err
+		}
+		var b store.Batch
+		b.SetConfig(cfg)
+		if _, err := st.Append(&b, true); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	total := 0
+	for _, path := range files {
+		n, err := importFile(ctx, st, path, m, stderr, *quiet)
+		total += n
+		if err != nil {
+			return err
+		}
+	}
+	if err := st.Sync(); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	count, err := st.Count()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s); the catalog in %s now holds %d products\n",
+		total, took.Round(time.Millisecond), float64(total)/took.Seconds(), *data, count)
+	fmt.Fprintf(stdout, "serve it with: aisle serve --data %s\n", *data)
+	return nil
+}
+
+func loadMapping(arg string) (*catalog.CSVMapping, error) {
+	if !strings.ContainsAny(arg, "./") {
+		return catalog.BuiltinMapping(arg)
+	}
+	b, err := os.ReadFile(arg)
+	if err != nil {
+		return nil, fmt.Errorf("read mapping: %w", err)
+	}
+	return catalog.ParseCSVMapping(b)
+}
+
+func importFile(ctx context.Context, st *store.Store, path string, m *catalog.CSVMapping, stderr io.Writer, quiet bool) (int, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0, fmt.Errorf("import %s: %w", path, err)
+	}
+	var bar *progressbar.ProgressBar
+	if !quiet {
+		bar = progressbar.NewOptions64(info.Size(),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("importing "+path),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }),
+			progressbar.OptionSetWidth(30),
+		)
+	}
+	var b store.Batch
+	n := 0
+	flush := func() error {
+		if b.Len() == 0 {
+			return nil
+		}
+		_, err := st.Append(&b, false)
+		b.Reset()
+		return err
+	}
+	err = catalog.ReadFile(path, m, func(done int64) {
+		if bar != nil {
+			_ = bar.Set64(done)
+		}
+	}, func(p *catalog.Product) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.Normalize()
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
+		}
+		if err := b.PutProduct(p); err != nil {
+			return err
+		}
+		n++
+		if b.Len() >= importBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return n, fmt.Errorf("import %s: %w", path, err)
+	}
+	return n, nil
+}

@@ -1,0 +1,67 @@
+// Command aisle runs the Aisle search service: a demo shop, imports of a
+// catalog into a data directory, and serving it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `aisle: retail search, merchandising and recommendations
+
+Usage:
+  aisle demo   [--addr HOST:PORT] [--data DIR] [--admin-key KEY] [--products N]
+  aisle import --data DIR [--mapping NAME|FILE] [--config FILE] FILE...
+  aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
+
+Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
+AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.
+Run "aisle COMMAND -h" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "aisle:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	switch args[0] {
+	case "demo":
+		return runDemo(ctx, args[1:], stdout, stderr, log)
+	case "import":
+		return runImport(ctx, args[1:], stdout, stderr, log)
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr, log)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// env is a flag default from the environment.
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}

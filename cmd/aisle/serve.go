@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/httpapi"
+	"github.com/aisle-search/aisle/store"
+)
+
+type serveFlags struct {
+	addr, data, adminKey, config, lang string
+}
+
+func (f *serveFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.addr, "addr", env("AISLE_ADDR", "127.0.0.1:8080"), "listen address `HOST:PORT`")
+	fs.StringVar(&f.data, "data", env("AISLE_DATA", ""), "pebble data `DIR`")
+	fs.StringVar(&f.adminKey, "admin-key", env("AISLE_ADMIN_KEY", ""), "admin API `KEY` (generated and printed when empty)")
+	fs.StringVar(&f.config, "config", env("AISLE_CONFIG", ""), "configuration `FILE` (JSON); stored in the data dir")
+	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE`: en, da, no, sv, de or none")
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f serveFlags
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if f.data == "" {
+		return errors.New("serve: --data DIR is required (create one with: aisle import --data DIR FILE)")
+	}
+	st, err := store.Open(f.data)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if f.config != "" {
+		cfg, err := config.Load(f.config)
+		if err != nil {
+			return err
+		}
+		var b store.Batch
+		b.SetConfig(cfg)
+		if _, err := st.Append(&b, true); err != nil {
+			return fmt.Errorf("store config: %w", err)
+		}
+	}
+	return serveStore(ctx, st, f, stdout, log, nil)
+}
+
+// serveStore builds the generation from st and serves it until ctx ends.
+// ready, when set, is called with the bound address.
+func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Writer, log *slog.Logger, ready func(addr string, key string)) error {
+	cfg, err := st.Config()
+	if err != nil {
+		return err
+	}
+	if cfg == nil {
+		cfg = config.Default()
+		log.Info("no configuration stored: serving the default search configuration", "key", config.DefaultKey)
+	}
+	lang, err := analysis.ParseLanguage(f.lang)
+	if err != nil {
+		return err
+	}
+	w := &cfg.Websites[0]
+	start := time.Now()
+	gen, err := engine.Build(w, lang, engine.Source{
+		Products: func(fn func(*catalog.Product) error) error { return st.Products(fn) },
+		Content:  func(fn func(*catalog.Content) error) error { return st.Content(fn) },
+	}, func(done int) {
+		if done%100000 == 0 && done > 0 {
+			log.Info("indexing", "products", done)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	gen.Seq = st.Seq()
+	log.Info("index ready", "website", w.UUID, "products", gen.Products.Len(), "took", time.Since(start).Round(time.Millisecond))
+
+	adminKey := f.adminKey
+	if adminKey == "" {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		adminKey = "aisle_admin_" + hex.EncodeToString(b[:])
+		fmt.Fprintf(stdout, "Admin API key (generated; pass --admin-key to fix it): %s\n", adminKey)
+	}
+	eng := engine.New(gen, adminKey)
+	api := httpapi.New(eng, httpapi.Options{Logger: log})
+	srv := api.HTTPServer()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", f.addr, err)
+	}
+	log.Info("listening", "addr", "http://"+ln.Addr().String())
+	if ready != nil {
+		ready(ln.Addr().String(), adminKey)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+		return srv.Shutdown()
+	case err := <-errc:
+		return err
+	}
+}

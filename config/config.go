@@ -1,0 +1,133 @@
+// Package config is the console's model: a website, its indexed fields, and
+// its versioned search configurations. Pages and recommendation boxes join
+// it later; everything here is plain data, validated once when loaded.
+package config
+
+// FieldType decides how an indexed field is stored and which filter syntax
+// it accepts.
+type FieldType string
+
+// The indexed field types.
+const (
+	TypeKeyword   FieldType = "keyword"   // exact values; LIST facets
+	TypeNumber    FieldType = "number"    // ranges; RANGE facets; sorting
+	TypeBoolean   FieldType = "boolean"   // true/false; BOOLEAN facets
+	TypeDate      FieldType = "date"      // ISO 8601 ranges; sorting
+	TypeHierarchy FieldType = "hierarchy" // a$b$c$ paths; prefix filters
+	TypeText      FieldType = "text"      // sortable by its folded value only
+)
+
+// FacetType is the spec's filter type.
+type FacetType string
+
+// The facet types of the spec.
+const (
+	FacetBoolean FacetType = "BOOLEAN"
+	FacetList    FacetType = "LIST"
+	FacetRange   FacetType = "RANGE"
+)
+
+// File is the JSON document `--config` loads.
+type File struct {
+	Websites []Website `json:"websites"`
+}
+
+// Website is one shop: its catalog's indexed fields, API keys and search
+// configurations.
+type Website struct {
+	UUID          string         `json:"uuid"`
+	Name          string         `json:"name"`
+	RequireAPIKey bool           `json:"requireApiKey,omitempty"`
+	APIKeys       []string       `json:"apiKeys,omitempty"`
+	IndexedFields []IndexedField `json:"indexedFields"`
+	Search        []SearchConfig `json:"searchConfigs"`
+}
+
+// IndexedField makes a product field filterable, facetable or sortable.
+// Only indexed fields may appear in filter and sorting strings.
+type IndexedField struct {
+	Name     string    `json:"name"`
+	Type     FieldType `json:"type"`
+	Sortable bool      `json:"sortable,omitempty"`
+}
+
+// SearchConfig is one search configuration key with its versions.
+type SearchConfig struct {
+	Key      string          `json:"key"`
+	Versions []SearchVersion `json:"versions"`
+}
+
+// Version statuses.
+const (
+	StatusLive  = "live"
+	StatusDraft = "draft"
+)
+
+// SearchVersion is the settings of one version of a search configuration.
+type SearchVersion struct {
+	ID             int               `json:"id"`
+	Status         string            `json:"status"`
+	Fields         []SearchField     `json:"fields"`
+	Facets         []Facet           `json:"facets,omitempty"`
+	Sorting        []SortOption      `json:"sorting,omitempty"`
+	Synonyms       []Synonym         `json:"synonyms,omitempty"`
+	Redirects      []Redirect        `json:"redirects,omitempty"`
+	InitialContent *InitialContent   `json:"initialContent,omitempty"`
+	Devices        map[string]Device `json:"devices,omitempty"`
+	MaxFacetValues int               `json:"maxFacetValues,omitempty"`
+	Template       string            `json:"template,omitempty"`
+}
+
+// SearchField is a searchable text field and its BM25F weight.
+type SearchField struct {
+	Name   string  `json:"name"`
+	Weight float64 `json:"weight"`
+}
+
+// Facet is a filter the search returns with returnFilters.
+type Facet struct {
+	Field                string    `json:"field"`
+	Type                 FacetType `json:"type"`
+	Title                string    `json:"title"`
+	FilteringText        string    `json:"filteringText,omitempty"`
+	NegatedFilteringText string    `json:"negatedFilteringText,omitempty"`
+}
+
+// SortOption is a sorting the response offers.
+type SortOption struct {
+	Field          string `json:"field"`
+	Title          string `json:"title"`
+	AscendingText  string `json:"ascendingText,omitempty"`
+	DescendingText string `json:"descendingText,omitempty"`
+}
+
+// Synonym expands a query term. Two-way when From is empty: every term in
+// Terms finds the others. One-way otherwise: From finds Terms.
+type Synonym struct {
+	From  string   `json:"from,omitempty"`
+	Terms []string `json:"terms"`
+}
+
+// Redirect sends a query straight to a URL.
+type Redirect struct {
+	Queries      []string `json:"queries"`
+	Title        string   `json:"title,omitempty"`
+	URL          string   `json:"url"`
+	TrackingCode string   `json:"trackingCode,omitempty"`
+}
+
+// InitialContent is returned when products give zero results, or on
+// returnInitialContent: fixed products, or a filtered and sorted listing.
+type InitialContent struct {
+	ProductNumbers []string `json:"productNumbers,omitempty"`
+	Filters        []string `json:"filters,omitempty"`
+	Sorting        []string `json:"sorting,omitempty"`
+	Count          int      `json:"count,omitempty"`
+}
+
+// Device overrides parts of a version for DESKTOP or MOBILE requests.
+type Device struct {
+	Facets         []Facet      `json:"facets,omitempty"`
+	Sorting        []SortOption `json:"sorting,omitempty"`
+	MaxFacetValues int          `json:"maxFacetValues,omitempty"`
+}

@@ -1,0 +1,209 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/goccy/go-json"
+)
+
+// Load reads and validates a configuration file.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Parse decodes and validates a configuration document; unknown members
+// are errors so a misspelt setting is caught rather than ignored.
+func Parse(data []byte) (*File, error) {
+	var f File
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// Validate checks the whole file and names the first problem by its path.
+func (f *File) Validate() error {
+	if len(f.Websites) == 0 {
+		return fmt.Errorf("websites: at least one website is required")
+	}
+	for i := range f.Websites {
+		if err := f.Websites[i].Validate(); err != nil {
+			return fmt.Errorf("websites[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Field finds an indexed field by name.
+func (w *Website) Field(name string) (IndexedField, bool) {
+	for _, f := range w.IndexedFields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return IndexedField{}, false
+}
+
+// Validate checks a website's fields and search configurations.
+func (w *Website) Validate() error {
+	if w.UUID == "" {
+		return fmt.Errorf("uuid: is required")
+	}
+	if w.RequireAPIKey && len(w.APIKeys) == 0 {
+		return fmt.Errorf("apiKeys: requireApiKey is set but no key is listed")
+	}
+	seen := map[string]bool{}
+	for i, f := range w.IndexedFields {
+		if f.Name == "" {
+			return fmt.Errorf("indexedFields[%d].name: is required", i)
+		}
+		if seen[f.Name] {
+			return fmt.Errorf("indexedFields[%d]: %q listed twice", i, f.Name)
+		}
+		seen[f.Name] = true
+		switch f.Type {
+		case TypeKeyword, TypeNumber, TypeBoolean, TypeDate, TypeHierarchy, TypeText:
+		default:
+			return fmt.Errorf("indexedFields[%d].type: unknown type %q (keyword, number, boolean, date, hierarchy, text)", i, f.Type)
+		}
+		if f.Sortable && (f.Type == TypeHierarchy || f.Type == TypeKeyword || f.Type == TypeBoolean) {
+			return fmt.Errorf("indexedFields[%d]: a %s field cannot be sortable", i, f.Type)
+		}
+	}
+	keys := map[string]bool{}
+	for i := range w.Search {
+		s := &w.Search[i]
+		if s.Key == "" {
+			return fmt.Errorf("searchConfigs[%d].key: is required", i)
+		}
+		if keys[s.Key] {
+			return fmt.Errorf("searchConfigs[%d]: key %q used twice", i, s.Key)
+		}
+		keys[s.Key] = true
+		if err := w.validateSearch(s); err != nil {
+			return fmt.Errorf("searchConfigs[%d] (%s): %w", i, s.Key, err)
+		}
+	}
+	return nil
+}
+
+func (w *Website) validateSearch(s *SearchConfig) error {
+	live := 0
+	ids := map[int]bool{}
+	for i := range s.Versions {
+		v := &s.Versions[i]
+		if ids[v.ID] {
+			return fmt.Errorf("versions[%d]: id %d used twice", i, v.ID)
+		}
+		ids[v.ID] = true
+		switch v.Status {
+		case StatusLive:
+			live++
+		case StatusDraft:
+		default:
+			return fmt.Errorf("versions[%d].status: must be %q or %q, got %q", i, StatusLive, StatusDraft, v.Status)
+		}
+		if err := w.validateVersion(v); err != nil {
+			return fmt.Errorf("versions[%d]: %w", i, err)
+		}
+	}
+	if live != 1 {
+		return fmt.Errorf("versions: exactly one must be live, found %d", live)
+	}
+	return nil
+}
+
+var searchable = map[string]bool{"title": true, "brand": true, "hierarchies": true, "keywords": true, "description": true, "productNumber": true, "variantProductNumbers": true}
+
+func (w *Website) validateVersion(v *SearchVersion) error {
+	if len(v.Fields) == 0 {
+		return fmt.Errorf("fields: at least one searchable field is required")
+	}
+	for i, f := range v.Fields {
+		ok := searchable[f.Name] || strings.HasPrefix(f.Name, "extraData.") || strings.HasPrefix(f.Name, "extraDataList.") || f.Name == "extraData"
+		if !ok {
+			return fmt.Errorf("fields[%d].name: %q is not a searchable text field", i, f.Name)
+		}
+		if f.Weight < 0 || f.Weight > 100 {
+			return fmt.Errorf("fields[%d].weight: must be between 0 and 100, got %v", i, f.Weight)
+		}
+	}
+	if err := w.validateFacets("facets", v.Facets); err != nil {
+		return err
+	}
+	if err := w.validateSorting("sorting", v.Sorting); err != nil {
+		return err
+	}
+	for i, r := range v.Redirects {
+		if len(r.Queries) == 0 || r.URL == "" {
+			return fmt.Errorf("redirects[%d]: queries and url are required", i)
+		}
+	}
+	for i, s := range v.Synonyms {
+		if len(s.Terms) == 0 || s.From == "" && len(s.Terms) < 2 {
+			return fmt.Errorf("synonyms[%d]: needs from and terms, or at least two terms", i)
+		}
+	}
+	for name, d := range v.Devices {
+		if name != "DESKTOP" && name != "MOBILE" {
+			return fmt.Errorf("devices: unknown device %q (DESKTOP, MOBILE)", name)
+		}
+		if err := w.validateFacets("devices."+name+".facets", d.Facets); err != nil {
+			return err
+		}
+		if err := w.validateSorting("devices."+name+".sorting", d.Sorting); err != nil {
+			return err
+		}
+	}
+	if v.MaxFacetValues < 0 {
+		return fmt.Errorf("maxFacetValues: must not be negative")
+	}
+	return nil
+}
+
+func (w *Website) validateFacets(path string, facets []Facet) error {
+	for i, fc := range facets {
+		f, ok := w.Field(fc.Field)
+		if !ok {
+			return fmt.Errorf("%s[%d].field: %q is not an indexed field", path, i, fc.Field)
+		}
+		want := map[FieldType]FacetType{TypeKeyword: FacetList, TypeHierarchy: FacetList, TypeBoolean: FacetBoolean, TypeNumber: FacetRange, TypeDate: FacetRange}[f.Type]
+		if want == "" || fc.Type != want {
+			return fmt.Errorf("%s[%d].type: a %s field takes a %s facet, got %q", path, i, f.Type, orNone(want), fc.Type)
+		}
+	}
+	return nil
+}
+
+func orNone(t FacetType) string {
+	if t == "" {
+		return "no"
+	}
+	return string(t)
+}
+
+func (w *Website) validateSorting(path string, opts []SortOption) error {
+	for i, s := range opts {
+		f, ok := w.Field(s.Field)
+		if !ok || !f.Sortable {
+			return fmt.Errorf("%s[%d].field: %q is not an indexed sortable field", path, i, s.Field)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,283 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/analysis"
+)
+
+func foldString(s string) string { return analysis.FoldString(s) }
+
+func as(err error, target **Error) bool { return errors.As(err, target) }
+
+// AppendJSON appends the response body of the search.
+func (r *SearchResult) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"success":true,"query":`...)
+	dst = appendString(dst, r.Query)
+	if p := r.Products; p != nil {
+		dst = append(dst, `,"products":`...)
+		dst = r.appendProducts(dst, p)
+	}
+	for _, c := range r.Content {
+		dst = append(dst, ',', '"')
+		dst = append(dst, c.Kind...)
+		dst = append(dst, `":`...)
+		dst = appendCounts(dst, c.Start, c.Requested, len(c.Hits), c.Total)
+		if !r.formatHTML {
+			dst = append(dst, `,"results":[`...)
+			for i, h := range c.Hits {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = appendProjected(dst, c.seg.Stored(h.Doc), c.Fields, nil)
+			}
+			dst = append(dst, ']')
+		}
+		dst = append(dst, '}')
+	}
+	if rr := r.Redirects; rr != nil {
+		dst = append(dst, `,"redirects":`...)
+		dst = appendCounts(dst, rr.Start, rr.Requested, len(rr.Items), rr.Total)
+		if !r.formatHTML {
+			dst = append(dst, `,"results":`...)
+			dst = appendMarshal(dst, rr.Items)
+		}
+		dst = append(dst, '}')
+	}
+	if r.formatHTML {
+		dst = append(dst, `,"html":`...)
+		dst = appendString(dst, r.HTML)
+	}
+	return append(dst, '}')
+}
+
+func appendCounts(dst []byte, start, requested, returned, total int) []byte {
+	dst = append(dst, `{"start":`...)
+	dst = strconv.AppendInt(dst, int64(start), 10)
+	dst = append(dst, `,"requestedCount":`...)
+	dst = strconv.AppendInt(dst, int64(requested), 10)
+	dst = append(dst, `,"returnedCount":`...)
+	dst = strconv.AppendInt(dst, int64(returned), 10)
+	dst = append(dst, `,"totalCount":`...)
+	return strconv.AppendInt(dst, int64(total), 10)
+}
+
+func (r *SearchResult) appendProducts(dst []byte, p *ProductResult) []byte {
+	seg := r.gen.Products
+	dst = appendCounts(dst, p.Start, p.Requested, len(p.Hits), p.Total)
+	if !r.formatHTML {
+		dst = append(dst, `,"results":[`...)
+		for i, h := range p.Hits {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			extra := productExtra{score: h.Score, suggested: p.Suggested[i], search: true}
+			dst = appendProjected(dst, seg.Stored(h.Doc), p.Fields, &extra)
+		}
+		dst = append(dst, ']')
+	}
+	if p.withFilters {
+		dst = append(dst, `,"filters":`...)
+		dst = appendMarshal(dst, p.Filters)
+	}
+	dst = append(dst, `,"sorting":`...)
+	dst = appendMarshal(dst, p.Sorting)
+	dst = append(dst, `,"suggestedProductStatus":"`...)
+	dst = append(dst, p.SuggestedStatus...)
+	dst = append(dst, '"')
+	if p.Initial != nil && !r.formatHTML {
+		dst = append(dst, `,"initialContent":[`...)
+		for i, h := range p.Initial {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendProjected(dst, seg.Stored(h.Doc), p.Fields, &productExtra{})
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+// productExtra is what a product result adds to the stored document.
+type productExtra struct {
+	score     float32
+	suggested bool
+	search    bool
+}
+
+func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte {
+	want := func(name string) bool {
+		if fields == nil {
+			return true
+		}
+		for _, f := range fields {
+			if f == name {
+				return true
+			}
+		}
+		return false
+	}
+	if want("score") {
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, `"score":`...)
+		s := float64(e.score)
+		if s >= math.MaxFloat32 {
+			s = 1e6
+		}
+		dst = strconv.AppendFloat(dst, s, 'g', 6, 32)
+	}
+	if e.search {
+		if !first {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"suggestedResult":`...)
+		dst = strconv.AppendBool(dst, e.suggested)
+	}
+	return dst
+}
+
+// appendProjected writes a stored document, or only the requested fields
+// of it. Dotted names pick members of nested objects and keep the nesting.
+func appendProjected(dst []byte, stored []byte, fields []string, extra *productExtra) []byte {
+	if len(fields) == 0 {
+		if extra == nil {
+			return append(dst, stored...)
+		}
+		dst = append(dst, stored[:len(stored)-1]...)
+		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(stored, &top); err != nil {
+		return append(dst, "{}"...)
+	}
+	dst = append(dst, '{')
+	first := true
+	done := map[string]bool{}
+	for _, f := range fields {
+		name, sub, nested := strings.Cut(f, ".")
+		if done[name] {
+			continue
+		}
+		raw, ok := top[name]
+		if !ok {
+			continue
+		}
+		if nested {
+			// Gather every requested member of this object.
+			done[name] = true
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(raw, &obj) != nil {
+				continue
+			}
+			var subs []string
+			whole := false
+			for _, g := range fields {
+				if g == name {
+					whole = true
+				}
+				if n, s, ok := strings.Cut(g, "."); ok && n == name {
+					subs = append(subs, s)
+				}
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendString(dst, name)
+			dst = append(dst, ':')
+			if whole {
+				dst = append(dst, raw...)
+				continue
+			}
+			dst = append(dst, '{')
+			n := 0
+			for _, s := range subs {
+				if v, ok := obj[s]; ok {
+					if n > 0 {
+						dst = append(dst, ',')
+					}
+					n++
+					dst = appendString(dst, s)
+					dst = append(dst, ':')
+					dst = append(dst, v...)
+				}
+			}
+			dst = append(dst, '}')
+			continue
+		}
+		_ = sub
+		done[name] = true
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendString(dst, name)
+		dst = append(dst, ':')
+		dst = append(dst, raw...)
+	}
+	if extra != nil {
+		dst = extra.appendTo(dst, first, fields)
+	}
+	return append(dst, '}')
+}
+
+func appendMarshal(dst []byte, v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return append(dst, "null"...)
+	}
+	return append(dst, b...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c < 0x20:
+				switch c {
+				case '\n':
+					dst = append(dst, '\\', 'n')
+				case '\r':
+					dst = append(dst, '\\', 'r')
+				case '\t':
+					dst = append(dst, '\\', 't')
+				default:
+					dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				}
+			case c == '<' || c == '>' || c == '&':
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, `\ufffd`...)
+		} else if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+

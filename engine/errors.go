@@ -1,0 +1,63 @@
+// Package engine executes requests against the current catalog generation:
+// it compiles configurations, applies filters, counts facets, ranks, and
+// projects the page of results into JSON. It knows nothing of HTTP.
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error for the adapters, which map it to a status code
+// in one place each.
+type Kind int
+
+// The error kinds.
+const (
+	KindInternal Kind = iota
+	KindInvalid
+	KindNotFound
+	KindUnauthorized
+	KindTooLarge
+)
+
+// Error is a client-facing failure: a stable code, the request field it is
+// about (dotted, empty when none) and a sentence for a person.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Field   string
+	Message string
+}
+
+func (e *Error) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("%s: %s", e.Field, e.Message)
+	}
+	return e.Message
+}
+
+// Invalid is a 400-class error about one request field.
+func Invalid(field, format string, args ...any) *Error {
+	return &Error{Kind: KindInvalid, Code: "INVALID_REQUEST", Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// NotFound is an error about a key or id that does not exist.
+func NotFound(field, format string, args ...any) *Error {
+	return &Error{Kind: KindNotFound, Code: "NOT_FOUND", Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unauthorized is an error about a missing or wrong API key.
+func Unauthorized(format string, args ...any) *Error {
+	return &Error{Kind: KindUnauthorized, Code: "UNAUTHORIZED", Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError finds the client-facing error in err's chain; anything else is
+// internal and its text is not shown to clients.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Kind: KindInternal, Code: "INTERNAL", Message: "internal error"}
+}

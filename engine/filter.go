@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+)
+
+// Filter is a parsed filter string `{field}:{value}`; ranges keep their
+// bounds, open ends as ±Inf.
+type Filter struct {
+	Field    string
+	Value    string
+	IsRange  bool
+	Min, Max float64
+}
+
+// ParseFilter splits a filter string and, for number and date fields,
+// parses the value as a range `min,max` (inclusive, either end optional)
+// or a single value. typeOf reports a field's indexed type.
+func ParseFilter(s string, typeOf func(string) (config.FieldType, bool)) (Filter, error) {
+	field, value, ok := strings.Cut(s, ":")
+	if !ok || field == "" {
+		return Filter{}, Invalid("filters", "%q is not of the form field:value", s)
+	}
+	t, ok := typeOf(field)
+	if !ok {
+		return Filter{}, Invalid("filters", "field %q is not an indexed field", field)
+	}
+	f := Filter{Field: field, Value: value}
+	switch t {
+	case config.TypeNumber, config.TypeDate:
+		lo, hi, err := parseRange(value, t)
+		if err != nil {
+			return Filter{}, Invalid("filters", "%q: %s", s, err.Error())
+		}
+		f.IsRange, f.Min, f.Max = true, lo, hi
+	case config.TypeBoolean:
+		switch strings.ToLower(value) {
+		case "true", "false":
+			f.Value = strings.ToLower(value)
+		default:
+			return Filter{}, Invalid("filters", "%q: %s is a boolean field, value must be true or false", s, field)
+		}
+	case config.TypeHierarchy:
+		if value == "" {
+			return Filter{}, Invalid("filters", "%q: empty hierarchy value", s)
+		}
+		if !strings.HasSuffix(value, "$") {
+			f.Value = value + "$"
+		}
+	case config.TypeText:
+		return Filter{}, Invalid("filters", "field %q is a text field and cannot be filtered on", field)
+	}
+	return f, nil
+}
+
+type rangeError string
+
+func (e rangeError) Error() string { return string(e) }
+
+func parseRange(v string, t config.FieldType) (lo, hi float64, err error) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	a, b, isRange := strings.Cut(v, ",")
+	if !isRange {
+		b = a
+	}
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == "" && b == "" {
+		return 0, 0, rangeError("range needs a minimum, a maximum or both")
+	}
+	if a != "" {
+		if lo, err = parseBound(a, t); err != nil {
+			return 0, 0, err
+		}
+	}
+	if b != "" {
+		if hi, err = parseBound(b, t); err != nil {
+			return 0, 0, err
+		}
+	}
+	if lo > hi {
+		return 0, 0, rangeError("range minimum is above its maximum")
+	}
+	return lo, hi, nil
+}
+
+var dateLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"}
+
+func parseBound(s string, t config.FieldType) (float64, error) {
+	if t == config.TypeDate {
+		for _, l := range dateLayouts {
+			if tm, err := time.Parse(l, s); err == nil {
+				return float64(tm.Unix()), nil
+			}
+		}
+		if v, err := strconv.ParseFloat(s, 64); err == nil {
+			return v, nil
+		}
+		return 0, rangeError("date " + strconv.Quote(s) + " is not ISO 8601 (2024-05-01 or 2024-05-01T10:00:00Z) nor unix seconds")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) {
+		return 0, rangeError(strconv.Quote(s) + " is not a number")
+	}
+	return v, nil
+}
+
+// fieldFilter is every filter of one field: their values are ORed.
+type fieldFilter struct {
+	field   string
+	filters []Filter
+	bm      *roaring.Bitmap
+}
+
+// compileFilters parses filter strings and builds one bitmap per field.
+func compileFilters(seg *index.Segment, fields map[string]config.IndexedField, strs []string) ([]fieldFilter, error) {
+	typeOf := func(name string) (config.FieldType, bool) {
+		f, ok := fields[name]
+		return f.Type, ok
+	}
+	var out []fieldFilter
+	var fold []byte
+	for _, s := range strs {
+		f, err := ParseFilter(s, typeOf)
+		if err != nil {
+			return nil, err
+		}
+		i := 0
+		for i < len(out) && out[i].field != f.Field {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, fieldFilter{field: f.Field, bm: roaring.New()})
+		}
+		ff := &out[i]
+		ff.filters = append(ff.filters, f)
+		if f.IsRange {
+			if nf := seg.Numeric(f.Field); nf != nil {
+				nf.Range(f.Min, f.Max, ff.bm)
+			}
+			continue
+		}
+		if kf := seg.Keyword(f.Field); kf != nil {
+			fold = analysis.Fold(fold[:0], f.Value)
+			if id, ok := kf.Lookup(string(fold)); ok {
+				ff.bm.Or(kf.Bitmaps[id])
+			}
+		}
+	}
+	return out, nil
+}
+
+// sortSpec is a parsed sorting string.
+type sortSpec struct {
+	field string
+	desc  bool
+}
+
+// ParseSorting parses `{field} {order}` with order asc or desc (asc when
+// omitted).
+func ParseSorting(s string) (field string, desc bool, err error) {
+	parts := strings.Fields(s)
+	switch {
+	case len(parts) == 1:
+		return parts[0], false, nil
+	case len(parts) == 2 && strings.EqualFold(parts[1], "asc"):
+		return parts[0], false, nil
+	case len(parts) == 2 && strings.EqualFold(parts[1], "desc"):
+		return parts[0], true, nil
+	}
+	return "", false, Invalid("sorting", "%q is not of the form \"field asc\" or \"field desc\"", s)
+}
+
+func compileSorting(fields map[string]config.IndexedField, strs []string) ([]sortSpec, error) {
+	out := make([]sortSpec, 0, len(strs))
+	for _, s := range strs {
+		f, desc, err := ParseSorting(s)
+		if err != nil {
+			return nil, err
+		}
+		if fd, ok := fields[f]; !ok || !fd.Sortable {
+			return nil, Invalid("sorting", "field %q is not an indexed sortable field", f)
+		}
+		out = append(out, sortSpec{field: f, desc: desc})
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/ranking"
+)
+
+// Generation is one consistent state of a website: its catalog index,
+// content indexes and compiled configuration. Requests read one generation
+// from start to end; the next one is swapped in whole.
+type Generation struct {
+	Seq      uint64
+	Website  *config.Website
+	Products *index.Segment
+	Content  map[catalog.ContentKind]*index.Segment
+	an       *analysis.Analyzer
+	fields   map[string]config.IndexedField
+	search   map[string]*searchConfig
+}
+
+type searchConfig struct {
+	live *version
+	byID map[int]*version
+}
+
+// version is a search configuration version compiled for serving.
+type version struct {
+	cfg       *config.SearchVersion
+	params    ranking.Params
+	synonyms  *ranking.Synonyms
+	redirects map[string]*config.Redirect // folded query → redirect
+}
+
+// Source feeds a generation build: products and content items in order.
+type Source struct {
+	Products func(fn func(*catalog.Product) error) error
+	Content  func(fn func(*catalog.Content) error) error
+}
+
+// Progress reports products indexed so far; may be nil.
+type Progress func(done int)
+
+// Build indexes a website's catalog into a new generation.
+func Build(w *config.Website, lang analysis.Language, src Source, progress Progress) (*Generation, error) {
+	an := analysis.New(lang)
+	g := &Generation{Website: w, an: an, fields: map[string]config.IndexedField{}, Content: map[catalog.ContentKind]*index.Segment{}}
+	for _, f := range w.IndexedFields {
+		g.fields[f.Name] = f
+	}
+	b := index.NewBuilder(an)
+	var d index.Doc
+	if src.Products != nil {
+		err := src.Products(func(p *catalog.Product) error {
+			if err := productDoc(p, w.IndexedFields, &d); err != nil {
+				return fmt.Errorf("product %s: %w", p.ProductNumber, err)
+			}
+			if err := b.Add(&d); err != nil {
+				return fmt.Errorf("product %s: %w", p.ProductNumber, err)
+			}
+			if progress != nil && b.Len()%10000 == 0 {
+				progress(b.Len())
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("index products: %w", err)
+		}
+	}
+	if progress != nil {
+		progress(b.Len())
+	}
+	g.Products = b.Build()
+
+	cb := map[catalog.ContentKind]*index.Builder{}
+	for _, k := range catalog.ContentKinds {
+		cb[k] = index.NewBuilder(an)
+	}
+	if src.Content != nil {
+		err := src.Content(func(c *catalog.Content) error {
+			bk, ok := cb[c.Kind]
+			if !ok {
+				return fmt.Errorf("content %s: unknown kind %q", c.ID, c.Kind)
+			}
+			if err := contentDoc(c, &d); err != nil {
+				return fmt.Errorf("content %s: %w", c.ID, err)
+			}
+			return bk.Add(&d)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("index content: %w", err)
+		}
+	}
+	for k, bk := range cb {
+		g.Content[k] = bk.Build()
+	}
+	if err := g.compile(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *Generation) compile() error {
+	g.search = map[string]*searchConfig{}
+	for i := range g.Website.Search {
+		s := &g.Website.Search[i]
+		sc := &searchConfig{byID: map[int]*version{}}
+		for j := range s.Versions {
+			v, err := g.compileVersion(&s.Versions[j])
+			if err != nil {
+				return fmt.Errorf("search config %s version %d: %w", s.Key, s.Versions[j].ID, err)
+			}
+			sc.byID[v.cfg.ID] = v
+			if v.cfg.Status == config.StatusLive {
+				sc.live = v
+			}
+		}
+		g.search[s.Key] = sc
+	}
+	return nil
+}
+
+func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
+	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}}
+	out.params.Weights = [index.NumTextFields]float32{}
+	for _, f := range v.Fields {
+		tf, ok := index.FieldByName(f.Name)
+		if !ok {
+			return nil, fmt.Errorf("field %q is not searchable", f.Name)
+		}
+		out.params.Weights[tf] = max(out.params.Weights[tf], float32(f.Weight))
+	}
+	syn, err := ranking.NewSynonyms(g.an, v.Synonyms)
+	if err != nil {
+		return nil, err
+	}
+	out.synonyms = syn
+	for i := range v.Redirects {
+		r := &v.Redirects[i]
+		for _, q := range r.Queries {
+			out.redirects[normalizeQuery(q)] = r
+		}
+	}
+	return out, nil
+}
+
+// normalizeQuery folds a phrase and collapses its spaces, so redirects
+// match however the shopper typed them.
+func normalizeQuery(q string) string {
+	return strings.Join(strings.Fields(analysis.FoldString(q)), " ")
+}
+
+// searchVersion finds the live version of key, or the version id.
+func (g *Generation) searchVersion(key string, id *int) (*version, error) {
+	sc, ok := g.search[key]
+	if !ok {
+		return nil, NotFound("key", "no search configuration with key %q", key)
+	}
+	if id == nil {
+		return sc.live, nil
+	}
+	v, ok := sc.byID[*id]
+	if !ok {
+		return nil, NotFound("id", "search configuration %q has no version %d", key, *id)
+	}
+	return v, nil
+}

@@ -1,0 +1,533 @@
+package engine
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/facets"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/ranking"
+)
+
+// Suggested product statuses.
+const (
+	NoSuggested   = "NO_SUGGESTED"
+	MixedSuggest  = "MIXED"
+	OnlySuggested = "ONLY_SUGGESTED"
+)
+
+// SearchResult is an answered search, encoded by AppendJSON. It points
+// into the generation it was computed on.
+type SearchResult struct {
+	gen        *Generation
+	Query      string
+	Products   *ProductResult
+	Content    []*ContentResult
+	Redirects  *RedirectResult
+	HTML       string
+	formatHTML bool
+}
+
+// ProductResult is the products member of a search response.
+type ProductResult struct {
+	Start, Requested, Total int
+	Hits                    []ranking.Hit
+	Suggested               []bool
+	Fields                  []string
+	Filters                 []FacetOut
+	Sorting                 []SortOut
+	SuggestedStatus         string
+	Initial                 []ranking.Hit
+	withFilters             bool
+}
+
+// ContentResult is a categories, brands, sitePages or blogPosts member.
+type ContentResult struct {
+	Kind                    catalog.ContentKind
+	Start, Requested, Total int
+	Hits                    []ranking.Hit
+	Fields                  []string
+	seg                     *index.Segment
+}
+
+// RedirectResult is the redirects member.
+type RedirectResult struct {
+	Start, Requested, Total int
+	Items                   []RedirectOut
+}
+
+// RedirectOut is one redirect item.
+type RedirectOut struct {
+	Title        string `json:"title"`
+	URL          string `json:"url"`
+	TrackingCode string `json:"trackingCode"`
+	OriginalURL  string `json:"originalUrl"`
+}
+
+// FacetOut is one entry of products.filters.
+type FacetOut struct {
+	Name        string          `json:"name"`
+	Settings    FacetSettingOut `json:"settings"`
+	Values      *[]FacetValueOut `json:"values,omitempty"`
+	Min         *string         `json:"min,omitempty"`
+	Max         *string         `json:"max,omitempty"`
+	SelectedMin *string         `json:"selectedMin,omitempty"`
+	SelectedMax *string         `json:"selectedMax,omitempty"`
+}
+
+// FacetSettingOut is a facet's display settings.
+type FacetSettingOut struct {
+	Name                 string `json:"name"`
+	Type                 string `json:"type"`
+	Title                string `json:"title"`
+	FilteringText        string `json:"filteringText,omitempty"`
+	NegatedFilteringText string `json:"negatedFilteringText,omitempty"`
+}
+
+// FacetValueOut is one value of a LIST or BOOLEAN facet.
+type FacetValueOut struct {
+	Title    string `json:"title"`
+	Count    int    `json:"count"`
+	Query    string `json:"query"`
+	Selected bool   `json:"selected"`
+}
+
+// SortOut is one entry of products.sorting.
+type SortOut struct {
+	Name       string         `json:"name"`
+	Settings   SortSettingOut `json:"settings"`
+	Ascending  SortChoiceOut  `json:"ascending"`
+	Descending SortChoiceOut  `json:"descending"`
+}
+
+// SortSettingOut is a sort option's display settings.
+type SortSettingOut struct {
+	Name           string `json:"name"`
+	Title          string `json:"title"`
+	AscendingText  string `json:"ascendingText"`
+	DescendingText string `json:"descendingText"`
+}
+
+// SortChoiceOut is one direction of a sort option.
+type SortChoiceOut struct {
+	Query    string `json:"query"`
+	Selected bool   `json:"selected"`
+}
+
+// deviceView is a version with the request's device overrides applied.
+type deviceView struct {
+	facets    []config.Facet
+	sorting   []config.SortOption
+	maxValues int
+}
+
+func (v *version) device(d string) deviceView {
+	dv := deviceView{facets: v.cfg.Facets, sorting: v.cfg.Sorting, maxValues: v.cfg.MaxFacetValues}
+	if o, ok := v.cfg.Devices[d]; ok {
+		if o.Facets != nil {
+			dv.facets = o.Facets
+		}
+		if o.Sorting != nil {
+			dv.sorting = o.Sorting
+		}
+		if o.MaxFacetValues > 0 {
+			dv.maxValues = o.MaxFacetValues
+		}
+	}
+	if dv.maxValues <= 0 {
+		dv.maxValues = 100
+	}
+	return dv
+}
+
+// Search answers a validated-or-not search request on generation g.
+func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	v, err := g.searchVersion(*req.Key, req.ID)
+	if err != nil {
+		return nil, err
+	}
+	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html"}
+	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms}
+	if req.Products != nil {
+		pr, err := g.searchProducts(req, v, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.Products = pr
+	}
+	for _, c := range []struct {
+		kind catalog.ContentKind
+		s    *ContentSettings
+	}{{catalog.KindCategory, req.Categories}, {catalog.KindBrand, req.Brands}, {catalog.KindSitePage, req.SitePages}, {catalog.KindBlogPost, req.BlogPosts}} {
+		if c.s == nil {
+			continue
+		}
+		cr, err := g.searchContent(c.kind, *req.Query, c.s, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.Content = append(res.Content, cr)
+	}
+	if req.Redirects != nil {
+		res.Redirects = v.searchRedirects(*req.Query, req.Redirects)
+	}
+	return res, nil
+}
+
+func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options) (*ProductResult, error) {
+	ps := req.Products
+	start, count, _ := ps.window("products")
+	seg := g.Products
+	dv := v.device(req.DeviceType)
+	filters, err := compileFilters(seg, g.fields, ps.Filters)
+	if err != nil {
+		return nil, err
+	}
+	sorts, err := compileSorting(g.fields, ps.Sorting)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range ps.ExcludeSiblingFilters {
+		if _, ok := g.fields[name]; !ok {
+			return nil, Invalid("products.excludeSiblingFilters", "field %q is not an indexed field", name)
+		}
+	}
+	q := ranking.Parse(seg, g.an, *req.Query, opts)
+	all, direct, relaxed := ranking.Match(seg, &q)
+	result := all.Clone()
+	for i := range filters {
+		result.And(filters[i].bm)
+	}
+	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields}
+
+	// Suggested status over the whole result set.
+	directHits := result.AndCardinality(direct)
+	switch {
+	case directHits == result.GetCardinality():
+		pr.SuggestedStatus = NoSuggested
+	case directHits == 0:
+		pr.SuggestedStatus = OnlySuggested
+	default:
+		pr.SuggestedStatus = MixedSuggest
+	}
+
+	keys := make([]ranking.SortKey, 0, len(sorts))
+	for _, s := range sorts {
+		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
+	}
+	sc := ranking.GetScratch(seg.Len())
+	var scores []float32
+	if q.Wildcard {
+		sc.Collect(result)
+	} else {
+		sc.ScoreBM25F(seg, &q, result, &v.params, relaxed)
+		scores = sc.Score
+	}
+	hits := ranking.TopN(sc.Docs, scores, keys, start+count, nil)
+	ranking.PutScratch(sc)
+	if start < len(hits) {
+		pr.Hits = hits[start:]
+	}
+	pr.Suggested = make([]bool, len(pr.Hits))
+	for i, h := range pr.Hits {
+		pr.Suggested[i] = !direct.Contains(h.Doc)
+	}
+
+	if ps.ReturnFilters {
+		pr.withFilters = true
+		pr.Filters = g.facets(seg, dv, all, result, filters, ps.ExcludeSiblingFilters)
+	}
+	pr.Sorting = sortingOut(dv.sorting, sorts)
+	if ps.ReturnInitialContent || pr.Total == 0 {
+		pr.Initial, err = g.initialContent(v)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return pr, nil
+}
+
+// facets counts each configured facet. A field's own filter is left out of
+// its base (disjunctive counts) unless the request names it in
+// excludeSiblingFilters, where values come from the current result set.
+func (g *Generation) facets(seg *index.Segment, dv deviceView, all, result *roaring.Bitmap, filters []fieldFilter, exclude []string) []FacetOut {
+	out := make([]FacetOut, 0, len(dv.facets))
+	var c facets.Counter
+	for _, fc := range dv.facets {
+		own := -1
+		for i := range filters {
+			if filters[i].field == fc.Field {
+				own = i
+			}
+		}
+		base := result
+		if own >= 0 && !slices.Contains(exclude, fc.Field) {
+			base = all.Clone()
+			for i := range filters {
+				if i != own {
+					base.And(filters[i].bm)
+				}
+			}
+		}
+		var ownFilters []Filter
+		if own >= 0 {
+			ownFilters = filters[own].filters
+		}
+		fo := FacetOut{Name: fc.Field, Settings: FacetSettingOut{Name: fc.Field, Type: string(fc.Type), Title: fc.Title}}
+		switch fc.Type {
+		case config.FacetRange:
+			g.rangeFacet(seg, &c, fc, base, ownFilters, &fo)
+		case config.FacetBoolean:
+			fo.Settings.FilteringText, fo.Settings.NegatedFilteringText = fc.FilteringText, fc.NegatedFilteringText
+			g.listFacet(seg, &c, fc, base, ownFilters, dv.maxValues, &fo)
+		default:
+			g.listFacet(seg, &c, fc, base, ownFilters, dv.maxValues, &fo)
+		}
+		out = append(out, fo)
+	}
+	return out
+}
+
+func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.Facet, base *roaring.Bitmap, own []Filter, maxValues int, fo *FacetOut) {
+	kf := seg.Keyword(fc.Field)
+	if kf == nil {
+		fo.Values = &[]FacetValueOut{}
+		return
+	}
+	counts := c.Keyword(kf, base)
+	selected := make(map[uint32]bool, len(own))
+	for _, f := range own {
+		if id, ok := kf.Lookup(foldString(f.Value)); ok {
+			selected[id] = true
+		}
+	}
+	hier := kf.Depth != nil
+	type cand struct {
+		id    uint32
+		count uint32
+	}
+	var cands []cand
+	for id, n := range counts {
+		id := uint32(id)
+		if n == 0 && !selected[id] {
+			continue
+		}
+		if hier && kf.Depth[id] > 1 {
+			// Below the top level, show only children of a selected value.
+			if p := kf.Parent[id]; p < 0 || !selected[uint32(p)] {
+				if !selected[id] {
+					continue
+				}
+			}
+		}
+		cands = append(cands, cand{id, n})
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if fc.Type == config.FacetBoolean {
+			return -cmpString(kf.Values[a.id], kf.Values[b.id]) // true first
+		}
+		if a.count != b.count {
+			return int(b.count) - int(a.count)
+		}
+		return cmpString(kf.Values[a.id], kf.Values[b.id])
+	})
+	values := make([]FacetValueOut, 0, min(len(cands), maxValues))
+	defer func() { fo.Values = &values }()
+	for i, cd := range cands {
+		if i >= maxValues && !selected[cd.id] {
+			continue
+		}
+		val := kf.Values[cd.id]
+		values = append(values, FacetValueOut{
+			Title:    facetTitle(val, hier),
+			Count:    int(cd.count),
+			Query:    fc.Field + ":" + val,
+			Selected: selected[cd.id],
+		})
+	}
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// facetTitle is a hierarchy value's last level, or the value itself.
+func facetTitle(v string, hier bool) string {
+	if !hier {
+		return v
+	}
+	t := v[:len(v)-1]
+	for i := len(t) - 1; i >= 0; i-- {
+		if t[i] == '$' {
+			return t[i+1:]
+		}
+	}
+	return t
+}
+
+func (g *Generation) rangeFacet(seg *index.Segment, c *facets.Counter, fc config.Facet, base *roaring.Bitmap, own []Filter, fo *FacetOut) {
+	isDate := g.fields[fc.Field].Type == config.TypeDate
+	format := func(v float64) *string {
+		var s string
+		if isDate {
+			s = time.Unix(int64(v), 0).UTC().Format(time.RFC3339)
+		} else {
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		return &s
+	}
+	if nf := seg.Numeric(fc.Field); nf != nil {
+		if lo, hi, ok := c.Range(nf, base); ok {
+			fo.Min, fo.Max = format(lo), format(hi)
+		}
+	}
+	if len(own) > 0 {
+		f := own[len(own)-1]
+		if f.Min > -1e308 {
+			fo.SelectedMin = format(f.Min)
+		} else if fo.Min != nil {
+			fo.SelectedMin = fo.Min
+		}
+		if f.Max < 1e308 {
+			fo.SelectedMax = format(f.Max)
+		} else if fo.Max != nil {
+			fo.SelectedMax = fo.Max
+		}
+	}
+}
+
+func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
+	out := make([]SortOut, 0, len(opts))
+	for _, o := range opts {
+		so := SortOut{
+			Name:       o.Field,
+			Settings:   SortSettingOut{Name: o.Field, Title: o.Title, AscendingText: o.AscendingText, DescendingText: o.DescendingText},
+			Ascending:  SortChoiceOut{Query: o.Field + " asc"},
+			Descending: SortChoiceOut{Query: o.Field + " desc"},
+		}
+		if len(sorts) > 0 && sorts[0].field == o.Field {
+			so.Ascending.Selected = !sorts[0].desc
+			so.Descending.Selected = sorts[0].desc
+		}
+		out = append(out, so)
+	}
+	return out
+}
+
+// initialContent lists the configured products, or the configured
+// filtered listing.
+func (g *Generation) initialContent(v *version) ([]ranking.Hit, error) {
+	ic := v.cfg.InitialContent
+	if ic == nil {
+		return nil, nil
+	}
+	seg := g.Products
+	if len(ic.ProductNumbers) > 0 {
+		hits := make([]ranking.Hit, 0, len(ic.ProductNumbers))
+		for _, pn := range ic.ProductNumbers {
+			if d, ok := seg.DocByKey(foldString(pn)); ok {
+				hits = append(hits, ranking.Hit{Doc: d})
+			}
+		}
+		return hits, nil
+	}
+	filters, err := compileFilters(seg, g.fields, ic.Filters)
+	if err != nil {
+		return nil, err
+	}
+	sorts, err := compileSorting(g.fields, ic.Sorting)
+	if err != nil {
+		return nil, err
+	}
+	set := seg.All().Clone()
+	for i := range filters {
+		set.And(filters[i].bm)
+	}
+	keys := make([]ranking.SortKey, 0, len(sorts))
+	for _, s := range sorts {
+		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
+	}
+	n := ic.Count
+	if n <= 0 {
+		n = 10
+	}
+	sc := ranking.GetScratch(seg.Len())
+	defer ranking.PutScratch(sc)
+	sc.Collect(set)
+	return ranking.TopN(sc.Docs, nil, keys, n, nil), nil
+}
+
+var contentParams = func() ranking.Params {
+	p := ranking.DefaultParams()
+	p.Weights = [index.NumTextFields]float32{index.FieldTitle: 5, index.FieldCategory: 2, index.FieldKeywords: 2, index.FieldDescription: 1}
+	return p
+}()
+
+func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *ContentSettings, opts ranking.Options) (*ContentResult, error) {
+	start, count, _ := s.window(string(kind))
+	seg := g.Content[kind]
+	filters, err := compileFilters(seg, contentFields, s.Filters)
+	if err != nil {
+		var e *Error
+		if as(err, &e) {
+			e.Field = string(kind) + ".filters"
+		}
+		return nil, err
+	}
+	q := ranking.Parse(seg, g.an, query, opts)
+	all, _, relaxed := ranking.Match(seg, &q)
+	for i := range filters {
+		all.And(filters[i].bm)
+	}
+	cr := &ContentResult{Kind: kind, Start: start, Requested: count, Total: int(all.GetCardinality()), Fields: s.Fields, seg: seg}
+	sc := ranking.GetScratch(seg.Len())
+	var scores []float32
+	if q.Wildcard {
+		sc.Collect(all)
+	} else {
+		sc.ScoreBM25F(seg, &q, all, &contentParams, relaxed)
+		scores = sc.Score
+	}
+	hits := ranking.TopN(sc.Docs, scores, nil, start+count, nil)
+	ranking.PutScratch(sc)
+	if start < len(hits) {
+		cr.Hits = hits[start:]
+	}
+	return cr, nil
+}
+
+func (v *version) searchRedirects(query string, p *PageSettings) *RedirectResult {
+	start, count, _ := p.window("redirects")
+	rr := &RedirectResult{Start: start, Requested: count, Items: []RedirectOut{}}
+	r, ok := v.redirects[normalizeQuery(query)]
+	if !ok {
+		return rr
+	}
+	rr.Total = 1
+	if start == 0 && count > 0 {
+		url := r.URL
+		if r.TrackingCode != "" {
+			url += "#aisle-redirect=" + r.TrackingCode
+		}
+		title := r.Title
+		if title == "" {
+			title = r.Queries[0]
+		}
+		rr.Items = append(rr.Items, RedirectOut{Title: title, URL: url, TrackingCode: r.TrackingCode, OriginalURL: r.URL})
+	}
+	return rr
+}

@@ -1,0 +1,120 @@
+// Package facets counts facet values over a result set: per-value bitmap
+// intersections when a field has few values, one pass over the set's docs
+// otherwise, and range bounds from the sorted numeric columns.
+package facets
+
+import (
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/index"
+)
+
+// bitmapCostFactor is how many docs of a column scan one per-value
+// AndCardinality is worth; above it, intersecting value bitmaps wins.
+const bitmapCostFactor = 256
+
+// Counter holds reusable buffers for one request's facet counting.
+type Counter struct {
+	buf    []uint32
+	counts []uint32
+}
+
+// Keyword counts, for each value of k, the docs of base holding it. The
+// returned slice is indexed by value id and valid until the next call.
+func (c *Counter) Keyword(k *index.KeywordField, base *roaring.Bitmap) []uint32 {
+	nv := len(k.Values)
+	if cap(c.counts) < nv {
+		c.counts = make([]uint32, nv)
+	}
+	counts := c.counts[:nv]
+	clear(counts)
+	card := base.GetCardinality()
+	if card == 0 {
+		return counts
+	}
+	if uint64(nv)*bitmapCostFactor < card {
+		for v, bm := range k.Bitmaps {
+			counts[v] = uint32(base.AndCardinality(bm))
+		}
+		return counts
+	}
+	if cap(c.buf) < 1024 {
+		c.buf = make([]uint32, 1024)
+	}
+	buf := c.buf[:cap(c.buf)]
+	offs, vals := k.Column()
+	it := base.ManyIterator()
+	single := k.Single()
+	for {
+		n := it.NextMany(buf)
+		if n == 0 {
+			break
+		}
+		if single {
+			for _, d := range buf[:n] {
+				if lo := offs[d]; offs[d+1] > lo {
+					counts[vals[lo]]++
+				}
+			}
+			continue
+		}
+		for _, d := range buf[:n] {
+			for _, v := range vals[offs[d]:offs[d+1]] {
+				counts[v]++
+			}
+		}
+	}
+	return counts
+}
+
+// Range is the smallest and largest value of f over base; ok is false when
+// no doc of base has a value. Large sets walk the sorted column from both
+// ends; small ones are scanned.
+func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi float64, ok bool) {
+	card := base.GetCardinality()
+	if card == 0 {
+		return 0, 0, false
+	}
+	perm, sorted := f.Sorted()
+	if len(perm) == 0 {
+		return 0, 0, false
+	}
+	if card*64 >= uint64(len(perm)) {
+		i := 0
+		for i < len(perm) && !base.Contains(perm[i]) {
+			i++
+		}
+		if i == len(perm) {
+			return 0, 0, false
+		}
+		j := len(perm) - 1
+		for !base.Contains(perm[j]) {
+			j--
+		}
+		return sorted[i], sorted[j], true
+	}
+	if cap(c.buf) < 1024 {
+		c.buf = make([]uint32, 1024)
+	}
+	buf := c.buf[:cap(c.buf)]
+	has, vals := f.Has(), f.Values()
+	it := base.ManyIterator()
+	for {
+		n := it.NextMany(buf)
+		if n == 0 {
+			break
+		}
+		for _, d := range buf[:n] {
+			if !has.Contains(d) {
+				continue
+			}
+			v := vals[d]
+			if !ok {
+				lo, hi, ok = v, v, true
+				continue
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	return lo, hi, ok
+}

@@ -1,0 +1,268 @@
+// Package httpapi is the fasthttp adapter: it decodes and checks request
+// bodies, calls the engine, encodes answers, and maps errors to status
+// codes in one place. It holds no business rules.
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/engine"
+)
+
+// Options configures the HTTP server.
+type Options struct {
+	// MaxBodyBytes caps request bodies; default 1 MiB.
+	MaxBodyBytes int
+	// Logger receives one line per failed request; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Server routes Aisle's endpoints to an engine.
+type Server struct {
+	eng  *engine.Engine
+	opt  Options
+	bufs sync.Pool
+}
+
+// New makes a server for eng.
+func New(eng *engine.Engine, opt Options) *Server {
+	if opt.MaxBodyBytes <= 0 {
+		opt.MaxBodyBytes = 1 << 20
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Server{eng: eng, opt: opt}
+}
+
+// HTTPServer is a fasthttp server for s with its limits and error handler
+// set, so oversized or unparsable requests still get a JSON error body.
+func (s *Server) HTTPServer() *fasthttp.Server {
+	return &fasthttp.Server{
+		Handler:            s.Handle,
+		Name:               "aisle",
+		MaxRequestBodySize: s.opt.MaxBodyBytes,
+		ReadTimeout:        30 * time.Second,
+		WriteTimeout:       30 * time.Second,
+		IdleTimeout:        120 * time.Second,
+		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
+			if errors.Is(err, fasthttp.ErrBodyTooLarge) || strings.Contains(err.Error(), "body size exceeds") {
+				s.writeError(ctx, &engine.Error{Kind: engine.KindTooLarge, Code: "BODY_TOO_LARGE", Message: fmt.Sprintf("request body exceeds %d bytes", s.opt.MaxBodyBytes)})
+				return
+			}
+			s.writeError(ctx, engine.Invalid("", "malformed HTTP request: %v", err))
+		},
+	}
+}
+
+// Handle is the router.
+func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.opt.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", r)
+			ctx.ResetBody()
+			s.writeError(ctx, fmt.Errorf("panic: %v", r))
+		}
+	}()
+	setCORS(ctx)
+	path := string(ctx.Path())
+	if ctx.IsOptions() {
+		ctx.SetStatusCode(fasthttp.StatusNoContent)
+		return
+	}
+	switch path {
+	case "/serve/search":
+		s.post(ctx, s.search)
+	case "/healthz":
+		ctx.SetContentType("application/json")
+		ctx.SetBodyString(`{"success":true}`)
+	default:
+		s.writeError(ctx, engine.NotFound("", "no endpoint %s", path))
+	}
+}
+
+func setCORS(ctx *fasthttp.RequestCtx) {
+	h := &ctx.Response.Header
+	if o := ctx.Request.Header.Peek("Origin"); len(o) > 0 {
+		h.SetBytesV("Access-Control-Allow-Origin", o)
+		h.Set("Vary", "Origin")
+		h.Set("Access-Control-Allow-Credentials", "true")
+	} else {
+		h.Set("Access-Control-Allow-Origin", "*")
+	}
+	h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+	h.Set("Access-Control-Max-Age", "86400")
+}
+
+// post checks method and content type, then runs h.
+func (s *Server) post(ctx *fasthttp.RequestCtx, h func(*fasthttp.RequestCtx) error) {
+	if !ctx.IsPost() {
+		ctx.Response.Header.Set("Allow", "POST, OPTIONS")
+		s.writeError(ctx, &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use POST"})
+		return
+	}
+	ct := string(ctx.Request.Header.ContentType())
+	mt, _, _ := strings.Cut(ct, ";")
+	switch strings.TrimSpace(strings.ToLower(mt)) {
+	case "application/json", "text/plain", "":
+	default:
+		s.writeError(ctx, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: fmt.Sprintf("content type must be application/json or text/plain, got %q", ct)})
+		return
+	}
+	if err := h(ctx); err != nil {
+		s.writeError(ctx, err)
+	}
+}
+
+func (s *Server) search(ctx *fasthttp.RequestCtx) error {
+	var req engine.SearchRequest
+	if err := decode(ctx.PostBody(), &req); err != nil {
+		return err
+	}
+	res, err := s.eng.Search(&req, bearer(ctx))
+	if err != nil {
+		return err
+	}
+	buf := s.getBuf()
+	buf = res.AppendJSON(buf)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(buf)
+	s.putBuf(buf)
+	return nil
+}
+
+func (s *Server) getBuf() []byte {
+	if b, ok := s.bufs.Get().(*[]byte); ok {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, 16<<10)
+}
+
+func (s *Server) putBuf(b []byte) {
+	if cap(b) > 4<<20 {
+		return
+	}
+	s.bufs.Put(&b)
+}
+
+func bearer(ctx *fasthttp.RequestCtx) string {
+	h := string(ctx.Request.Header.Peek("Authorization"))
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// decode reads a JSON body strictly: one object, no unknown members, and
+// errors that name the member and what was wrong with it.
+func decode(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return engine.Invalid("", "request body is empty: send a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if dec.More() {
+		return engine.Invalid("", "request body holds more than one JSON value")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return engine.Invalid("", "malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	case errors.As(err, &te):
+		field := te.Field
+		if te.Struct != "" && field == "" {
+			field = te.Struct
+		}
+		return engine.Invalid(field, "expected %s, got %s", jsonType(te.Type.String()), te.Value)
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "unknown field "); i >= 0 {
+		name := strings.Trim(msg[i+len("unknown field "):], `"`)
+		return engine.Invalid(name, "unknown field %q", name)
+	}
+	return engine.Invalid("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+func jsonType(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "a number"
+	case strings.Contains(goType, "string"):
+		return "a string"
+	case strings.Contains(goType, "bool"):
+		return "a boolean"
+	}
+	return "an object"
+}
+
+// Extra error kinds only HTTP has.
+const (
+	kindMethod engine.Kind = 100 + iota
+	kindMediaType
+)
+
+// status maps error kinds to HTTP status codes: the one place that does.
+func status(k engine.Kind) int {
+	switch k {
+	case engine.KindInvalid:
+		return fasthttp.StatusBadRequest
+	case engine.KindNotFound:
+		return fasthttp.StatusNotFound
+	case engine.KindUnauthorized:
+		return fasthttp.StatusUnauthorized
+	case engine.KindTooLarge:
+		return fasthttp.StatusRequestEntityTooLarge
+	case kindMethod:
+		return fasthttp.StatusMethodNotAllowed
+	case kindMediaType:
+		return fasthttp.StatusUnsupportedMediaType
+	}
+	return fasthttp.StatusInternalServerError
+}
+
+// errorBody is the failure shape of every REST endpoint.
+type errorBody struct {
+	Success bool      `json:"success"`
+	Error   errorInfo `json:"error"`
+}
+
+type errorInfo struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+func (s *Server) writeError(ctx *fasthttp.RequestCtx, err error) {
+	e := engine.AsError(err)
+	if e.Kind == engine.KindInternal {
+		s.opt.Logger.Error("request failed", "path", string(ctx.Path()), "err", err)
+	}
+	msg := e.Message
+	if e.Field != "" {
+		msg = e.Error()
+	}
+	body, _ := json.Marshal(errorBody{Error: errorInfo{Code: e.Code, Message: msg, Field: e.Field}})
+	ctx.SetStatusCode(status(e.Kind))
+	ctx.SetContentType("application/json")
+	ctx.SetBody(body)
+}

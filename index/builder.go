@@ -1,0 +1,474 @@
+package index
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+)
+
+// Builder accumulates docs into the next generation. It is not safe for
+// concurrent use; Build hands back an immutable Segment.
+type Builder struct {
+	an       *analysis.Analyzer
+	kwFields map[string]bool
+
+	terms    map[string]uint32
+	termStr  []string
+	termPost [][]FieldPosting
+	surfaces map[string]uint32
+
+	fieldLen [NumTextFields][]uint8
+
+	stored    []byte
+	storedOff []int64
+	keys      []string
+	keyDoc    map[string]uint32
+
+	keyword map[string]*kwBuilder
+	numeric map[string]*numBuilder
+	sorts   map[string]*sortBuilder
+
+	toks []analysis.Token
+	tf   map[uint32]uint32
+	fold []byte
+}
+
+type kwBuilder struct {
+	values  []string // display, by id
+	lookup  map[string]uint32
+	docVals [][]uint32 // per value: docs
+	offs    []uint32
+	vals    []uint32
+}
+
+type numBuilder struct {
+	vals []float64
+	has  []bool
+}
+
+type sortBuilder struct{ vals []string }
+
+// NewBuilder starts an empty generation analysed with an.
+func NewBuilder(an *analysis.Analyzer) *Builder {
+	return &Builder{
+		an:        an,
+		terms:     make(map[string]uint32),
+		surfaces:  make(map[string]uint32),
+		keyDoc:    make(map[string]uint32),
+		keyword:   make(map[string]*kwBuilder),
+		numeric:   make(map[string]*numBuilder),
+		sorts:     make(map[string]*sortBuilder),
+		tf:        make(map[uint32]uint32),
+		storedOff: []int64{0},
+	}
+}
+
+// Len is the number of docs added so far.
+func (b *Builder) Len() int { return len(b.keys) }
+
+// Add indexes one doc under the next doc id. A key seen before is an
+// error: callers dedupe upserts before building.
+func (b *Builder) Add(d *Doc) error {
+	doc := uint32(len(b.keys))
+	if doc == math.MaxUint32 {
+		return fmt.Errorf("index full at %d docs", doc)
+	}
+	fk := analysis.FoldString(d.Key)
+	if prev, taken := b.keyDoc[fk]; taken && analysis.FoldString(b.keys[prev]) == fk {
+		return fmt.Errorf("duplicate key %q", d.Key)
+	}
+	b.keyDoc[fk] = doc
+	for _, k := range d.AltKeys {
+		fk := analysis.FoldString(k)
+		if _, taken := b.keyDoc[fk]; !taken {
+			b.keyDoc[fk] = doc
+		}
+	}
+	b.keys = append(b.keys, d.Key)
+	b.stored = append(b.stored, d.Stored...)
+	b.storedOff = append(b.storedOff, int64(len(b.stored)))
+
+	for f := TextField(0); f < NumTextFields; f++ {
+		b.addText(doc, f, d.Text[f])
+	}
+	for _, kv := range d.Keywords {
+		b.addKeyword(doc, kv)
+	}
+	for _, nv := range d.Numbers {
+		nb := b.numeric[nv.Field]
+		if nb == nil {
+			nb = &numBuilder{}
+			b.numeric[nv.Field] = nb
+		}
+		for len(nb.vals) <= int(doc) {
+			nb.vals = append(nb.vals, 0)
+			nb.has = append(nb.has, false)
+		}
+		if !nb.has[doc] && !math.IsNaN(nv.Value) {
+			nb.vals[doc], nb.has[doc] = nv.Value, true
+		}
+	}
+	for _, sv := range d.Sort {
+		sb := b.sorts[sv.Field]
+		if sb == nil {
+			sb = &sortBuilder{}
+			b.sorts[sv.Field] = sb
+		}
+		for len(sb.vals) <= int(doc) {
+			sb.vals = append(sb.vals, "")
+		}
+		sb.vals[doc] = analysis.FoldString(sv.Value)
+	}
+	return nil
+}
+
+func (b *Builder) addText(doc uint32, f TextField, texts []string) {
+	b.toks = b.toks[:0]
+	for _, t := range texts {
+		b.toks = b.an.Analyze(b.toks, t)
+	}
+	n := len(b.toks)
+	if n > 255 {
+		n = 255
+	}
+	for len(b.fieldLen[f]) <= int(doc) {
+		b.fieldLen[f] = append(b.fieldLen[f], 0)
+	}
+	b.fieldLen[f][doc] = uint8(n)
+	if len(b.toks) == 0 {
+		return
+	}
+	clear(b.tf)
+	for i := range b.toks {
+		tk := &b.toks[i]
+		id, ok := b.terms[tk.Term]
+		if !ok {
+			id = uint32(len(b.termStr))
+			b.terms[tk.Term] = id
+			b.termStr = append(b.termStr, tk.Term)
+			b.termPost = append(b.termPost, nil)
+		}
+		if _, ok := b.surfaces[tk.Folded]; !ok {
+			b.surfaces[tk.Folded] = id
+		}
+		b.tf[id]++
+	}
+	for id, c := range b.tf {
+		if c > 255 {
+			c = 255
+		}
+		fp := b.termPost[id]
+		i := len(fp) - 1
+		for i >= 0 && fp[i].Field != f {
+			i--
+		}
+		if i < 0 {
+			fp = append(fp, FieldPosting{Field: f})
+			i = len(fp) - 1
+			b.termPost[id] = fp
+		}
+		fp[i].Docs = append(fp[i].Docs, doc)
+		fp[i].TFs = append(fp[i].TFs, uint8(c))
+	}
+}
+
+func (b *Builder) addKeyword(doc uint32, kv KeywordValue) {
+	kb := b.keyword[kv.Field]
+	if kb == nil {
+		kb = &kwBuilder{lookup: make(map[string]uint32)}
+		b.keyword[kv.Field] = kb
+	}
+	b.fold = analysis.Fold(b.fold[:0], kv.Value)
+	id, ok := kb.lookup[string(b.fold)]
+	if !ok {
+		id = uint32(len(kb.values))
+		kb.lookup[string(b.fold)] = id
+		kb.values = append(kb.values, kv.Value)
+		kb.docVals = append(kb.docVals, nil)
+	}
+	// offs tracks docs: close every doc up to this one.
+	for len(kb.offs) <= int(doc) {
+		kb.offs = append(kb.offs, uint32(len(kb.vals)))
+	}
+	for _, v := range kb.vals[kb.offs[doc]:] {
+		if v == id {
+			return
+		}
+	}
+	kb.vals = append(kb.vals, id)
+	kb.docVals[id] = append(kb.docVals[id], doc)
+}
+
+// Build freezes the docs added so far into a Segment. The builder must not
+// be used afterwards.
+func (b *Builder) Build() *Segment {
+	n := uint32(len(b.keys))
+	s := &Segment{
+		n:         n,
+		all:       roaring.New(),
+		stored:    b.stored,
+		storedOff: b.storedOff,
+		keys:      b.keys,
+		keyDoc:    b.keyDoc,
+		keyword:   make(map[string]*KeywordField, len(b.keyword)),
+		numeric:   make(map[string]*NumericField, len(b.numeric)),
+		sorts:     make(map[string][]uint32),
+	}
+	if n > 0 {
+		s.all.AddRange(0, uint64(n))
+	}
+
+	// Terms in sorted order so ids follow the dictionary.
+	order := make([]uint32, len(b.termStr))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, c uint32) int { return strings.Compare(b.termStr[a], b.termStr[c]) })
+	remap := make([]uint32, len(order))
+	s.terms = make([]string, len(order))
+	s.termIdx = make(map[string]uint32, len(order))
+	s.termDocs = make([]*roaring.Bitmap, len(order))
+	s.termPost = make([][]FieldPosting, len(order))
+	for newID, old := range order {
+		remap[old] = uint32(newID)
+		t := b.termStr[old]
+		s.terms[newID] = t
+		s.termIdx[t] = uint32(newID)
+		fp := b.termPost[old]
+		slices.SortFunc(fp, func(x, y FieldPosting) int { return int(x.Field) - int(y.Field) })
+		bm := roaring.New()
+		for i := range fp {
+			bm.AddMany(fp[i].Docs)
+			fp[i].Docs = slices.Clip(fp[i].Docs)
+			fp[i].TFs = slices.Clip(fp[i].TFs)
+		}
+		bm.RunOptimize()
+		s.termDocs[newID] = bm
+		s.termPost[newID] = fp
+		if hasDigit(t) {
+			continue
+		}
+		l := utf8.RuneCountInString(t)
+		for len(s.byLen) <= l {
+			s.byLen = append(s.byLen, nil)
+		}
+		s.byLen[l] = append(s.byLen[l], uint32(newID))
+	}
+	s.surfaces = make([]string, 0, len(b.surfaces))
+	for w := range b.surfaces {
+		s.surfaces = append(s.surfaces, w)
+	}
+	sort.Strings(s.surfaces)
+	s.surfaceTerm = make([]uint32, len(s.surfaces))
+	for i, w := range s.surfaces {
+		s.surfaceTerm[i] = remap[b.surfaces[w]]
+	}
+
+	for f := range b.fieldLen {
+		fl := b.fieldLen[f]
+		for len(fl) < int(n) {
+			fl = append(fl, 0)
+		}
+		s.fieldLen[f] = fl
+		var sum, cnt float64
+		for _, l := range fl {
+			if l > 0 {
+				sum += float64(l)
+				cnt++
+			}
+		}
+		if cnt > 0 {
+			s.avgLen[f] = float32(sum / cnt)
+		} else {
+			s.avgLen[f] = 1
+		}
+	}
+
+	for name, kb := range b.keyword {
+		s.keyword[name] = kb.build(name, n)
+	}
+	for name, nb := range b.numeric {
+		nf := nb.build(name, n)
+		s.numeric[name] = nf
+		s.sorts[name] = numericRank(nf, n)
+	}
+	for name, sb := range b.sorts {
+		s.sorts[name] = textRank(sb.vals, n)
+	}
+	return s
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func (kb *kwBuilder) build(name string, n uint32) *KeywordField {
+	for len(kb.offs) <= int(n) {
+		kb.offs = append(kb.offs, uint32(len(kb.vals)))
+	}
+	// Sort values by display form; remap ids.
+	order := make([]uint32, len(kb.values))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(a, c uint32) int {
+		if r := strings.Compare(kb.values[a], kb.values[c]); r != 0 {
+			return r
+		}
+		return int(a) - int(c)
+	})
+	remap := make([]uint32, len(order))
+	k := &KeywordField{
+		Name:    name,
+		Values:  make([]string, len(order)),
+		Bitmaps: make([]*roaring.Bitmap, len(order)),
+		lookup:  make(map[string]uint32, len(order)),
+		offs:    kb.offs,
+		vals:    kb.vals,
+		single:  true,
+	}
+	for newID, old := range order {
+		remap[old] = uint32(newID)
+		k.Values[newID] = kb.values[old]
+		bm := roaring.New()
+		bm.AddMany(kb.docVals[old])
+		bm.RunOptimize()
+		k.Bitmaps[newID] = bm
+	}
+	for f, id := range kb.lookup {
+		k.lookup[f] = remap[id]
+	}
+	for i, v := range k.vals {
+		k.vals[i] = remap[v]
+	}
+	for d := uint32(0); d < n; d++ {
+		if k.offs[d+1]-k.offs[d] > 1 {
+			k.single = false
+			break
+		}
+	}
+	if isHierarchy(k.Values) {
+		k.Parent = make([]int32, len(k.Values))
+		k.Depth = make([]uint8, len(k.Values))
+		for i, v := range k.Values {
+			d := strings.Count(v, "$")
+			if d > 255 {
+				d = 255
+			}
+			k.Depth[i] = uint8(d)
+			k.Parent[i] = -1
+			trimmed := strings.TrimSuffix(v, "$")
+			if j := strings.LastIndexByte(trimmed, '$'); j >= 0 {
+				if p, ok := k.lookup[analysis.FoldString(v[:j+1])]; ok {
+					k.Parent[i] = int32(p)
+				}
+			}
+		}
+	}
+	return k
+}
+
+// isHierarchy tells hierarchy fields by their values: every one ends in $.
+func isHierarchy(vals []string) bool {
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !strings.HasSuffix(v, "$") {
+			return false
+		}
+	}
+	return true
+}
+
+const targetBuckets = 64
+
+func (nb *numBuilder) build(name string, n uint32) *NumericField {
+	for len(nb.vals) < int(n) {
+		nb.vals = append(nb.vals, 0)
+		nb.has = append(nb.has, false)
+	}
+	f := &NumericField{Name: name, vals: nb.vals, has: roaring.New()}
+	for d, h := range nb.has {
+		if h {
+			f.perm = append(f.perm, uint32(d))
+		}
+	}
+	f.has.AddMany(f.perm)
+	f.has.RunOptimize()
+	slices.SortStableFunc(f.perm, func(a, c uint32) int {
+		va, vc := f.vals[a], f.vals[c]
+		switch {
+		case va < vc:
+			return -1
+		case va > vc:
+			return 1
+		}
+		return 0
+	})
+	f.sortedVals = make([]float64, len(f.perm))
+	for i, d := range f.perm {
+		f.sortedVals[i] = f.vals[d]
+	}
+	f.bucketSize = max(len(f.perm)/targetBuckets, 1024)
+	for lo := 0; lo < len(f.perm); lo += f.bucketSize {
+		hi := min(lo+f.bucketSize, len(f.perm))
+		bm := roaring.New()
+		bm.AddMany(f.perm[lo:hi])
+		bm.RunOptimize()
+		f.buckets = append(f.buckets, bm)
+	}
+	return f
+}
+
+func numericRank(f *NumericField, n uint32) []uint32 {
+	rank := make([]uint32, n)
+	for i := range rank {
+		rank[i] = math.MaxUint32
+	}
+	var r uint32
+	for i, d := range f.perm {
+		if i > 0 && f.sortedVals[i] != f.sortedVals[i-1] {
+			r++
+		}
+		rank[d] = r
+	}
+	return rank
+}
+
+func textRank(vals []string, n uint32) []uint32 {
+	for len(vals) < int(n) {
+		vals = append(vals, "")
+	}
+	order := make([]uint32, 0, n)
+	for d := uint32(0); d < n; d++ {
+		if vals[d] != "" {
+			order = append(order, d)
+		}
+	}
+	slices.SortStableFunc(order, func(a, c uint32) int { return strings.Compare(vals[a], vals[c]) })
+	rank := make([]uint32, n)
+	for i := range rank {
+		rank[i] = math.MaxUint32
+	}
+	var r uint32
+	for i, d := range order {
+		if i > 0 && vals[d] != vals[order[i-1]] {
+			r++
+		}
+		rank[d] = r
+	}
+	return rank
+}

@@ -1,0 +1,199 @@
+package index
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// FieldPosting lists the docs where a term occurs in one text field, with
+// its frequency there (capped at 255).
+type FieldPosting struct {
+	Field TextField
+	Docs  []uint32
+	TFs   []uint8
+}
+
+// Segment is one immutable catalog generation. Searches read it without
+// locks; the next import builds a new one and swaps it in.
+type Segment struct {
+	n   uint32
+	all *roaring.Bitmap
+
+	terms    []string // sorted
+	termIdx  map[string]uint32
+	termDocs []*roaring.Bitmap // union over fields
+	termPost [][]FieldPosting
+
+	surfaces    []string // sorted folded words, for prefix matching
+	surfaceTerm []uint32
+	byLen       [][]uint32 // non-numeric term ids by rune length, for typo matching
+
+	fieldLen [NumTextFields][]uint8
+	avgLen   [NumTextFields]float32
+
+	stored    []byte
+	storedOff []int64
+	keys      []string
+	keyDoc    map[string]uint32
+
+	keyword map[string]*KeywordField
+	numeric map[string]*NumericField
+	sorts   map[string][]uint32
+}
+
+// Len is the number of documents.
+func (s *Segment) Len() int { return int(s.n) }
+
+// All is every doc id; callers must not modify it.
+func (s *Segment) All() *roaring.Bitmap { return s.all }
+
+// Stored is the JSON object of a doc; callers must not modify it.
+func (s *Segment) Stored(doc uint32) []byte { return s.stored[s.storedOff[doc]:s.storedOff[doc+1]] }
+
+// Key is a doc's external id.
+func (s *Segment) Key(doc uint32) string { return s.keys[doc] }
+
+// DocByKey finds a doc by its folded external id or a variant's.
+func (s *Segment) DocByKey(folded string) (uint32, bool) {
+	d, ok := s.keyDoc[folded]
+	return d, ok
+}
+
+// Term looks up an indexed term.
+func (s *Segment) Term(t string) (uint32, bool) {
+	id, ok := s.termIdx[t]
+	return id, ok
+}
+
+// TermString is the text of a term id.
+func (s *Segment) TermString(id uint32) string { return s.terms[id] }
+
+// TermDocs is the docs containing a term in any field; read only.
+func (s *Segment) TermDocs(id uint32) *roaring.Bitmap { return s.termDocs[id] }
+
+// TermPostings is a term's per-field postings; read only.
+func (s *Segment) TermPostings(id uint32) []FieldPosting { return s.termPost[id] }
+
+// DocFreq is how many docs hold a term.
+func (s *Segment) DocFreq(id uint32) uint64 { return s.termDocs[id].GetCardinality() }
+
+// FieldLen is a doc's token count in a field, capped at 255.
+func (s *Segment) FieldLen(f TextField) []uint8 { return s.fieldLen[f] }
+
+// AvgFieldLen is the mean token count of a field over docs that have it.
+func (s *Segment) AvgFieldLen(f TextField) float32 { return s.avgLen[f] }
+
+// PrefixTerms calls fn with the term id of every folded word starting with
+// prefix, in word order, until fn returns false. A term reached by several
+// words is reported once per word.
+func (s *Segment) PrefixTerms(prefix string, fn func(term uint32) bool) {
+	i := sort.SearchStrings(s.surfaces, prefix)
+	for ; i < len(s.surfaces) && strings.HasPrefix(s.surfaces[i], prefix); i++ {
+		if !fn(s.surfaceTerm[i]) {
+			return
+		}
+	}
+}
+
+// TermsOfLen is the non-numeric term ids whose length in runes is n.
+func (s *Segment) TermsOfLen(n int) []uint32 {
+	if n < 0 || n >= len(s.byLen) {
+		return nil
+	}
+	return s.byLen[n]
+}
+
+// Keyword is a keyword, boolean or hierarchy field, or nil.
+func (s *Segment) Keyword(field string) *KeywordField { return s.keyword[field] }
+
+// Numeric is a number or date field, or nil.
+func (s *Segment) Numeric(field string) *NumericField { return s.numeric[field] }
+
+// SortRank is a field's per-doc rank (ties share a rank; missing values
+// rank last), or nil when the field is not sortable.
+func (s *Segment) SortRank(field string) []uint32 { return s.sorts[field] }
+
+// KeywordField holds one filterable field's values: a bitmap per value for
+// filters and a per-doc value list for facet counting in one pass.
+type KeywordField struct {
+	Name    string
+	Values  []string // display form, sorted
+	Bitmaps []*roaring.Bitmap
+	Parent  []int32 // hierarchy parent value id, -1 at the top (nil otherwise)
+	Depth   []uint8 // hierarchy depth, 1 at the top (nil otherwise)
+	lookup  map[string]uint32
+	offs    []uint32 // doc → vals[offs[doc]:offs[doc+1]]
+	vals    []uint32
+	single  bool // at most one value per doc
+}
+
+// Lookup finds a value id by its folded form.
+func (k *KeywordField) Lookup(folded string) (uint32, bool) {
+	id, ok := k.lookup[folded]
+	return id, ok
+}
+
+// DocValues is the value ids of a doc.
+func (k *KeywordField) DocValues(doc uint32) []uint32 { return k.vals[k.offs[doc]:k.offs[doc+1]] }
+
+// Single reports that no doc has more than one value, so counting can use
+// one array read per doc.
+func (k *KeywordField) Single() bool { return k.single }
+
+// NumericField holds a number or date column with a sorted permutation and
+// bucket bitmaps, so range filters cost a few ORs plus two partial buckets.
+type NumericField struct {
+	Name       string
+	vals       []float64
+	has        *roaring.Bitmap
+	perm       []uint32 // docs with a value, sorted by value then doc
+	sortedVals []float64
+	buckets    []*roaring.Bitmap
+	bucketSize int
+}
+
+// Value is a doc's value and whether it has one.
+func (f *NumericField) Value(doc uint32) (float64, bool) {
+	if !f.has.Contains(doc) {
+		return 0, false
+	}
+	return f.vals[doc], true
+}
+
+// Values is the dense column (0 where a doc has no value); with Has it
+// lets loops read values without a call per doc.
+func (f *NumericField) Values() []float64 { return f.vals }
+
+// Has is the docs that have a value; read only.
+func (f *NumericField) Has() *roaring.Bitmap { return f.has }
+
+// Sorted is the docs with a value in ascending value order, and their
+// values; read only.
+func (f *NumericField) Sorted() ([]uint32, []float64) { return f.perm, f.sortedVals }
+
+// Range adds to dst every doc whose value lies in [min, max].
+func (f *NumericField) Range(min, max float64, dst *roaring.Bitmap) {
+	lo := sort.SearchFloat64s(f.sortedVals, min)
+	hi := sort.Search(len(f.sortedVals), func(i int) bool { return f.sortedVals[i] > max })
+	if lo >= hi {
+		return
+	}
+	bs := f.bucketSize
+	firstFull := (lo + bs - 1) / bs
+	lastFull := hi / bs // exclusive
+	if firstFull >= lastFull {
+		dst.AddMany(f.perm[lo:hi])
+		return
+	}
+	dst.AddMany(f.perm[lo : firstFull*bs])
+	for b := firstFull; b < lastFull; b++ {
+		dst.Or(f.buckets[b])
+	}
+	dst.AddMany(f.perm[lastFull*bs : hi])
+}
+
+// Column is the per-doc value lists (doc d holds vals[offs[d]:offs[d+1]]),
+// for counting loops that must not call per doc; read only.
+func (k *KeywordField) Column() (offs, vals []uint32) { return k.offs, k.vals }

@@ -1,0 +1,302 @@
+// Package ranking turns a search phrase into weighted term expansions and
+// scores candidate docs with BM25F, then picks the requested page with a
+// bounded heap.
+package ranking
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/index"
+)
+
+// Expansion is one indexed term a query word may match, with the weight of
+// that route. Suggested marks a route through a synonym.
+type Expansion struct {
+	Term      uint32
+	Weight    float32
+	Suggested bool
+	// ScoreOnly routes belong to a phrase: they add to the score but
+	// match only through Word.Phrases.
+	ScoreOnly bool
+}
+
+// Word is one query word (or a phrase with synonyms) and the terms it may
+// match.
+type Word struct {
+	Text    string
+	Exp     []Expansion
+	Phrases []Phrase
+}
+
+// Phrase is a route that needs every one of its terms in the doc: a
+// multi-word synonym, or a multi-word synonym source as typed.
+type Phrase struct {
+	Terms     []uint32
+	Suggested bool
+}
+
+// Query is an analysed phrase, ready to match and score.
+type Query struct {
+	Phrase   string
+	Wildcard bool
+	Words    []Word
+	// SKU is the doc whose product number equals the whole phrase.
+	SKU    uint32
+	HasSKU bool
+}
+
+// Route weights: an exact term beats a stemmed prefix beats a synonym
+// beats a typo.
+const (
+	weightExact   = 1.0
+	weightPrefix  = 0.6
+	weightSynonym = 0.8
+	weightTypo    = 0.45
+	maxPrefixExp  = 32
+	maxTypoExp    = 16
+)
+
+// Options tune expansion per search configuration.
+type Options struct {
+	// PrefixLast matches the last word as a prefix (as-you-type) unless the
+	// phrase ends in a space.
+	PrefixLast bool
+	Synonyms   *Synonyms
+}
+
+// Parse analyses phrase against seg. A phrase of only "*" (or nothing but
+// spaces) is the wildcard.
+func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options) Query {
+	q := Query{Phrase: phrase}
+	trimmed := strings.TrimSpace(phrase)
+	if trimmed == "" || trimmed == "*" {
+		q.Wildcard = true
+		return q
+	}
+	if d, ok := seg.DocByKey(analysis.FoldString(trimmed)); ok {
+		q.SKU, q.HasSKU = d, true
+	}
+	toks := an.Analyze(nil, trimmed)
+	if len(toks) == 0 {
+		q.Wildcard = true
+		return q
+	}
+	endsInSpace := strings.HasSuffix(phrase, " ")
+	seen := make(map[string]bool, len(toks))
+	for i := 0; i < len(toks); i++ {
+		if n := multiWordSynonym(seg, opt.Synonyms, toks[i:], &q); n > 0 {
+			i += n - 1
+			continue
+		}
+		tk := toks[i]
+		if seen[tk.Term] {
+			continue
+		}
+		seen[tk.Term] = true
+		w := Word{Text: tk.Folded}
+		if id, ok := seg.Term(tk.Term); ok {
+			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
+		}
+		if i == len(toks)-1 && opt.PrefixLast && !endsInSpace {
+			addPrefix(seg, &w, tk.Folded)
+		}
+		if opt.Synonyms != nil {
+			for _, p := range opt.Synonyms.lookup(tk.Term) {
+				addSynonym(seg, &w, p)
+			}
+		}
+		if !tk.Numeric && !hasExact(w) {
+			addTypos(seg, &w, tk.Term)
+		}
+		q.Words = append(q.Words, w)
+	}
+	return q
+}
+
+// multiWordSynonym turns the longest synonym source phrase starting at
+// toks[0] into one word: its own terms as a direct phrase, the synonyms as
+// suggested routes. It returns how many tokens it took, 0 for none.
+func multiWordSynonym(seg *index.Segment, syn *Synonyms, toks []analysis.Token, q *Query) int {
+	if syn == nil || syn.maxLen < 2 {
+		return 0
+	}
+	for n := min(syn.maxLen, len(toks)); n >= 2; n-- {
+		terms := make([]string, n)
+		for i := range terms {
+			terms[i] = toks[i].Term
+		}
+		targets := syn.lookup(strings.Join(terms, " "))
+		if targets == nil {
+			continue
+		}
+		var w Word
+		own := make([]uint32, 0, n)
+		for i, t := range terms {
+			if i > 0 {
+				w.Text += " "
+			}
+			w.Text += toks[i].Folded
+			if id, ok := seg.Term(t); ok {
+				own = append(own, id)
+			}
+		}
+		if len(own) == n {
+			w.Phrases = append(w.Phrases, Phrase{Terms: own})
+			for _, id := range own {
+				w.add(Expansion{Term: id, Weight: weightExact / float32(n), ScoreOnly: true})
+			}
+		}
+		for _, p := range targets {
+			addSynonym(seg, &w, p)
+		}
+		q.Words = append(q.Words, w)
+		return n
+	}
+	return 0
+}
+
+// addSynonym adds a synonym route: one term, or a phrase whose terms
+// score as routes but match only together.
+func addSynonym(seg *index.Segment, w *Word, phrase []string) {
+	ids := make([]uint32, 0, len(phrase))
+	for _, t := range phrase {
+		id, ok := seg.Term(t)
+		if !ok {
+			return
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 1 {
+		w.add(Expansion{Term: ids[0], Weight: weightSynonym, Suggested: true})
+		return
+	}
+	w.Phrases = append(w.Phrases, Phrase{Terms: ids, Suggested: true})
+	for _, id := range ids {
+		w.add(Expansion{Term: id, Weight: weightSynonym / float32(len(ids)), Suggested: true, ScoreOnly: true})
+	}
+}
+
+func hasExact(w Word) bool {
+	for _, e := range w.Exp {
+		if !e.Suggested && e.Weight >= weightPrefix {
+			return true
+		}
+	}
+	return false
+}
+
+// add keeps one expansion per term: the best route, preferring a direct
+// one over a synonym at equal weight.
+func (w *Word) add(e Expansion) {
+	for i := range w.Exp {
+		if w.Exp[i].Term == e.Term {
+			if e.ScoreOnly && !w.Exp[i].ScoreOnly {
+				return
+			}
+			if !e.ScoreOnly && w.Exp[i].ScoreOnly || e.Weight > w.Exp[i].Weight || e.Weight == w.Exp[i].Weight && !e.Suggested {
+				w.Exp[i] = e
+			}
+			return
+		}
+	}
+	w.Exp = append(w.Exp, e)
+}
+
+func addPrefix(seg *index.Segment, w *Word, prefix string) {
+	if utf8.RuneCountInString(prefix) < 2 {
+		return
+	}
+	n := 0
+	seg.PrefixTerms(prefix, func(t uint32) bool {
+		if seg.TermString(t) == prefix {
+			return true
+		}
+		w.add(Expansion{Term: t, Weight: weightPrefix})
+		n++
+		return n < maxPrefixExp
+	})
+}
+
+// addTypos adds terms within 1 edit (from 5 runes) or 2 edits (from 9).
+func addTypos(seg *index.Segment, w *Word, term string) {
+	rs := []rune(term)
+	k := 0
+	switch {
+	case len(rs) >= 9:
+		k = 2
+	case len(rs) >= 5:
+		k = 1
+	default:
+		return
+	}
+	n := 0
+	var buf editBuf
+	for l := len(rs) - k; l <= len(rs)+k; l++ {
+		for _, t := range seg.TermsOfLen(l) {
+			if d := buf.distance(rs, seg.TermString(t), k); d >= 1 && d <= k {
+				w.add(Expansion{Term: t, Weight: weightTypo / float32(d)})
+				n++
+				if n >= maxTypoExp {
+					return
+				}
+			}
+		}
+	}
+}
+
+type editBuf struct {
+	b         []rune
+	prev, cur []int
+	pprev     []int
+}
+
+// distance is the optimal-string-alignment distance between a and b, or
+// k+1 as soon as it must exceed k.
+func (e *editBuf) distance(a []rune, bs string, k int) int {
+	e.b = e.b[:0]
+	for _, r := range bs {
+		e.b = append(e.b, r)
+	}
+	b := e.b
+	if abs(len(a)-len(b)) > k {
+		return k + 1
+	}
+	n := len(b)
+	if cap(e.prev) < n+1 {
+		e.prev, e.cur, e.pprev = make([]int, n+1), make([]int, n+1), make([]int, n+1)
+	}
+	prev, cur, pprev := e.prev[:n+1], e.cur[:n+1], e.pprev[:n+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= n; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, pprev[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > k {
+			return k + 1
+		}
+		pprev, prev, cur = prev, cur, pprev
+	}
+	return prev[n]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,110 @@
+package ranking
+
+import (
+	"math"
+	"slices"
+)
+
+// SortKey orders docs by a rank column; missing values (MaxUint32) come
+// last in either direction.
+type SortKey struct {
+	Rank []uint32
+	Desc bool
+}
+
+// Hit is a doc picked for a page, with its text score.
+type Hit struct {
+	Doc   uint32
+	Score float32
+}
+
+// TopN keeps the best k of docs, best first: by keys, then score (when
+// scores is not nil), then doc id so ties are stable across calls.
+func TopN(docs []uint32, scores []float32, keys []SortKey, k int, dst []Hit) []Hit {
+	h := topHeap{keys: keys, hits: dst[:0]}
+	if k <= 0 {
+		return h.hits
+	}
+	for _, d := range docs {
+		var s float32
+		if scores != nil {
+			s = scores[d]
+		}
+		hit := Hit{Doc: d, Score: s}
+		if len(h.hits) < k {
+			h.hits = append(h.hits, hit)
+			h.up(len(h.hits) - 1)
+			continue
+		}
+		if h.better(hit, h.hits[0]) {
+			h.hits[0] = hit
+			h.down(0)
+		}
+	}
+	slices.SortFunc(h.hits, func(a, b Hit) int {
+		if h.better(a, b) {
+			return -1
+		}
+		if h.better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return h.hits
+}
+
+// topHeap is a min-heap by quality: the root is the worst hit kept.
+type topHeap struct {
+	keys []SortKey
+	hits []Hit
+}
+
+func (h *topHeap) better(a, b Hit) bool {
+	for _, k := range h.keys {
+		ra, rb := k.Rank[a.Doc], k.Rank[b.Doc]
+		if ra == rb {
+			continue
+		}
+		if ra == math.MaxUint32 {
+			return false
+		}
+		if rb == math.MaxUint32 {
+			return true
+		}
+		return ra < rb != k.Desc
+	}
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Doc < b.Doc
+}
+
+func (h *topHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.better(h.hits[p], h.hits[i]) {
+			return
+		}
+		h.hits[p], h.hits[i] = h.hits[i], h.hits[p]
+		i = p
+	}
+}
+
+func (h *topHeap) down(i int) {
+	n := len(h.hits)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		w := l
+		if r := l + 1; r < n && h.better(h.hits[l], h.hits[r]) {
+			w = r
+		}
+		if !h.better(h.hits[i], h.hits[w]) {
+			return
+		}
+		h.hits[i], h.hits[w] = h.hits[w], h.hits[i]
+		i = w
+	}
+}

@@ -1,0 +1,337 @@
+// Package store is Aisle's pebble database: the ordered change log and the
+// state it is applied into (products, content items, configuration). It
+// is the source of truth every generation is built from.
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+)
+
+// Key prefixes.
+const (
+	prefixLog     = "l/"
+	prefixProduct = "p/"
+	prefixContent = "c/"
+	keyConfig     = "m/config"
+	keySeq        = "m/seq"
+)
+
+// Store wraps one pebble database. Appends are serialised; reads may run
+// beside them and see whole entries only.
+type Store struct {
+	db  *pebble.DB
+	dir string
+	mu  sync.Mutex
+	seq uint64
+}
+
+// Open opens or creates the database in dir.
+func Open(dir string) (*Store, error) {
+	db, err := pebble.Open(dir, &pebble.Options{Logger: quietLogger{}})
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	s := &Store{db: db, dir: dir}
+	v, closer, err := db.Get([]byte(keySeq))
+	switch {
+	case err == nil:
+		if len(v) == 8 {
+			s.seq = binary.BigEndian.Uint64(v)
+		}
+		closer.Close()
+	case !errors.Is(err, pebble.ErrNotFound):
+		db.Close()
+		return nil, fmt.Errorf("open store %s: read seq: %w", dir, err)
+	}
+	return s, nil
+}
+
+// Close flushes and closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Flush(); err != nil {
+		s.db.Close()
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
+	return s.db.Close()
+}
+
+// Seq is the sequence number of the last applied entry.
+func (s *Store) Seq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
+}
+
+// Entry is one change: self-contained, so a follower applying the same
+// entries in order reaches the same state.
+type Entry struct {
+	Seq      uint64            `json:"seq"`
+	Products []json.RawMessage `json:"products,omitempty"`
+	Deletes  []string          `json:"deletes,omitempty"`
+	Content  []json.RawMessage `json:"content,omitempty"`
+	Config   *config.File      `json:"config,omitempty"`
+}
+
+// Batch gathers one entry's changes before Append commits them.
+type Batch struct {
+	products [][]byte
+	pkeys    []string
+	content  [][]byte
+	ckeys    []string
+	deletes  []string
+	config   *config.File
+}
+
+// PutProduct adds an upsert of p.
+func (b *Batch) PutProduct(p *catalog.Product) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encode product %s: %w", p.ProductNumber, err)
+	}
+	b.products = append(b.products, data)
+	b.pkeys = append(b.pkeys, p.ProductNumber)
+	return nil
+}
+
+// DeleteProduct adds a delete by product number.
+func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
+
+// PutContent adds an upsert of a content item.
+func (b *Batch) PutContent(c *catalog.Content) error {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("encode content %s: %w", c.ID, err)
+	}
+	b.content = append(b.content, data)
+	b.ckeys = append(b.ckeys, string(c.Kind)+"/"+c.ID)
+	return nil
+}
+
+// SetConfig replaces the configuration.
+func (b *Batch) SetConfig(f *config.File) { b.config = f }
+
+// Len is the number of changes in the batch.
+func (b *Batch) Len() int {
+	n := len(b.products) + len(b.content) + len(b.deletes)
+	if b.config != nil {
+		n++
+	}
+	return n
+}
+
+// Reset empties the batch for reuse.
+func (b *Batch) Reset() {
+	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], nil
+}
+
+// Append writes b as the next log entry and applies it to the state in one
+// atomic pebble batch, returning its sequence number. sync makes it durable
+// before returning; bulk imports pass false and call Sync at the end.
+func (s *Store) Append(b *Batch, sync bool) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq := s.seq + 1
+	var entry bytes.Buffer
+	entry.Grow(64 + 16*len(b.products))
+	fmt.Fprintf(&entry, `{"seq":%d`, seq)
+	writeRaw(&entry, "products", b.products)
+	writeRaw(&entry, "content", b.content)
+	if len(b.deletes) > 0 {
+		d, _ := json.Marshal(b.deletes)
+		entry.WriteString(`,"deletes":`)
+		entry.Write(d)
+	}
+	if b.config != nil {
+		c, err := json.Marshal(b.config)
+		if err != nil {
+			return 0, fmt.Errorf("encode config: %w", err)
+		}
+		entry.WriteString(`,"config":`)
+		entry.Write(c)
+	}
+	entry.WriteByte('}')
+
+	pb := s.db.NewBatch()
+	defer pb.Close()
+	var seqKey [len(prefixLog) + 8]byte
+	copy(seqKey[:], prefixLog)
+	binary.BigEndian.PutUint64(seqKey[len(prefixLog):], seq)
+	if err := pb.Set(seqKey[:], entry.Bytes(), nil); err != nil {
+		return 0, err
+	}
+	if err := applyTo(pb, b); err != nil {
+		return 0, err
+	}
+	var seqVal [8]byte
+	binary.BigEndian.PutUint64(seqVal[:], seq)
+	if err := pb.Set([]byte(keySeq), seqVal[:], nil); err != nil {
+		return 0, err
+	}
+	opts := pebble.NoSync
+	if sync {
+		opts = pebble.Sync
+	}
+	if err := pb.Commit(opts); err != nil {
+		return 0, fmt.Errorf("commit entry %d: %w", seq, err)
+	}
+	s.seq = seq
+	return seq, nil
+}
+
+func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
+	if len(items) == 0 {
+		return
+	}
+	buf.WriteString(`,"`)
+	buf.WriteString(name)
+	buf.WriteString(`":[`)
+	for i, it := range items {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteByte(']')
+}
+
+// applyTo is the applier: it turns an entry's changes into state keys.
+func applyTo(pb *pebble.Batch, b *Batch) error {
+	for i, data := range b.products {
+		if err := pb.Set([]byte(prefixProduct+b.pkeys[i]), data, nil); err != nil {
+			return err
+		}
+	}
+	for _, pn := range b.deletes {
+		if err := pb.Delete([]byte(prefixProduct+pn), nil); err != nil {
+			return err
+		}
+	}
+	for i, data := range b.content {
+		if err := pb.Set([]byte(prefixContent+b.ckeys[i]), data, nil); err != nil {
+			return err
+		}
+	}
+	if b.config != nil {
+		data, err := json.Marshal(b.config)
+		if err != nil {
+			return err
+		}
+		if err := pb.Set([]byte(keyConfig), data, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Sync makes every appended entry durable.
+func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
+
+// Products streams every stored product in product-number order.
+func (s *Store) Products(fn func(*catalog.Product) error) error {
+	var p catalog.Product
+	return s.scan(prefixProduct, func(k, v []byte) error {
+		p = catalog.Product{}
+		if err := json.Unmarshal(v, &p); err != nil {
+			return fmt.Errorf("decode product %s: %w", k, err)
+		}
+		return fn(&p)
+	})
+}
+
+// Content streams every stored content item.
+func (s *Store) Content(fn func(*catalog.Content) error) error {
+	var c catalog.Content
+	return s.scan(prefixContent, func(k, v []byte) error {
+		c = catalog.Content{}
+		if err := json.Unmarshal(v, &c); err != nil {
+			return fmt.Errorf("decode content %s: %w", k, err)
+		}
+		return fn(&c)
+	})
+}
+
+// Count is the number of stored products.
+func (s *Store) Count() (int, error) {
+	n := 0
+	err := s.scan(prefixProduct, func(_, _ []byte) error { n++; return nil })
+	return n, err
+}
+
+// Config is the stored configuration, or nil when none was set.
+func (s *Store) Config() (*config.File, error) {
+	v, closer, err := s.db.Get([]byte(keyConfig))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	defer closer.Close()
+	var f config.File
+	if err := json.Unmarshal(v, &f); err != nil {
+		return nil, fmt.Errorf("decode stored config: %w", err)
+	}
+	return &f, nil
+}
+
+// Entries streams log entries with a sequence number above after.
+func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
+	var start [len(prefixLog) + 8]byte
+	copy(start[:], prefixLog)
+	binary.BigEndian.PutUint64(start[len(prefixLog):], after+1)
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start[:], UpperBound: prefixEnd(prefixLog)})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		var e Entry
+		if err := json.Unmarshal(it.Value(), &e); err != nil {
+			return fmt.Errorf("decode log entry: %w", err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+func (s *Store) scan(prefix string, fn func(k, v []byte) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		if err := fn(it.Key(), it.Value()); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+func prefixEnd(p string) []byte {
+	b := []byte(p)
+	b[len(b)-1]++
+	return b
+}
+
+// quietLogger keeps pebble's informational lines out of the CLI's output;
+// errors still surface through returned errors.
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...interface{})  {}
+func (quietLogger) Errorf(string, ...interface{}) {}
+func (quietLogger) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf(format, args...))
+}
