@@ -280,4 +280,3 @@ func appendString(dst []byte, s string) []byte {
 	}
 	return append(dst, '"')
 }
-

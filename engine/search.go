@@ -71,13 +71,13 @@ type RedirectOut struct {
 
 // FacetOut is one entry of products.filters.
 type FacetOut struct {
-	Name        string          `json:"name"`
-	Settings    FacetSettingOut `json:"settings"`
+	Name        string           `json:"name"`
+	Settings    FacetSettingOut  `json:"settings"`
 	Values      *[]FacetValueOut `json:"values,omitempty"`
-	Min         *string         `json:"min,omitempty"`
-	Max         *string         `json:"max,omitempty"`
-	SelectedMin *string         `json:"selectedMin,omitempty"`
-	SelectedMax *string         `json:"selectedMax,omitempty"`
+	Min         *string          `json:"min,omitempty"`
+	Max         *string          `json:"max,omitempty"`
+	SelectedMin *string          `json:"selectedMin,omitempty"`
+	SelectedMax *string          `json:"selectedMax,omitempty"`
 }
 
 // FacetSettingOut is a facet's display settings.

@@ -26,17 +26,16 @@ type Builder struct {
 
 	fieldLen [NumTextFields][]uint8
 
-	stored    []byte
-	storedOff []int64
-	keys      []string
-	keyDoc    map[string]uint32
+	arena  []byte
+	stored [][]byte
+	keys   []string
+	keyDoc map[string]uint32
 
 	keyword map[string]*kwBuilder
 	numeric map[string]*numBuilder
 	sorts   map[string]*sortBuilder
 
-	toks []analysis.Token
-	tf   map[uint32]uint32
+	tf   []termCount
 	fold []byte
 }
 
@@ -58,15 +57,13 @@ type sortBuilder struct{ vals []string }
 // NewBuilder starts an empty generation analysed with an.
 func NewBuilder(an *analysis.Analyzer) *Builder {
 	return &Builder{
-		an:        an,
-		terms:     make(map[string]uint32),
-		surfaces:  make(map[string]uint32),
-		keyDoc:    make(map[string]uint32),
-		keyword:   make(map[string]*kwBuilder),
-		numeric:   make(map[string]*numBuilder),
-		sorts:     make(map[string]*sortBuilder),
-		tf:        make(map[uint32]uint32),
-		storedOff: []int64{0},
+		an:       an,
+		terms:    make(map[string]uint32),
+		surfaces: make(map[string]uint32),
+		keyDoc:   make(map[string]uint32),
+		keyword:  make(map[string]*kwBuilder),
+		numeric:  make(map[string]*numBuilder),
+		sorts:    make(map[string]*sortBuilder),
 	}
 }
 
@@ -92,8 +89,12 @@ func (b *Builder) Add(d *Doc) error {
 		}
 	}
 	b.keys = append(b.keys, d.Key)
-	b.stored = append(b.stored, d.Stored...)
-	b.storedOff = append(b.storedOff, int64(len(b.stored)))
+	if cap(b.arena)-len(b.arena) < len(d.Stored) {
+		b.arena = make([]byte, 0, max(arenaChunk, len(d.Stored)))
+	}
+	start := len(b.arena)
+	b.arena = append(b.arena, d.Stored...)
+	b.stored = append(b.stored, b.arena[start:len(b.arena):len(b.arena)])
 
 	for f := TextField(0); f < NumTextFields; f++ {
 		b.addText(doc, f, d.Text[f])
@@ -130,41 +131,41 @@ func (b *Builder) Add(d *Doc) error {
 }
 
 func (b *Builder) addText(doc uint32, f TextField, texts []string) {
-	b.toks = b.toks[:0]
+	b.tf = b.tf[:0]
+	n := 0
 	for _, t := range texts {
-		b.toks = b.an.Analyze(b.toks, t)
-	}
-	n := len(b.toks)
-	if n > 255 {
-		n = 255
+		b.an.Each(t, func(folded []byte, numeric bool, _ int) {
+			n++
+			id, ok := b.surfaces[string(folded)]
+			if !ok {
+				surface := string(folded)
+				term := surface
+				if !numeric {
+					term = b.an.Stem(surface)
+				}
+				if id, ok = b.terms[term]; !ok {
+					id = uint32(len(b.termStr))
+					b.terms[term] = id
+					b.termStr = append(b.termStr, term)
+					b.termPost = append(b.termPost, nil)
+				}
+				b.surfaces[surface] = id
+			}
+			for i := range b.tf {
+				if b.tf[i].id == id {
+					b.tf[i].n++
+					return
+				}
+			}
+			b.tf = append(b.tf, termCount{id, 1})
+		})
 	}
 	for len(b.fieldLen[f]) <= int(doc) {
 		b.fieldLen[f] = append(b.fieldLen[f], 0)
 	}
-	b.fieldLen[f][doc] = uint8(n)
-	if len(b.toks) == 0 {
-		return
-	}
-	clear(b.tf)
-	for i := range b.toks {
-		tk := &b.toks[i]
-		id, ok := b.terms[tk.Term]
-		if !ok {
-			id = uint32(len(b.termStr))
-			b.terms[tk.Term] = id
-			b.termStr = append(b.termStr, tk.Term)
-			b.termPost = append(b.termPost, nil)
-		}
-		if _, ok := b.surfaces[tk.Folded]; !ok {
-			b.surfaces[tk.Folded] = id
-		}
-		b.tf[id]++
-	}
-	for id, c := range b.tf {
-		if c > 255 {
-			c = 255
-		}
-		fp := b.termPost[id]
+	b.fieldLen[f][doc] = uint8(min(n, 255))
+	for _, tc := range b.tf {
+		fp := b.termPost[tc.id]
 		i := len(fp) - 1
 		for i >= 0 && fp[i].Field != f {
 			i--
@@ -172,11 +173,16 @@ func (b *Builder) addText(doc uint32, f TextField, texts []string) {
 		if i < 0 {
 			fp = append(fp, FieldPosting{Field: f})
 			i = len(fp) - 1
-			b.termPost[id] = fp
+			b.termPost[tc.id] = fp
 		}
 		fp[i].Docs = append(fp[i].Docs, doc)
-		fp[i].TFs = append(fp[i].TFs, uint8(c))
+		fp[i].TFs = append(fp[i].TFs, uint8(min(tc.n, 255)))
 	}
+}
+
+type termCount struct {
+	id uint32
+	n  uint32
 }
 
 func (b *Builder) addKeyword(doc uint32, kv KeywordValue) {
@@ -211,15 +217,14 @@ func (b *Builder) addKeyword(doc uint32, kv KeywordValue) {
 func (b *Builder) Build() *Segment {
 	n := uint32(len(b.keys))
 	s := &Segment{
-		n:         n,
-		all:       roaring.New(),
-		stored:    b.stored,
-		storedOff: b.storedOff,
-		keys:      b.keys,
-		keyDoc:    b.keyDoc,
-		keyword:   make(map[string]*KeywordField, len(b.keyword)),
-		numeric:   make(map[string]*NumericField, len(b.numeric)),
-		sorts:     make(map[string][]uint32),
+		n:       n,
+		all:     roaring.New(),
+		stored:  b.stored,
+		keys:    b.keys,
+		keyDoc:  b.keyDoc,
+		keyword: make(map[string]*KeywordField, len(b.keyword)),
+		numeric: make(map[string]*NumericField, len(b.numeric)),
+		sorts:   make(map[string][]uint32),
 	}
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
@@ -394,6 +399,9 @@ func isHierarchy(vals []string) bool {
 }
 
 const targetBuckets = 64
+
+// arenaChunk is the size of the blocks stored documents are packed into.
+const arenaChunk = 4 << 20
 
 func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	for len(nb.vals) < int(n) {

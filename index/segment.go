@@ -33,10 +33,9 @@ type Segment struct {
 	fieldLen [NumTextFields][]uint8
 	avgLen   [NumTextFields]float32
 
-	stored    []byte
-	storedOff []int64
-	keys      []string
-	keyDoc    map[string]uint32
+	stored [][]byte
+	keys   []string
+	keyDoc map[string]uint32
 
 	keyword map[string]*KeywordField
 	numeric map[string]*NumericField
@@ -50,7 +49,7 @@ func (s *Segment) Len() int { return int(s.n) }
 func (s *Segment) All() *roaring.Bitmap { return s.all }
 
 // Stored is the JSON object of a doc; callers must not modify it.
-func (s *Segment) Stored(doc uint32) []byte { return s.stored[s.storedOff[doc]:s.storedOff[doc+1]] }
+func (s *Segment) Stored(doc uint32) []byte { return s.stored[doc] }
 
 // Key is a doc's external id.
 func (s *Segment) Key(doc uint32) string { return s.keys[doc] }

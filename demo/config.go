@@ -1,0 +1,136 @@
+package demo
+
+import "github.com/aisle-search/aisle/config"
+
+// demoKey is the search configuration key the demo website serves.
+const demoKey = "demo"
+
+// Config returns the demo website's configuration, so `aisle demo` starts
+// with indexed fields, facets, sorting, synonyms and redirects that fit the
+// generated catalog: one search configuration, "demo", with a live version
+// (id 1) and a draft (id 2) that adds a material facet and reweights fields.
+func Config() config.File {
+	return config.File{Websites: []config.Website{{
+		UUID:          "demo-website",
+		Name:          "Aisle Demo Shop",
+		RequireAPIKey: false,
+		IndexedFields: []config.IndexedField{
+			{Name: "brand", Type: config.TypeKeyword},
+			{Name: "hierarchies", Type: config.TypeHierarchy},
+			{Name: "price", Type: config.TypeNumber, Sortable: true},
+			{Name: "inStock", Type: config.TypeBoolean},
+			{Name: "isOnSale", Type: config.TypeBoolean},
+			{Name: "created", Type: config.TypeDate, Sortable: true},
+			{Name: "extraData.color", Type: config.TypeKeyword},
+			{Name: "extraData.size", Type: config.TypeKeyword},
+			{Name: "extraData.material", Type: config.TypeKeyword},
+			{Name: "title", Type: config.TypeText, Sortable: true},
+			{Name: "extraDataNumber.rating", Type: config.TypeNumber, Sortable: true},
+		},
+		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}}},
+	}}}
+}
+
+// draftVersion is the live version with a material facet and reweighted
+// fields, so the console has a visible draft to compare and publish.
+func draftVersion() config.SearchVersion {
+	v := liveVersion()
+	v.ID = 2
+	v.Status = config.StatusDraft
+	v.Fields = []config.SearchField{
+		{Name: "title", Weight: 6},
+		{Name: "brand", Weight: 4},
+		{Name: "keywords", Weight: 3},
+		{Name: "hierarchies", Weight: 1.5},
+		{Name: "description", Weight: 0.5},
+		{Name: "productNumber", Weight: 1},
+	}
+	n := len(v.Facets)
+	v.Facets = append(v.Facets[:n-1:n-1],
+		config.Facet{Field: "extraData.material", Type: config.FacetList, Title: "Material"},
+		v.Facets[n-1])
+	return v
+}
+
+// liveVersion builds the published version; every call returns fresh
+// slices, so the two versions share nothing.
+func liveVersion() config.SearchVersion {
+	inStock := config.Facet{Field: "inStock", Type: config.FacetBoolean, Title: "In stock",
+		FilteringText: "Only in stock", NegatedFilteringText: "Include out of stock"}
+	facets := []config.Facet{
+		{Field: "brand", Type: config.FacetList, Title: "Brand"},
+		{Field: "hierarchies", Type: config.FacetList, Title: "Category"},
+		{Field: "price", Type: config.FacetRange, Title: "Price"},
+		inStock,
+		{Field: "isOnSale", Type: config.FacetBoolean, Title: "On sale", FilteringText: "Only on sale"},
+		{Field: "extraData.color", Type: config.FacetList, Title: "Colour"},
+		{Field: "extraData.size", Type: config.FacetList, Title: "Size"},
+		{Field: "created", Type: config.FacetRange, Title: "Added"},
+	}
+	sorting := []config.SortOption{
+		{Field: "price", Title: "Price", AscendingText: "Lowest first", DescendingText: "Highest first"},
+		{Field: "created", Title: "Newest", AscendingText: "Oldest first", DescendingText: "Newest first"},
+		{Field: "title", Title: "Name", AscendingText: "A–Z", DescendingText: "Z–A"},
+		{Field: "extraDataNumber.rating", Title: "Rating", AscendingText: "Lowest rated", DescendingText: "Highest rated"},
+	}
+	synonyms := []config.Synonym{
+		{Terms: []string{"sofa", "couch", "settee"}},
+		{From: "tv", Terms: []string{"television"}},
+		{Terms: []string{"bbq", "barbecue", "grill"}},
+		{Terms: []string{"sweater", "jumper", "pullover"}},
+		{Terms: []string{"sneakers", "trainers"}},
+		{Terms: []string{"faucet", "tap"}},
+		{From: "wc", Terms: []string{"toilet"}},
+		{Terms: []string{"pruning shears", "secateurs"}},
+		{From: "fairy lights", Terms: []string{"string lights"}},
+		{From: "mtb", Terms: []string{"mountain bike"}},
+		{Terms: []string{"backpack", "rucksack"}},
+		{Terms: []string{"laptop", "notebook"}},
+		{Terms: []string{"wrench", "spanner"}},
+		{From: "weed eater", Terms: []string{"string trimmer"}},
+		{From: "hoodie", Terms: []string{"sweater"}},
+	}
+	redirects := []config.Redirect{
+		{Queries: []string{"returns", "return policy"}, Title: "Returns & Refunds",
+			URL: siteURL + "/help/returns", TrackingCode: "redirect-returns"},
+		{Queries: []string{"gift card", "gift cards", "gift voucher"}, Title: "Gift Cards",
+			URL: siteURL + "/gift-cards", TrackingCode: "redirect-gift-cards"},
+		{Queries: []string{"shipping", "delivery"}, Title: "Shipping & Delivery",
+			URL: siteURL + "/help/shipping", TrackingCode: "redirect-shipping"},
+		{Queries: []string{"store locator", "stores near me"}, Title: "Store Locator",
+			URL: siteURL + "/stores", TrackingCode: "redirect-stores"},
+		{Queries: []string{"size guide", "size chart"}, Title: "Size Guide",
+			URL: siteURL + "/help/size-guide", TrackingCode: "redirect-size-guide"},
+	}
+	initial := &config.InitialContent{
+		Filters: []string{"isOnSale:true"},
+		Sorting: []string{"extraDataNumber.rating desc"},
+		Count:   12,
+	}
+	mobile := map[string]config.Device{
+		"MOBILE": {
+			Facets:         []config.Facet{facets[0], facets[1], facets[2], inStock},
+			MaxFacetValues: 10,
+		},
+	}
+
+	return config.SearchVersion{
+		ID:     1,
+		Status: config.StatusLive,
+		Fields: []config.SearchField{
+			{Name: "title", Weight: 5},
+			{Name: "brand", Weight: 3},
+			{Name: "hierarchies", Weight: 2},
+			{Name: "keywords", Weight: 2},
+			{Name: "description", Weight: 1},
+			{Name: "productNumber", Weight: 1},
+		},
+		Facets:         facets,
+		Sorting:        sorting,
+		Synonyms:       synonyms,
+		Redirects:      redirects,
+		InitialContent: initial,
+		Devices:        mobile,
+		MaxFacetValues: 100,
+	}
+}
