@@ -89,8 +89,8 @@ func New(lang Language) *Analyzer {
 }
 
 type scratch struct {
-	buf   []byte
-	parts []part
+	buf, joined []byte
+	parts       []part
 }
 
 type part struct {
@@ -114,6 +114,20 @@ func (a *Analyzer) Stem(word string) string {
 
 // Analyze appends the tokens of text to dst.
 func (a *Analyzer) Analyze(dst []Token, text string) []Token {
+	a.Each(text, func(folded []byte, numeric bool, pos int) {
+		f := string(folded)
+		t := Token{Term: f, Folded: f, Numeric: numeric, Pos: pos}
+		if !numeric {
+			t.Term = a.Stem(f)
+		}
+		dst = append(dst, t)
+	})
+	return dst
+}
+
+// Each calls fn with every token's folded, unstemmed bytes, valid only
+// during the call. The indexer uses it to stem each distinct word once.
+func (a *Analyzer) Each(text string, fn func(folded []byte, numeric bool, pos int)) {
 	sc := a.pool.Get().(*scratch)
 	sc.buf = foldForTokens(sc.buf[:0], text)
 	buf := sc.buf
@@ -169,32 +183,22 @@ func (a *Analyzer) Analyze(dst []Token, text string) []Token {
 		}
 		first := pos
 		for _, p := range parts[j:k] {
-			dst = a.appendToken(dst, string(truncate(buf[p.start:p.end])), p.digit, pos)
+			if p.end > p.start {
+				fn(truncate(buf[p.start:p.end]), p.digit, pos)
+			}
 			pos++
 		}
 		if k-j > 1 && groupDigit {
-			var joined []byte
+			sc.joined = sc.joined[:0]
 			for _, p := range parts[j:k] {
-				joined = append(joined, buf[p.start:p.end]...)
+				sc.joined = append(sc.joined, buf[p.start:p.end]...)
 			}
-			dst = a.appendToken(dst, string(truncate(joined)), true, first)
+			fn(truncate(sc.joined), true, first)
 		}
 		j = k - 1
 	}
 	sc.parts = parts
 	a.pool.Put(sc)
-	return dst
-}
-
-func (a *Analyzer) appendToken(dst []Token, folded string, numeric bool, pos int) []Token {
-	if folded == "" {
-		return dst
-	}
-	t := Token{Term: folded, Folded: folded, Numeric: numeric, Pos: pos}
-	if !numeric {
-		t.Term = a.Stem(folded)
-	}
-	return append(dst, t)
 }
 
 func truncate(b []byte) []byte {
