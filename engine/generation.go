@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"html/template"
 	"strings"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -9,6 +10,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/ranking"
+	"github.com/aisle-search/aisle/render"
 )
 
 // Generation is one consistent state of a website: its catalog index,
@@ -35,6 +37,7 @@ type version struct {
 	params    ranking.Params
 	synonyms  *ranking.Synonyms
 	redirects map[string]*config.Redirect // folded query → redirect
+	tmpl      *template.Template
 }
 
 // Source feeds a generation build: products and content items in order.
@@ -48,15 +51,19 @@ type Progress func(done int)
 
 // Build indexes a website's catalog into a new generation.
 func Build(w *config.Website, lang analysis.Language, src Source, progress Progress) (*Generation, error) {
-	an := analysis.New(lang)
-	g := &Generation{Website: w, an: an, fields: map[string]config.IndexedField{}, Content: map[catalog.ContentKind]*index.Segment{}}
-	for _, f := range w.IndexedFields {
-		g.fields[f.Name] = f
+	seg, err := IndexProducts(w, analysis.New(lang), src.Products, progress)
+	if err != nil {
+		return nil, err
 	}
+	return Assemble(w, lang, seg, src.Content)
+}
+
+// IndexProducts builds the product segment of a website's catalog.
+func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn func(*catalog.Product) error) error, progress Progress) (*index.Segment, error) {
 	b := index.NewBuilder(an)
 	var d index.Doc
-	if src.Products != nil {
-		err := src.Products(func(p *catalog.Product) error {
+	if products != nil {
+		err := products(func(p *catalog.Product) error {
 			if err := productDoc(p, w.IndexedFields, &d); err != nil {
 				return fmt.Errorf("product %s: %w", p.ProductNumber, err)
 			}
@@ -75,14 +82,24 @@ func Build(w *config.Website, lang analysis.Language, src Source, progress Progr
 	if progress != nil {
 		progress(b.Len())
 	}
-	g.Products = b.Build()
+	return b.Build(), nil
+}
 
+// Assemble makes a generation from a product segment (built or loaded),
+// the content items, and the website's configuration.
+func Assemble(w *config.Website, lang analysis.Language, products *index.Segment, content func(fn func(*catalog.Content) error) error) (*Generation, error) {
+	an := analysis.New(lang)
+	g := &Generation{Website: w, an: an, fields: map[string]config.IndexedField{}, Content: map[catalog.ContentKind]*index.Segment{}, Products: products}
+	for _, f := range w.IndexedFields {
+		g.fields[f.Name] = f
+	}
+	var d index.Doc
 	cb := map[catalog.ContentKind]*index.Builder{}
 	for _, k := range catalog.ContentKinds {
 		cb[k] = index.NewBuilder(an)
 	}
-	if src.Content != nil {
-		err := src.Content(func(c *catalog.Content) error {
+	if content != nil {
+		err := content(func(c *catalog.Content) error {
 			bk, ok := cb[c.Kind]
 			if !ok {
 				return fmt.Errorf("content %s: unknown kind %q", c.ID, c.Kind)
@@ -140,6 +157,9 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 		return nil, err
 	}
 	out.synonyms = syn
+	if out.tmpl, err = render.Compile("search", v.Template); err != nil {
+		return nil, err
+	}
 	for i := range v.Redirects {
 		r := &v.Redirects[i]
 		for _, q := range r.Queries {

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/facets"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/ranking"
+	"github.com/aisle-search/aisle/render"
 )
 
 // Suggested product statuses.
@@ -179,7 +181,52 @@ func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
 	if req.Redirects != nil {
 		res.Redirects = v.searchRedirects(*req.Query, req.Redirects)
 	}
+	if res.formatHTML {
+		html, err := render.Execute(v.tmpl, res.view())
+		if err != nil {
+			return nil, err
+		}
+		res.HTML = html
+	}
 	return res, nil
+}
+
+// view decodes the page's documents for a template.
+func (r *SearchResult) view() *render.SearchView {
+	items := func(seg *index.Segment, hits []ranking.Hit) []render.Item {
+		out := make([]render.Item, 0, len(hits))
+		for _, h := range hits {
+			var it render.Item
+			if json.Unmarshal(seg.Stored(h.Doc), &it) == nil {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	v := &render.SearchView{Query: r.Query}
+	if p := r.Products; p != nil {
+		v.Products, v.Total, v.Start, v.Suggested = items(r.gen.Products, p.Hits), p.Total, p.Start, p.Suggested
+		v.Initial = items(r.gen.Products, p.Initial)
+	}
+	for _, c := range r.Content {
+		it := items(c.seg, c.Hits)
+		switch c.Kind {
+		case catalog.KindCategory:
+			v.Categories = it
+		case catalog.KindBrand:
+			v.Brands = it
+		case catalog.KindSitePage:
+			v.SitePages = it
+		case catalog.KindBlogPost:
+			v.BlogPosts = it
+		}
+	}
+	if r.Redirects != nil {
+		for _, it := range r.Redirects.Items {
+			v.Redirects = append(v.Redirects, render.Item{"title": it.Title, "url": it.URL})
+		}
+	}
+	return v
 }
 
 func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options) (*ProductResult, error) {

@@ -364,26 +364,31 @@ func (kb *kwBuilder) build(name string, n uint32) *KeywordField {
 			break
 		}
 	}
-	if isHierarchy(k.Values) {
-		k.Parent = make([]int32, len(k.Values))
-		k.Depth = make([]uint8, len(k.Values))
-		for i, v := range k.Values {
-			d := strings.Count(v, "$")
-			if d > 255 {
-				d = 255
-			}
-			k.Depth[i] = uint8(d)
-			k.Parent[i] = -1
-			trimmed := strings.TrimSuffix(v, "$")
-			if j := strings.LastIndexByte(trimmed, '$'); j >= 0 {
-				if p, ok := k.lookup[analysis.FoldString(v[:j+1])]; ok {
-					k.Parent[i] = int32(p)
-				}
+	k.initHierarchy()
+	return k
+}
+
+// initHierarchy links hierarchy values to their parents, for drill-down
+// facets.
+func (k *KeywordField) initHierarchy() {
+	if !isHierarchy(k.Values) {
+		return
+	}
+	k.Parent = make([]int32, len(k.Values))
+	k.Depth = make([]uint8, len(k.Values))
+	for i, v := range k.Values {
+		k.Depth[i] = uint8(min(strings.Count(v, "$"), 255))
+		k.Parent[i] = -1
+		trimmed := strings.TrimSuffix(v, "$")
+		if j := strings.LastIndexByte(trimmed, '$'); j >= 0 {
+			if p, ok := k.lookup[foldKey(v[:j+1])]; ok {
+				k.Parent[i] = int32(p)
 			}
 		}
 	}
-	return k
 }
+
+func foldKey(s string) string { return analysis.FoldString(s) }
 
 // isHierarchy tells hierarchy fields by their values: every one ends in $.
 func isHierarchy(vals []string) bool {

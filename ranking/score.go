@@ -72,6 +72,12 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 	return all, direct, relaxed
 }
 
+// idf is BM25's inverse document frequency.
+func idf(n float64, df uint64) float32 {
+	d := float64(df)
+	return float32(math.Log(1 + (n-d+0.5)/(d+0.5)))
+}
+
 func intersect(bs []*roaring.Bitmap) *roaring.Bitmap {
 	if len(bs) == 0 {
 		return roaring.New()
@@ -165,6 +171,15 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 	}
 	k1 := p.K1
 	for _, w := range q.Words {
+		// A word that exists as typed caps the IDF of its other routes, so a
+		// rare prefix completion ("lampwright") cannot outrank the word
+		// itself ("lamp").
+		capIDF := float32(math.MaxFloat32)
+		for _, e := range w.Exp {
+			if e.Weight == weightExact && !e.Suggested && !e.ScoreOnly {
+				capIDF = idf(n, seg.DocFreq(e.Term))
+			}
+		}
 		for _, e := range w.Exp {
 			posts := seg.TermPostings(e.Term)
 			for _, fp := range posts {
@@ -183,9 +198,7 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 					sc.acc[d] += wf * float32(fp.TFs[i]) / (1 - b + b*l*avgInv)
 				}
 			}
-			df := float64(seg.DocFreq(e.Term))
-			idf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
-			scale := idf * e.Weight * (k1 + 1)
+			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
 			for _, fp := range posts {
 				for _, d := range fp.Docs {
 					a := sc.acc[d]

@@ -335,3 +335,94 @@ func (quietLogger) Errorf(string, ...interface{}) {}
 func (quietLogger) Fatalf(format string, args ...interface{}) {
 	panic(fmt.Sprintf(format, args...))
 }
+
+// Segment keys: a built index is kept under prefixSegment+name+"/", with
+// its stamp under keySegment+name.
+const (
+	prefixSegment = "x/"
+	keySegment    = "m/segment/"
+)
+
+// SegmentStamp says what a saved segment was built from: the log position
+// and a fingerprint of the settings that shape it (indexed fields,
+// language). A mismatch means rebuild.
+type SegmentStamp struct {
+	Seq         uint64 `json:"seq"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// SegmentPrefix is the key prefix of a named segment.
+func SegmentPrefix(name string) string { return prefixSegment + name + "/" }
+
+// Stamp is the stamp of a saved segment, or ok false when none is saved.
+func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
+	v, closer, err := s.db.Get([]byte(keySegment + name))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return stamp, false, nil
+	}
+	if err != nil {
+		return stamp, false, err
+	}
+	defer closer.Close()
+	if err := json.Unmarshal(v, &stamp); err != nil {
+		return stamp, false, fmt.Errorf("decode segment stamp: %w", err)
+	}
+	return stamp, true, nil
+}
+
+// SaveSegment replaces the named segment with what save writes, in batches,
+// and stamps it last: a crash midway leaves no stamp, so the next start
+// rebuilds rather than loading half a segment.
+func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *SegmentWriter) error) error {
+	prefix := []byte(SegmentPrefix(name))
+	if err := s.db.Delete([]byte(keySegment+name), pebble.Sync); err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	if err := s.db.DeleteRange(prefix, prefixEnd(string(prefix)), pebble.NoSync); err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	w := &SegmentWriter{db: s.db, b: s.db.NewBatch()}
+	if err := save(w); err != nil {
+		w.b.Close()
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	if err := w.b.Commit(pebble.NoSync); err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	w.b.Close()
+	sv, _ := json.Marshal(stamp)
+	if err := s.db.Set([]byte(keySegment+name), sv, pebble.Sync); err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	return nil
+}
+
+// SegmentWriter batches a segment's keys, committing every few MiB so a
+// large catalog does not build one giant batch.
+type SegmentWriter struct {
+	db *pebble.DB
+	b  *pebble.Batch
+}
+
+const segmentBatchBytes = 32 << 20
+
+// Set writes one key of the segment.
+func (w *SegmentWriter) Set(key, value []byte) error {
+	if err := w.b.Set(key, value, nil); err != nil {
+		return err
+	}
+	if w.b.Len() >= segmentBatchBytes {
+		if err := w.b.Commit(pebble.NoSync); err != nil {
+			return err
+		}
+		w.b.Close()
+		w.b = w.db.NewBatch()
+	}
+	return nil
+}
+
+// Scan calls fn for every key with prefix, in order. Values are valid only
+// during fn.
+func (s *Store) Scan(prefix []byte, fn func(k, v []byte) error) error {
+	return s.scan(string(prefix), fn)
+}

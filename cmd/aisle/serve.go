@@ -10,10 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"time"
 
 	"github.com/aisle-search/aisle/analysis"
-	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/httpapi"
@@ -77,21 +75,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	w := &cfg.Websites[0]
-	start := time.Now()
-	gen, err := engine.Build(w, lang, engine.Source{
-		Products: func(fn func(*catalog.Product) error) error { return st.Products(fn) },
-		Content:  func(fn func(*catalog.Content) error) error { return st.Content(fn) },
-	}, func(done int) {
-		if done%100000 == 0 && done > 0 {
-			log.Info("indexing", "products", done)
-		}
-	})
+	gen, err := engine.Open(st, &cfg.Websites[0], lang, log)
 	if err != nil {
 		return err
 	}
-	gen.Seq = st.Seq()
-	log.Info("index ready", "website", w.UUID, "products", gen.Products.Len(), "took", time.Since(start).Round(time.Millisecond))
+	log.Info("ready", "website", gen.Website.UUID, "products", gen.Products.Len())
 
 	adminKey := f.adminKey
 	if adminKey == "" {

@@ -1,0 +1,198 @@
+package analysis
+
+import (
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestFold(t *testing.T) {
+	f := func(in, want string) {
+		t.Helper()
+		if got := FoldString(in); got != want {
+			t.Errorf("FoldString(%q) = %q, want %q", in, got, want)
+		}
+	}
+	f("drill", "drill")
+	f("Cordless DRILL", "cordless drill")
+	f("Søstrene Grøn", "sostrene gron")
+	f("Blåbær", "blabaer")
+	f("Æble", "aeble")
+	f("Fjällräven", "fjallraven")
+	f("Straße", "strasse")
+	f("Müller & Söhne", "muller & sohne")
+	f("Crème brûlée", "creme brulee")
+	f("Niño", "nino")
+	f("Français", "francais")
+	f("Œuvre", "oeuvre")
+	f("Þór", "thor")
+	f("women’s", "women's")
+	f("bad\xffbyte", "bad byte")
+	f("Tools$Power Tools$", "tools$power tools$")
+}
+
+func TestFoldASCIIFastPathDoesNotAllocate(t *testing.T) {
+	buf := make([]byte, 0, 64)
+	if n := testing.AllocsPerRun(100, func() { buf = Fold(buf[:0], "cordless drill 18v") }); n != 0 {
+		t.Fatalf("Fold allocated %v times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = FoldString("already folded") }); n != 0 {
+		t.Fatalf("FoldString allocated %v times", n)
+	}
+}
+
+func folded(toks []Token) []string {
+	out := make([]string, len(toks))
+	for i, tk := range toks {
+		out[i] = tk.Folded
+	}
+	return out
+}
+
+func terms(toks []Token) []string {
+	out := make([]string, len(toks))
+	for i, tk := range toks {
+		out[i] = tk.Term
+	}
+	return out
+}
+
+func TestTokenize(t *testing.T) {
+	an := New(None)
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"Women's Cycling Shorts", []string{"womens", "cycling", "shorts"}},
+		{"Whirlpool 1.9 cu. ft. Over the Range Microwave", []string{"whirlpool", "1.9", "cu", "ft", "over", "the", "range", "microwave"}},
+		{"BEHR Premium 1-gal. #SC-141 Tugboat", []string{"behr", "premium", "1", "gal", "1gal", "sc", "141", "sc141", "tugboat"}},
+		{"Simpson Strong-Tie 12-Gauge Angle", []string{"simpson", "strong", "tie", "12", "gauge", "12gauge", "angle"}},
+		{"3/4 in. pipe", []string{"3", "4", "34", "in", "pipe"}},
+		{"2,5 kg", []string{"2.5", "kg"}},
+		{"  ", []string{}},
+		{"bad\xff\xfebytes", []string{"bad", "bytes"}},
+		{"Ørsted Blåhval", []string{"orsted", "blahval"}},
+	} {
+		got := folded(an.Analyze(nil, tc.in))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Analyze(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCompoundSharesPosition(t *testing.T) {
+	toks := New(English).Analyze(nil, "paint SC-141 now")
+	var pos []int
+	for _, tk := range toks {
+		pos = append(pos, tk.Pos)
+	}
+	if want := []int{0, 1, 2, 1, 3}; !slices.Equal(pos, want) {
+		t.Fatalf("positions %v, want %v (tokens %q)", pos, want, folded(toks))
+	}
+	if !toks[3].Numeric || toks[3].Term != "sc141" {
+		t.Fatalf("compound token %+v", toks[3])
+	}
+}
+
+func TestStemmingMeetsAtBothSides(t *testing.T) {
+	for _, tc := range []struct {
+		lang     Language
+		variants []string
+	}{
+		{English, []string{"drill", "drills", "drilling"}},
+		{English, []string{"run", "running", "runs"}},
+		{English, []string{"women's", "women"}},
+		{German, []string{"Häuser", "häuser", "HAUSER"}},
+		{German, []string{"Lampe", "Lampen"}},
+		{Swedish, []string{"stol", "stolar", "stolen"}},
+		{Danish, []string{"lampe", "lamper", "lampen"}},
+		{Norwegian, []string{"bil", "biler", "bilen"}},
+	} {
+		an := New(tc.lang)
+		first := terms(an.Analyze(nil, tc.variants[0]))
+		for _, v := range tc.variants[1:] {
+			if got := terms(an.Analyze(nil, v)); !slices.Equal(got, first) {
+				t.Errorf("%s: %q → %q, but %q → %q", tc.lang, v, got, tc.variants[0], first)
+			}
+		}
+	}
+}
+
+func TestNumericNotStemmed(t *testing.T) {
+	toks := New(English).Analyze(nil, "18v batteries 12gauges")
+	if toks[0].Term != "18v" || !toks[0].Numeric {
+		t.Fatalf("18v: %+v", toks[0])
+	}
+	if toks[2].Term != "12gauges" {
+		t.Fatalf("12gauges was stemmed: %+v", toks[2])
+	}
+	if toks[1].Term == "batteries" {
+		t.Fatalf("batteries was not stemmed: %+v", toks[1])
+	}
+}
+
+func TestParseLanguage(t *testing.T) {
+	for in, want := range map[string]Language{"": English, "english": English, "DA": Danish, "nb": Norwegian, "sv": Swedish, "german": German, "none": None} {
+		if got, err := ParseLanguage(in); err != nil || got != want {
+			t.Errorf("ParseLanguage(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseLanguage("klingon"); err == nil {
+		t.Error("ParseLanguage(klingon) did not fail")
+	}
+}
+
+func TestLongTokensAreCut(t *testing.T) {
+	long := string(make([]byte, 0)) + "ø" + string(slices.Repeat([]byte("a"), 200))
+	for _, tk := range New(English).Analyze(nil, long) {
+		if len(tk.Folded) > MaxTokenLen || !utf8.ValidString(tk.Folded) {
+			t.Fatalf("token %q", tk.Folded)
+		}
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	for _, s := range []string{"Cordless Drill 18V", "1-gal. #SC-141", "Søstrene Grøn", "3/4 in.", "2,5,6", "a-b-c-1", "\xff\xfe", "women's", "--", "1.2.3"} {
+		f.Add(s)
+	}
+	an := New(English)
+	f.Fuzz(func(t *testing.T, s string) {
+		toks := an.Analyze(nil, s)
+		for _, tk := range toks {
+			if tk.Term == "" || tk.Folded == "" {
+				t.Fatalf("empty token in %q", s)
+			}
+			if !utf8.ValidString(tk.Term) || !utf8.ValidString(tk.Folded) {
+				t.Fatalf("invalid UTF-8 token %q", tk.Folded)
+			}
+			if len(tk.Folded) > MaxTokenLen {
+				t.Fatalf("token longer than %d: %q", MaxTokenLen, tk.Folded)
+			}
+			if tk.Pos < 0 || tk.Pos >= len(toks) {
+				t.Fatalf("position %d out of range for %d tokens", tk.Pos, len(toks))
+			}
+		}
+	})
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	an := New(English)
+	text := "Makita 18V LXT Lithium-Ion Brushless Cordless 1/2 in. Driver-Drill Kit. A compact drill with 2-speed gearbox, 530 in.-lbs. of torque and an LED light for dark work areas."
+	var toks []Token
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		toks = an.Analyze(toks[:0], text)
+	}
+}
+
+func BenchmarkEach(b *testing.B) {
+	an := New(English)
+	text := "Makita 18V LXT Lithium-Ion Brushless Cordless 1/2 in. Driver-Drill Kit. A compact drill with 2-speed gearbox, 530 in.-lbs. of torque and an LED light for dark work areas."
+	n := 0
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		an.Each(text, func([]byte, bool, int) { n++ })
+	}
+}

@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"time"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/store"
+)
+
+// productSegment names the product index in the store.
+const productSegment = "products"
+
+// Open makes the generation for the store's current state: it loads the
+// saved product index when it matches the log position and the indexed
+// fields, and otherwise rebuilds and saves it.
+func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.Logger) (*Generation, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	stamp := store.SegmentStamp{Seq: st.Seq(), Fingerprint: fingerprint(w, lang)}
+	var seg *index.Segment
+	saved, ok, err := st.Stamp(productSegment)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	if ok && saved == stamp {
+		seg, err = index.Load(st, store.SegmentPrefix(productSegment))
+		if err != nil {
+			log.Warn("saved index unreadable: rebuilding", "err", err)
+			seg = nil
+		} else {
+			log.Info("index loaded", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	if seg == nil {
+		seg, err = IndexProducts(w, analysis.New(lang), st.Products, func(done int) {
+			if done > 0 && done%100000 == 0 {
+				log.Info("indexing", "products", done)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		took := time.Since(start)
+		log.Info("index built", "products", seg.Len(), "took", took.Round(time.Millisecond),
+			"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
+		saveStart := time.Now()
+		if err := st.SaveSegment(productSegment, stamp, func(sw *store.SegmentWriter) error {
+			return seg.Save(sw, store.SegmentPrefix(productSegment))
+		}); err != nil {
+			return nil, err
+		}
+		log.Info("index saved", "took", time.Since(saveStart).Round(time.Millisecond))
+	}
+	g, err := Assemble(w, lang, seg, func(fn func(*catalog.Content) error) error { return st.Content(fn) })
+	if err != nil {
+		return nil, err
+	}
+	g.Seq = stamp.Seq
+	return g, nil
+}
+
+// fingerprint identifies the settings a product index depends on.
+func fingerprint(w *config.Website, lang analysis.Language) string {
+	b, _ := json.Marshal(struct { // plain data: cannot fail
+		Fields []config.IndexedField
+		Lang   analysis.Language
+		V      int
+	}{w.IndexedFields, lang, indexFormat})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// indexFormat changes whenever the saved segment layout or analysis does,
+// so old saved indexes are rebuilt rather than misread.
+const indexFormat = 1

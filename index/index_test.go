@@ -1,0 +1,250 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+)
+
+// memKV is a sorted in-memory KV for round-trip tests; the store's pebble
+// implementation is tested in package store.
+type memKV struct{ m map[string][]byte }
+
+func (kv *memKV) Set(k, v []byte) error { kv.m[string(k)] = slices.Clone(v); return nil }
+
+func (kv *memKV) Scan(prefix []byte, fn func(k, v []byte) error) error {
+	keys := make([]string, 0)
+	for k := range kv.m {
+		if bytes.HasPrefix([]byte(k), prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := fn([]byte(k), kv.m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func testDocs(n int) []Doc {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"drill", "drills", "cordless", "hammer", "Søstrene", "lamp", "SC-141", "sofa", "couch", "table"}
+	brands := []string{"Makita", "Bosch", "Müller"}
+	docs := make([]Doc, n)
+	for i := range docs {
+		d := &docs[i]
+		d.Key = fmt.Sprintf("P-%04d", i)
+		if i%7 == 0 {
+			d.AltKeys = []string{fmt.Sprintf("V-%04d", i)}
+		}
+		d.Stored = []byte(fmt.Sprintf(`{"productNumber":%q}`, d.Key))
+		d.Text[FieldTitle] = []string{words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]}
+		b := brands[r.IntN(len(brands))]
+		d.Text[FieldBrand] = []string{b}
+		d.Keywords = append(d.Keywords, KeywordValue{"brand", b}, KeywordValue{"cat", "Tools$"})
+		if i%3 == 0 {
+			d.Keywords = append(d.Keywords, KeywordValue{"cat", "Tools$Power$"})
+		}
+		if i%5 != 0 {
+			d.Numbers = append(d.Numbers, NumberValue{"price", float64(r.IntN(1000)) / 10})
+		}
+		d.Sort = append(d.Sort, SortValue{"title", d.Text[FieldTitle][0]})
+	}
+	return docs
+}
+
+func buildTest(t testing.TB, docs []Doc) *Segment {
+	b := NewBuilder(analysis.New(analysis.English))
+	for i := range docs {
+		if err := b.Add(&docs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+func TestDuplicateKey(t *testing.T) {
+	b := NewBuilder(analysis.New(analysis.English))
+	d := Doc{Key: "A", Stored: []byte("{}")}
+	if err := b.Add(&d); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(&Doc{Key: "a", Stored: []byte("{}")}); err == nil {
+		t.Fatal("a duplicate key (after folding) was accepted")
+	}
+	// A variant number listed earlier does not block the product itself.
+	if err := b.Add(&Doc{Key: "B", AltKeys: []string{"C"}, Stored: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(&Doc{Key: "C", Stored: []byte("{}")}); err != nil {
+		t.Fatalf("own key after a variant listing: %v", err)
+	}
+	s := b.Build()
+	if d, _ := s.DocByKey("c"); d != 2 {
+		t.Fatalf("C resolves to doc %d, want its own doc 2", d)
+	}
+}
+
+func TestTermsAndStemming(t *testing.T) {
+	s := buildTest(t, testDocs(500))
+	id, ok := s.Term("drill")
+	if !ok {
+		t.Fatal("no term drill")
+	}
+	// drills and drill stem together, so every doc with either is listed.
+	want := roaring.New()
+	for i, d := range testDocs(500) {
+		if bytes.Contains([]byte(d.Text[FieldTitle][0]), []byte("drill")) {
+			want.Add(uint32(i))
+		}
+	}
+	if !s.TermDocs(id).Equals(want) {
+		t.Fatalf("drill docs %d, want %d", s.TermDocs(id).GetCardinality(), want.GetCardinality())
+	}
+	var prefixed []string
+	s.PrefixTerms("dri", func(t uint32) bool { prefixed = append(prefixed, s.TermString(t)); return true })
+	if !slices.Contains(prefixed, "drill") {
+		t.Fatalf("prefix dri gave %v", prefixed)
+	}
+	if _, ok := s.Term("sc141"); !ok {
+		t.Fatal("compound sc141 not indexed")
+	}
+}
+
+func TestRangeMatchesBruteForce(t *testing.T) {
+	docs := testDocs(5000)
+	s := buildTest(t, docs)
+	nf := s.Numeric("price")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		lo, hi := float64(r.IntN(1100))/10-5, float64(r.IntN(1100))/10-5
+		if r.IntN(10) == 0 {
+			lo = math.Inf(-1)
+		}
+		if r.IntN(10) == 0 {
+			hi = math.Inf(1)
+		}
+		got := roaring.New()
+		nf.Range(lo, hi, got)
+		want := roaring.New()
+		for i, d := range docs {
+			for _, nv := range d.Numbers {
+				if nv.Value >= lo && nv.Value <= hi {
+					want.Add(uint32(i))
+				}
+			}
+		}
+		if !got.Equals(want) {
+			t.Fatalf("Range(%v,%v) = %d docs, want %d", lo, hi, got.GetCardinality(), want.GetCardinality())
+		}
+	}
+}
+
+func TestKeywordsAndHierarchy(t *testing.T) {
+	s := buildTest(t, testDocs(300))
+	cat := s.Keyword("cat")
+	top, _ := cat.Lookup("tools$")
+	power, _ := cat.Lookup("tools$power$")
+	if cat.Parent[power] != int32(top) || cat.Depth[power] != 2 || cat.Parent[top] != -1 {
+		t.Fatalf("hierarchy links wrong: %v %v", cat.Parent, cat.Depth)
+	}
+	if cat.Single() {
+		t.Fatal("cat holds two values per doc for some docs")
+	}
+	if got := cat.Bitmaps[power].GetCardinality(); got != 100 {
+		t.Fatalf("power has %d docs, want 100", got)
+	}
+	if _, ok := s.Keyword("brand").Lookup("muller"); !ok {
+		t.Fatal("brand Müller not found by its folded form")
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	s := buildTest(t, testDocs(3000))
+	kv := &memKV{m: map[string][]byte{}}
+	if err := s.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(kv, "x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Len() != s.Len() || !reflect.DeepEqual(l.terms, s.terms) || !reflect.DeepEqual(l.surfaces, s.surfaces) || !reflect.DeepEqual(l.surfaceTerm, s.surfaceTerm) {
+		t.Fatal("dictionary differs after load")
+	}
+	for id := range s.terms {
+		if !l.termDocs[id].Equals(s.termDocs[id]) || !reflect.DeepEqual(l.termPost[id], s.termPost[id]) {
+			t.Fatalf("postings of %q differ", s.terms[id])
+		}
+	}
+	if !reflect.DeepEqual(l.byLen, s.byLen) || l.avgLen != s.avgLen || !reflect.DeepEqual(l.fieldLen, s.fieldLen) {
+		t.Fatal("typo lists or lengths differ")
+	}
+	for d := uint32(0); d < uint32(s.Len()); d++ {
+		if !bytes.Equal(l.Stored(d), s.Stored(d)) || l.Key(d) != s.Key(d) {
+			t.Fatalf("doc %d differs", d)
+		}
+	}
+	if !reflect.DeepEqual(l.keyDoc, s.keyDoc) {
+		t.Fatal("key map differs")
+	}
+	for name, k := range s.keyword {
+		lk := l.keyword[name]
+		if !reflect.DeepEqual(lk.Values, k.Values) || !reflect.DeepEqual(lk.offs, k.offs) || !reflect.DeepEqual(lk.vals, k.vals) || lk.single != k.single || !reflect.DeepEqual(lk.Parent, k.Parent) {
+			t.Fatalf("keyword %s differs", name)
+		}
+		for i := range k.Bitmaps {
+			if !lk.Bitmaps[i].Equals(k.Bitmaps[i]) {
+				t.Fatalf("keyword %s value %d differs", name, i)
+			}
+		}
+	}
+	if !reflect.DeepEqual(l.sorts, s.sorts) {
+		t.Fatal("sort ranks differ")
+	}
+	a, b := roaring.New(), roaring.New()
+	s.Numeric("price").Range(10, 50, a)
+	l.Numeric("price").Range(10, 50, b)
+	if !a.Equals(b) {
+		t.Fatal("range differs after load")
+	}
+}
+
+func TestLoadCorrupt(t *testing.T) {
+	s := buildTest(t, testDocs(50))
+	kv := &memKV{m: map[string][]byte{}}
+	if err := s.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	for k := range kv.m {
+		if bytes.HasPrefix([]byte(k), []byte("x/t/")) {
+			kv.m[k] = kv.m[k][:3]
+			break
+		}
+	}
+	if _, err := Load(kv, "x/"); err == nil {
+		t.Fatal("a truncated term loaded without error")
+	}
+	if _, err := Load(&memKV{m: map[string][]byte{}}, "x/"); err == nil {
+		t.Fatal("an empty store loaded without error")
+	}
+}
+
+func BenchmarkBuild(b *testing.B) {
+	docs := testDocs(20000)
+	b.ReportAllocs()
+	for b.Loop() {
+		buildTest(b, docs)
+	}
+}

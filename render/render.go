@@ -1,0 +1,94 @@
+// Package render turns results into HTML with html/template, for the
+// managed solution that asks for format "html". Templates come from the
+// configuration; a built-in one is used when none is set.
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strings"
+)
+
+// Item is one result as templates see it: the stored JSON decoded.
+type Item = map[string]any
+
+// SearchView is the data a search template renders.
+type SearchView struct {
+	Query      string
+	Products   []Item
+	Total      int
+	Start      int
+	Suggested  []bool
+	Initial    []Item
+	Categories []Item
+	Brands     []Item
+	SitePages  []Item
+	BlogPosts  []Item
+	Redirects  []Item
+}
+
+// DefaultSearch is the template used when a configuration has none. It
+// marks its parts with aisle-* classes so a shop can style them.
+const DefaultSearch = `<div class="aisle-search" data-query="{{.Query}}">
+{{- with .Redirects}}<ul class="aisle-redirects">{{range .}}<li><a href="{{index . "url"}}">{{index . "title"}}</a></li>{{end}}</ul>{{end}}
+{{- if .Products}}
+<p class="aisle-count">{{.Total}} products</p>
+<ul class="aisle-products">
+{{- range $i, $p := .Products}}
+<li class="aisle-product{{if index $.Suggested $i}} aisle-suggested{{end}}"><a href="{{index $p "url"}}">
+{{- with index $p "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
+<span class="aisle-title">{{index $p "title"}}</span>
+{{- with index $p "brand"}}<span class="aisle-brand">{{.}}</span>{{end}}
+<span class="aisle-price">{{index $p "priceFormatted"}}</span></a></li>
+{{- end}}
+</ul>
+{{- else}}
+<p class="aisle-empty">No products match “{{.Query}}”.</p>
+{{- with .Initial}}<ul class="aisle-products aisle-initial">{{range .}}<li class="aisle-product"><a href="{{index . "url"}}"><span class="aisle-title">{{index . "title"}}</span></a></li>{{end}}</ul>{{end}}
+{{- end}}
+{{- range $name, $items := dict "categories" .Categories "brands" .Brands "sitePages" .SitePages "blogPosts" .BlogPosts}}
+{{- if $items}}<ul class="aisle-{{$name}}">{{range $items}}<li><a href="{{index . "url"}}">{{index . "title"}}</a></li>{{end}}</ul>{{end}}
+{{- end}}
+</div>`
+
+var funcs = template.FuncMap{
+	"dict": func(kv ...any) (map[string]any, error) {
+		if len(kv)%2 != 0 {
+			return nil, fmt.Errorf("dict: odd number of arguments")
+		}
+		m := make(map[string]any, len(kv)/2)
+		for i := 0; i < len(kv); i += 2 {
+			k, ok := kv[i].(string)
+			if !ok {
+				return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+			}
+			m[k] = kv[i+1]
+		}
+		return m, nil
+	},
+	"join": strings.Join,
+}
+
+// Compile parses a configuration's template, or the default when src is
+// empty, so errors surface when the configuration loads rather than on a
+// shopper's request.
+func Compile(name, src string) (*template.Template, error) {
+	if src == "" {
+		src = DefaultSearch
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=zero").Parse(src)
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// Execute renders v with t.
+func Execute(t *template.Template, v any) (string, error) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		return "", fmt.Errorf("render %s: %w", t.Name(), err)
+	}
+	return buf.String(), nil
+}
