@@ -1,0 +1,202 @@
+package ranking
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+)
+
+var an = analysis.New(analysis.English)
+
+func segment(t testing.TB, titles ...string) *index.Segment {
+	b := index.NewBuilder(an)
+	for i, title := range titles {
+		d := index.Doc{Key: fmt.Sprintf("SKU-%d", i), Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{title}
+		d.Text[index.FieldProductNumber] = []string{d.Key}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+func search(t *testing.T, seg *index.Segment, phrase string, opt Options) []string {
+	t.Helper()
+	q := Parse(seg, an, phrase, opt)
+	all, _, relaxed := Match(seg, &q)
+	sc := GetScratch(seg.Len())
+	defer PutScratch(sc)
+	p := DefaultParams()
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	var out []string
+	for _, h := range TopN(sc.Docs, sc.Score, nil, 10, nil) {
+		out = append(out, seg.Key(h.Doc))
+	}
+	return out
+}
+
+func TestRanking(t *testing.T) {
+	seg := segment(t,
+		"Lampwright Smart Bulb",         // 0
+		"Table Lamp",                    // 1
+		"Cordless Drill Driver",         // 2
+		"Hammer Drill",                  // 3
+		"Cordless Screwdriver",          // 4
+		"Sprinkler Head",                // 5
+		"Drill Bits Set for Metal Work", // 6
+		"Couch with Cushions",           // 7
+		"Pruning Shears",                // 8
+	)
+	syn, err := NewSynonyms(an, []config.Synonym{{Terms: []string{"sofa", "couch"}}, {From: "secateurs", Terms: []string{"pruning shears"}}, {From: "garden scissors", Terms: []string{"shears"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{PrefixLast: true, Synonyms: syn}
+	for _, tc := range []struct {
+		phrase string
+		want   []string // a prefix of the ranking
+		absent string
+	}{
+		{"lamp", []string{"SKU-1", "SKU-0"}, ""},            // the word itself beats a prefix completion
+		{"cordless drill", []string{"SKU-2"}, "SKU-4"},      // every word must match
+		{"drill", []string{"SKU-3", "SKU-2", "SKU-6"}, ""},  // shorter titles first
+		{"drills", []string{"SKU-3", "SKU-2", "SKU-6"}, ""}, // stemming
+		{"cordl", []string{"SKU-4", "SKU-2"}, ""},           // as-you-type prefix; shorter title first
+		{"sprinkelr", []string{"SKU-5"}, ""},                // one edit (transposition)
+		{"sprnkler", []string{"SKU-5"}, ""},                 // one edit (deletion)
+		{"sofa", []string{"SKU-7"}, ""},                     // synonym
+		{"secateurs", []string{"SKU-8"}, ""},                // one-way phrase synonym
+		{"garden scissors", []string{"SKU-8"}, ""},          // multi-word source
+		{"sku-6", []string{"SKU-6"}, ""},                    // exact product number first
+		{"cordless hammer", []string{"SKU-3"}, "SKU-0"},     // relaxed: no doc has both; the rarer word first
+		{"lamp ", []string{"SKU-1"}, "SKU-0"},               // trailing space: no prefix
+		{"drl", []string{}, "SKU-2"},                        // too short for typos
+	} {
+		got := search(t, seg, tc.phrase, opt)
+		if len(got) < len(tc.want) || !slices.Equal(got[:len(tc.want)], tc.want) {
+			t.Errorf("%q ranked %v, want it to start with %v", tc.phrase, got, tc.want)
+		}
+		if tc.absent != "" && slices.Contains(got, tc.absent) {
+			t.Errorf("%q found %s: %v", tc.phrase, tc.absent, got)
+		}
+	}
+}
+
+func TestSuggestedRoutes(t *testing.T) {
+	seg := segment(t, "Sofa Bed", "Couch Table")
+	syn, _ := NewSynonyms(an, []config.Synonym{{Terms: []string{"sofa", "couch"}}})
+	q := Parse(seg, an, "sofa", Options{Synonyms: syn})
+	all, direct, _ := Match(seg, &q)
+	if all.GetCardinality() != 2 || direct.GetCardinality() != 1 || !direct.Contains(0) {
+		t.Fatalf("all %v direct %v", all.ToArray(), direct.ToArray())
+	}
+}
+
+func TestWildcard(t *testing.T) {
+	seg := segment(t, "a", "b")
+	for _, p := range []string{"*", "", "   ", " * ", "!!"} {
+		q := Parse(seg, an, p, Options{})
+		if !q.Wildcard {
+			t.Errorf("%q is not the wildcard", p)
+		}
+	}
+}
+
+func TestTopN(t *testing.T) {
+	rank := []uint32{5, 1, math.MaxUint32, 1, 0}
+	scores := []float32{1, 2, 3, 4, 5}
+	docs := []uint32{0, 1, 2, 3, 4}
+	keys := func(hits []Hit) []uint32 {
+		var out []uint32
+		for _, h := range hits {
+			out = append(out, h.Doc)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		keys []SortKey
+		sc   []float32
+		k    int
+		want []uint32
+	}{
+		{nil, scores, 3, []uint32{4, 3, 2}},
+		{nil, nil, 3, []uint32{0, 1, 2}},
+		{[]SortKey{{Rank: rank}}, scores, 5, []uint32{4, 3, 1, 0, 2}},             // ties by score, missing last
+		{[]SortKey{{Rank: rank, Desc: true}}, scores, 5, []uint32{0, 3, 1, 4, 2}}, // missing last when descending too
+		{[]SortKey{{Rank: rank}}, nil, 2, []uint32{4, 1}},
+		{nil, scores, 0, nil},
+	} {
+		if got := keys(TopN(docs, tc.sc, tc.keys, tc.k, nil)); !slices.Equal(got, tc.want) {
+			t.Errorf("TopN(%v, k=%d) = %v, want %v", tc.keys, tc.k, got, tc.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	var e editBuf
+	for _, tc := range []struct {
+		a, b string
+		k    int
+		want int
+	}{
+		{"drill", "drill", 2, 0},
+		{"drill", "dril", 2, 1},
+		{"sprinkler", "sprinkelr", 2, 1},
+		{"sprinkler", "sprnkelr", 2, 2},
+		{"hammer", "drill", 1, 2},
+		{"ab", "abcd", 1, 2},
+	} {
+		if got := e.distance([]rune(tc.a), tc.b, tc.k); got != tc.want {
+			t.Errorf("distance(%q,%q,%d) = %d, want %d", tc.a, tc.b, tc.k, got, tc.want)
+		}
+	}
+}
+
+func TestScratchReuseIsClean(t *testing.T) {
+	seg := segment(t, "red drill", "blue drill", "red hammer")
+	p := DefaultParams()
+	run := func(phrase string) map[uint32]float32 {
+		q := Parse(seg, an, phrase, Options{})
+		all, _, relaxed := Match(seg, &q)
+		sc := GetScratch(seg.Len())
+		defer PutScratch(sc)
+		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+		out := map[uint32]float32{}
+		for _, d := range sc.Docs {
+			out[d] = sc.Score[d]
+		}
+		return out
+	}
+	first := run("red drill")
+	run("drill hammer")
+	if again := run("red drill"); fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Fatalf("scores changed after reuse: %v vs %v", first, again)
+	}
+	_ = roaring.New()
+}
+
+func BenchmarkScore(b *testing.B) {
+	titles := make([]string, 50000)
+	for i := range titles {
+		titles[i] = []string{"cordless drill", "table lamp", "garden hose", "drill bit set", "led lamp"}[i%5] + fmt.Sprintf(" model %d", i%97)
+	}
+	seg := segment(b, titles...)
+	q := Parse(seg, an, "drill", Options{PrefixLast: true})
+	all, _, relaxed := Match(seg, &q)
+	p := DefaultParams()
+	b.ReportAllocs()
+	for b.Loop() {
+		sc := GetScratch(seg.Len())
+		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+		TopN(sc.Docs, sc.Score, nil, 20, nil)
+		PutScratch(sc)
+	}
+}
