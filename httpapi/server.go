@@ -205,7 +205,9 @@ func jsonType(goType string) string {
 	switch {
 	case strings.HasPrefix(goType, "[]"):
 		return "an array"
-	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+	case strings.Contains(goType, "int"):
+		return "an integer"
+	case strings.Contains(goType, "float"):
 		return "a number"
 	case strings.Contains(goType, "string"):
 		return "a string"
