@@ -357,6 +357,17 @@ func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.
 		}
 	}
 	hier := kf.Depth != nil
+	// Hierarchies drill down: below the top level, show the children of
+	// selected nodes and of their ancestors.
+	var open map[uint32]bool
+	if hier {
+		open = make(map[uint32]bool, len(selected))
+		for id := range selected {
+			for p := int32(id); p >= 0 && !open[uint32(p)]; p = kf.Parent[p] {
+				open[uint32(p)] = true
+			}
+		}
+	}
 	type cand struct {
 		id    uint32
 		count uint32
@@ -367,12 +378,9 @@ func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.
 		if n == 0 && !selected[id] {
 			continue
 		}
-		if hier && kf.Depth[id] > 1 {
-			// Below the top level, show only children of a selected value.
-			if p := kf.Parent[id]; p < 0 || !selected[uint32(p)] {
-				if !selected[id] {
-					continue
-				}
+		if hier && kf.Depth[id] > 1 && !selected[id] {
+			if p := kf.Parent[id]; p < 0 || !open[uint32(p)] {
+				continue
 			}
 		}
 		cands = append(cands, cand{id, n})

@@ -13,8 +13,10 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -28,6 +30,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	mapping := fs.String("mapping", "", "CSV column mapping: a built-in `NAME` (flipkart, homedepot) or a JSON file")
 	cfgPath := fs.String("config", env("AISLE_CONFIG", ""), "configuration `FILE` to store with the catalog")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	lang := fs.String("lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE`: en, da, no, sv, de or none")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,12 +77,26 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		return err
 	}
 	took := time.Since(start)
-	count, err := st.Count()
+	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s)\n", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+
+	// Build and save the index now, so serve starts by loading it.
+	cfg, err := st.Config()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s); the catalog in %s now holds %d products\n",
-		total, took.Round(time.Millisecond), float64(total)/took.Seconds(), *data, count)
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	l, err := analysis.ParseLanguage(*lang)
+	if err != nil {
+		return err
+	}
+	start = time.Now()
+	gen, err := engine.Open(st, &cfg.Websites[0], l, log)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "indexed %d products in %s; the index is saved in %s\n", gen.Products.Len(), time.Since(start).Round(time.Millisecond), *data)
 	fmt.Fprintf(stdout, "serve it with: aisle serve --data %s\n", *data)
 	return nil
 }
