@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/store"
+)
+
+// syncBuffer is a log sink safe for the server goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serveOnce serves the store until the returned stop is called.
+func serveOnce(t *testing.T, st *store.Store, logs io.Writer) (addr string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		f := serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en"}
+		done <- serveStore(ctx, st, f, io.Discard, slog.New(slog.NewTextHandler(logs, nil)), func(a, _ string) { ready <- a })
+	}()
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("server stopped: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("server did not start")
+	}
+	return addr, func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	}
+}
+
+func searchTotal(t *testing.T, addr, body string) int {
+	t.Helper()
+	resp, err := http.Post("http://"+addr+"/serve/search", "text/plain", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Success  bool
+		Products struct{ TotalCount int }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || !out.Success {
+		t.Fatalf("search %s: status %d, %v", body, resp.StatusCode, err)
+	}
+	return out.Products.TotalCount
+}
+
+func TestDemoShopServes(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := seedDemo(st, 3000, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	addr, stop := serveOnce(t, st, io.Discard)
+	defer stop()
+	if n := searchTotal(t, addr, `{"query":"*","key":"demo","products":{"count":1}}`); n != 3000 {
+		t.Fatalf("wildcard total %d, want 3000", n)
+	}
+	if n := searchTotal(t, addr, `{"query":"lamp","key":"demo","products":{"count":1}}`); n == 0 {
+		t.Fatal("no lamps in the demo shop")
+	}
+}
+
+func TestImportThenServeTwice(t *testing.T) {
+	dir := t.TempDir()
+	feed := filepath.Join(dir, "feed.jsonl")
+	lines := `{"productNumber":"A1","title":"Cordless Drill","price":99,"brand":"Voltmax","hierarchies":[["Tools","Drills"]]}
+{"productNumber":"A2","title":"Table Lamp","price":25,"inStock":true}
+
+{"productNumber":"A3","title":"Hammer Drill","price":149,"previousPrice":199}
+`
+	if err := os.WriteFile(feed, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "shop")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"import", "--data", data, "--quiet", feed}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "imported 3 products") {
+		t.Fatalf("import said %q", out.String())
+	}
+	if !strings.Contains(out.String(), "indexed 3 products") {
+		t.Fatalf("import said %q", out.String())
+	}
+	for i, want := range []string{"index loaded", "index loaded"} {
+		st, err := store.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs syncBuffer
+		addr, stop := serveOnce(t, st, &logs)
+		if n := searchTotal(t, addr, `{"query":"drill","key":"default","products":{"count":5}}`); n != 2 {
+			t.Errorf("start %d: drill found %d, want 2", i, n)
+		}
+		if n := searchTotal(t, addr, `{"query":"*","key":"default","products":{"count":5,"filters":["isOnSale:true"]}}`); n != 1 {
+			t.Errorf("start %d: on sale %d, want 1 (derived from previousPrice)", i, n)
+		}
+		stop()
+		st.Close()
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("start %d: log lacks %q:\n%s", i, want, logs.String())
+		}
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	_ = os.WriteFile(bad, []byte(`{"productNumber":"A1","title":"x","price":"cheap"}`+"\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", bad}, "--data"},
+		{[]string{"import", "--data", filepath.Join(dir, "d")}, "FILE"},
+		{[]string{"import", "--data", filepath.Join(dir, "d"), "--quiet", bad}, "price"},
+		{[]string{"import", "--data", filepath.Join(dir, "d"), "--quiet", filepath.Join(dir, "missing.jsonl")}, "missing.jsonl"},
+		{[]string{"serve"}, "--data"},
+		{[]string{"frobnicate"}, "unknown command"},
+	} {
+		err := run(context.Background(), tc.args, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want it to mention %q", tc.args, err, tc.want)
+		}
+	}
+	if err := run(context.Background(), nil, io.Discard, io.Discard); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("no arguments: %v", err)
+	}
+}
