@@ -204,5 +204,5 @@ func describeJSON(err error) error {
 	if i := strings.Index(msg, "unknown field "); i >= 0 {
 		return fmt.Errorf("unknown field %s", msg[i+len("unknown field "):])
 	}
-	return errors.New(msg)
+	return errors.New("malformed JSON: " + msg)
 }

@@ -136,6 +136,7 @@ func readCSV(r io.Reader, name string, m *CSVMapping, fn func(*Product) error) e
 	if err != nil {
 		return fmt.Errorf("%s: read header: %w", name, err)
 	}
+	header = slices.Clone(header) // the reader reuses its record
 	index := map[string]int{}
 	for i, h := range header {
 		index[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = i
