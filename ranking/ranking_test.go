@@ -66,7 +66,7 @@ func TestRanking(t *testing.T) {
 		absent string
 	}{
 		{"lamp", []string{"SKU-1", "SKU-0"}, ""},            // the word itself beats a prefix completion
-		{"cordless drill", []string{"SKU-2"}, "SKU-4"},      // every word must match
+		{"cordless drill", []string{"SKU-2"}, ""},           // both words first, then partial matches (tiny catalog relaxes)
 		{"drill", []string{"SKU-3", "SKU-2", "SKU-6"}, ""},  // shorter titles first
 		{"drills", []string{"SKU-3", "SKU-2", "SKU-6"}, ""}, // stemming
 		{"cordl", []string{"SKU-4", "SKU-2"}, ""},           // as-you-type prefix; shorter title first
@@ -198,5 +198,23 @@ func BenchmarkScore(b *testing.B) {
 		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
 		TopN(sc.Docs, sc.Score, nil, 20, nil)
 		PutScratch(sc)
+	}
+}
+
+func TestEveryWordMustMatchWhenEnoughDo(t *testing.T) {
+	titles := []string{"Cordless Screwdriver"}
+	for i := range relaxBelow {
+		titles = append(titles, fmt.Sprintf("Cordless Drill %d", i))
+	}
+	seg := segment(t, titles...)
+	got := search(t, seg, "cordless drill", Options{})
+	if slices.Contains(got, "SKU-0") || len(got) != 10 {
+		t.Fatalf("strict match returned %v", got)
+	}
+	// One fewer full match and the screwdriver fills the page, last.
+	seg = segment(t, titles[:relaxBelow]...)
+	got = search(t, seg, "cordless drill", Options{})
+	if len(got) != relaxBelow || got[len(got)-1] != "SKU-0" {
+		t.Fatalf("relaxed match returned %v", got)
 	}
 }

