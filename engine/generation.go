@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
@@ -58,32 +61,124 @@ func Build(w *config.Website, lang analysis.Language, src Source, progress Progr
 	return Assemble(w, lang, seg, src.Content)
 }
 
-// IndexProducts builds the product segment of a website's catalog.
+// IndexProducts builds the product segment of a website's catalog. The
+// source is read on one goroutine, products are encoded and tokenized on
+// every core, and one goroutine adds them in source order, so the doc ids
+// are the same as a serial build's.
 func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn func(*catalog.Product) error) error, progress Progress) (*index.Segment, error) {
 	b := index.NewBuilder(an)
-	var d index.Doc
-	if products != nil {
+	if products == nil {
+		return b.Build(), nil
+	}
+	const chunk = 256
+	type batch struct {
+		products []catalog.Product
+		docs     []index.Doc
+		prep     []index.Prepared
+		err      error
+		done     chan struct{}
+	}
+	workers := max(runtime.GOMAXPROCS(0), 1)
+	work := make(chan *batch, 2*workers)
+	ordered := make(chan *batch, 2*workers)
+	free := make(chan *batch, 4*workers)
+	for range 4 * workers {
+		free <- &batch{docs: make([]index.Doc, chunk), prep: make([]index.Prepared, chunk)}
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for bt := range work {
+				for i := range bt.products {
+					p := &bt.products[i]
+					if err := productDoc(p, w.IndexedFields, &bt.docs[i]); err != nil {
+						bt.err = fmt.Errorf("product %s: %w", p.ProductNumber, err)
+						break
+					}
+					b.Prepare(&bt.docs[i], &bt.prep[i])
+				}
+				close(bt.done)
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		var cur *batch
+		send := func() bool {
+			select {
+			case work <- cur:
+			case <-stop:
+				return false
+			}
+			select {
+			case ordered <- cur:
+			case <-stop:
+				return false
+			}
+			cur = nil
+			return true
+		}
 		err := products(func(p *catalog.Product) error {
-			if err := productDoc(p, w.IndexedFields, &d); err != nil {
-				return fmt.Errorf("product %s: %w", p.ProductNumber, err)
+			if cur == nil {
+				select {
+				case cur = <-free:
+				case <-stop:
+					return errStopped
+				}
+				cur.products, cur.err, cur.done = cur.products[:0], nil, make(chan struct{})
 			}
-			if err := b.Add(&d); err != nil {
-				return fmt.Errorf("product %s: %w", p.ProductNumber, err)
-			}
-			if progress != nil && b.Len()%10000 == 0 {
-				progress(b.Len())
+			cur.products = append(cur.products, *p)
+			if len(cur.products) == chunk && !send() {
+				return errStopped
 			}
 			return nil
 		})
-		if err != nil {
-			return nil, fmt.Errorf("index products: %w", err)
+		if err == nil && cur != nil {
+			send()
 		}
+		readErr <- err
+	}()
+	var addErr error
+	for bt := range ordered {
+		<-bt.done
+		if addErr == nil {
+			addErr = bt.err
+			for i := range bt.products {
+				if addErr != nil {
+					break
+				}
+				if err := b.AddPrepared(&bt.docs[i], &bt.prep[i]); err != nil {
+					addErr = fmt.Errorf("product %s: %w", bt.products[i].ProductNumber, err)
+				}
+				if progress != nil && b.Len()%10000 == 0 {
+					progress(b.Len())
+				}
+			}
+			if addErr != nil {
+				close(stop)
+			}
+		}
+		free <- bt
+	}
+	wg.Wait()
+	if err := <-readErr; err != nil && !errors.Is(err, errStopped) {
+		return nil, fmt.Errorf("index products: %w", err)
+	}
+	if addErr != nil {
+		return nil, fmt.Errorf("index products: %w", addErr)
 	}
 	if progress != nil {
 		progress(b.Len())
 	}
 	return b.Build(), nil
 }
+
+var errStopped = errors.New("indexing stopped")
 
 // Assemble makes a generation from a product segment (built or loaded),
 // the content items, and the website's configuration.

@@ -36,7 +36,7 @@ type Builder struct {
 	sorts   map[string]*sortBuilder
 
 	tf   []termCount
-	fold []byte
+	prep Prepared
 }
 
 type kwBuilder struct {
@@ -70,9 +70,50 @@ func NewBuilder(an *analysis.Analyzer) *Builder {
 // Len is the number of docs added so far.
 func (b *Builder) Len() int { return len(b.keys) }
 
+// Prepared is a doc's analysis: folded tokens per text field and folded
+// keyword values. Prepare fills it off the builder's goroutine, so imports
+// tokenize on every core while one goroutine owns the dictionaries.
+type Prepared struct {
+	buf   []byte
+	toks  [NumTextFields][]preparedTok
+	kwEnd []int32
+}
+
+type preparedTok struct {
+	end     int32
+	numeric bool
+}
+
+// Prepare analyses d into p. It reads only the builder's analyzer, so any
+// number of goroutines may call it while another calls AddPrepared.
+func (b *Builder) Prepare(d *Doc, p *Prepared) {
+	p.buf = p.buf[:0]
+	for f := range p.toks {
+		toks := p.toks[f][:0]
+		for _, t := range d.Text[f] {
+			b.an.Each(t, func(folded []byte, numeric bool, _ int) {
+				p.buf = append(p.buf, folded...)
+				toks = append(toks, preparedTok{end: int32(len(p.buf)), numeric: numeric})
+			})
+		}
+		p.toks[f] = toks
+	}
+	p.kwEnd = p.kwEnd[:0]
+	for _, kv := range d.Keywords {
+		p.buf = analysis.Fold(p.buf, kv.Value)
+		p.kwEnd = append(p.kwEnd, int32(len(p.buf)))
+	}
+}
+
 // Add indexes one doc under the next doc id. A key seen before is an
 // error: callers dedupe upserts before building.
 func (b *Builder) Add(d *Doc) error {
+	b.Prepare(d, &b.prep)
+	return b.AddPrepared(d, &b.prep)
+}
+
+// AddPrepared indexes d, analysed by Prepare, under the next doc id.
+func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	doc := uint32(len(b.keys))
 	if doc == math.MaxUint32 {
 		return fmt.Errorf("index full at %d docs", doc)
@@ -96,11 +137,14 @@ func (b *Builder) Add(d *Doc) error {
 	b.arena = append(b.arena, d.Stored...)
 	b.stored = append(b.stored, b.arena[start:len(b.arena):len(b.arena)])
 
+	start = 0
 	for f := TextField(0); f < NumTextFields; f++ {
-		b.addText(doc, f, d.Text[f])
+		start = b.addText(doc, f, p.buf, start, p.toks[f])
 	}
-	for _, kv := range d.Keywords {
-		b.addKeyword(doc, kv)
+	for i, kv := range d.Keywords {
+		end := int(p.kwEnd[i])
+		b.addKeyword(doc, kv, p.buf[start:end])
+		start = end
 	}
 	for _, nv := range d.Numbers {
 		nb := b.numeric[nv.Field]
@@ -130,40 +174,44 @@ func (b *Builder) Add(d *Doc) error {
 	return nil
 }
 
-func (b *Builder) addText(doc uint32, f TextField, texts []string) {
+// addText posts a field's tokens, which start at buf[start:]; it returns
+// where the next field's tokens start.
+func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks []preparedTok) int {
 	b.tf = b.tf[:0]
-	n := 0
-	for _, t := range texts {
-		b.an.Each(t, func(folded []byte, numeric bool, _ int) {
-			n++
-			id, ok := b.surfaces[string(folded)]
-			if !ok {
-				surface := string(folded)
-				term := surface
-				if !numeric {
-					term = b.an.Stem(surface)
-				}
-				if id, ok = b.terms[term]; !ok {
-					id = uint32(len(b.termStr))
-					b.terms[term] = id
-					b.termStr = append(b.termStr, term)
-					b.termPost = append(b.termPost, nil)
-				}
-				b.surfaces[surface] = id
+	for _, tk := range toks {
+		folded := buf[start:tk.end]
+		start = int(tk.end)
+		id, ok := b.surfaces[string(folded)]
+		if !ok {
+			surface := string(folded)
+			term := surface
+			if !tk.numeric {
+				term = b.an.Stem(surface)
 			}
-			for i := range b.tf {
-				if b.tf[i].id == id {
-					b.tf[i].n++
-					return
-				}
+			if id, ok = b.terms[term]; !ok {
+				id = uint32(len(b.termStr))
+				b.terms[term] = id
+				b.termStr = append(b.termStr, term)
+				b.termPost = append(b.termPost, nil)
 			}
+			b.surfaces[surface] = id
+		}
+		found := false
+		for i := range b.tf {
+			if b.tf[i].id == id {
+				b.tf[i].n++
+				found = true
+				break
+			}
+		}
+		if !found {
 			b.tf = append(b.tf, termCount{id, 1})
-		})
+		}
 	}
 	for len(b.fieldLen[f]) <= int(doc) {
 		b.fieldLen[f] = append(b.fieldLen[f], 0)
 	}
-	b.fieldLen[f][doc] = uint8(min(n, 255))
+	b.fieldLen[f][doc] = uint8(min(len(toks), 255))
 	for _, tc := range b.tf {
 		fp := b.termPost[tc.id]
 		i := len(fp) - 1
@@ -178,6 +226,7 @@ func (b *Builder) addText(doc uint32, f TextField, texts []string) {
 		fp[i].Docs = append(fp[i].Docs, doc)
 		fp[i].TFs = append(fp[i].TFs, uint8(min(tc.n, 255)))
 	}
+	return start
 }
 
 type termCount struct {
@@ -185,17 +234,16 @@ type termCount struct {
 	n  uint32
 }
 
-func (b *Builder) addKeyword(doc uint32, kv KeywordValue) {
+func (b *Builder) addKeyword(doc uint32, kv KeywordValue, folded []byte) {
 	kb := b.keyword[kv.Field]
 	if kb == nil {
 		kb = &kwBuilder{lookup: make(map[string]uint32)}
 		b.keyword[kv.Field] = kb
 	}
-	b.fold = analysis.Fold(b.fold[:0], kv.Value)
-	id, ok := kb.lookup[string(b.fold)]
+	id, ok := kb.lookup[string(folded)]
 	if !ok {
 		id = uint32(len(kb.values))
-		kb.lookup[string(b.fold)] = id
+		kb.lookup[string(folded)] = id
 		kb.values = append(kb.values, kv.Value)
 		kb.docVals = append(kb.docVals, nil)
 	}
