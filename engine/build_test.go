@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/index"
+)
+
+func TestParallelBuildMatchesSerial(t *testing.T) {
+	cfg := demo.Config()
+	w := &cfg.Websites[0]
+	an := analysis.New(analysis.English)
+	products := demo.Catalog(3000, 5)
+	par, err := IndexProducts(w, an, func(fn func(*catalog.Product) error) error {
+		for i := range products {
+			if err := fn(&products[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := index.NewBuilder(an)
+	var d index.Doc
+	for i := range products {
+		if err := productDoc(&products[i], w.IndexedFields, &d); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ser := b.Build()
+	if par.Len() != ser.Len() {
+		t.Fatalf("parallel %d docs, serial %d", par.Len(), ser.Len())
+	}
+	for doc := uint32(0); doc < uint32(par.Len()); doc++ {
+		if par.Key(doc) != ser.Key(doc) || string(par.Stored(doc)) != string(ser.Stored(doc)) {
+			t.Fatalf("doc %d: %s vs %s", doc, par.Key(doc), ser.Key(doc))
+		}
+	}
+	for _, term := range []string{"drill", "lamp", "sofa", "red"} {
+		pi, ok1 := par.Term(term)
+		si, ok2 := ser.Term(term)
+		if ok1 != ok2 || ok1 && !par.TermDocs(pi).Equals(ser.TermDocs(si)) {
+			t.Fatalf("term %s differs", term)
+		}
+	}
+}
+
+func TestParallelBuildErrors(t *testing.T) {
+	cfg := demo.Config()
+	an := analysis.New(analysis.English)
+	products := demo.Catalog(2000, 5)
+	products[1500].ProductNumber = products[3].ProductNumber
+	_, err := IndexProducts(&cfg.Websites[0], an, func(fn func(*catalog.Product) error) error {
+		for i := range products {
+			if err := fn(&products[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil)
+	if err == nil || !strings.Contains(err.Error(), "duplicate key") {
+		t.Fatalf("duplicate product number: %v", err)
+	}
+	boom := errors.New("feed broke")
+	_, err = IndexProducts(&cfg.Websites[0], an, func(fn func(*catalog.Product) error) error {
+		for i := range 700 {
+			if err := fn(&products[i]); err != nil {
+				return err
+			}
+		}
+		return boom
+	}, nil)
+	if !errors.Is(err, boom) {
+		t.Fatalf("source error: %v", err)
+	}
+}
