@@ -54,6 +54,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		ReadTimeout:        30 * time.Second,
 		WriteTimeout:       30 * time.Second,
 		IdleTimeout:        120 * time.Second,
+		Logger:             fasthttpLogger{s.opt.Logger},
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
 			if errors.Is(err, fasthttp.ErrBodyTooLarge) || strings.Contains(err.Error(), "body size exceeds") {
 				s.writeError(ctx, &engine.Error{Kind: engine.KindTooLarge, Code: "BODY_TOO_LARGE", Message: fmt.Sprintf("request body exceeds %d bytes", s.opt.MaxBodyBytes)})
@@ -215,6 +216,14 @@ func jsonType(goType string) string {
 		return "a boolean"
 	}
 	return "an object"
+}
+
+// fasthttpLogger sends fasthttp's own messages (mostly clients that broke
+// the protocol, already answered by ErrorHandler) to the debug level.
+type fasthttpLogger struct{ l *slog.Logger }
+
+func (f fasthttpLogger) Printf(format string, args ...any) {
+	f.l.Debug("fasthttp: " + fmt.Sprintf(format, args...))
 }
 
 // Extra error kinds only HTTP has.
