@@ -101,13 +101,13 @@ func parseBound(s string, t config.FieldType) (float64, error) {
 				return float64(tm.Unix()), nil
 			}
 		}
-		if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			return v, nil
 		}
 		return 0, rangeError("date " + strconv.Quote(s) + " is not ISO 8601 (2024-05-01 or 2024-05-01T10:00:00Z) nor unix seconds")
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, rangeError(strconv.Quote(s) + " is not a number")
 	}
 	return v, nil

@@ -44,6 +44,8 @@ func TestParseFilter(t *testing.T) {
 		{in: "price:50,10", err: "minimum is above its maximum"},
 		{in: "price:,", err: "needs a minimum, a maximum or both"},
 		{in: "price:NaN", err: "is not a number"},
+		{in: "price:1,Inf", err: "is not a number"},
+		{in: "created:NaN", err: "is not ISO 8601"},
 		{in: "created:yesterday", err: "is not ISO 8601"},
 		{in: "inStock:maybe", err: "must be true or false"},
 		{in: "hierarchies:", err: "empty hierarchy value"},
