@@ -20,6 +20,8 @@ Usage:
   aisle demo   [--addr HOST:PORT] [--data DIR] [--admin-key KEY] [--products N]
   aisle import --data DIR [--mapping NAME|FILE] [--config FILE] FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
+  aisle eval   [--shared DIR] [--k 10]
+  aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--concurrency C] [--duration D] [--json FILE]
 
 Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
 AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.
@@ -50,6 +52,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runImport(ctx, args[1:], stdout, stderr, log)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr, log)
+	case "eval":
+		return runEval(ctx, args[1:], stdout, stderr, log)
+	case "bench":
+		return runBench(ctx, args[1:], stdout, stderr, log)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,116 @@
+// Package bench measures Aisle: relevance (NDCG on human judgments),
+// in-process query cost, and HTTP throughput and latency under load. The
+// aisle bench and aisle eval commands are thin layers over it.
+package bench
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+)
+
+// Judgments maps a search term to the judged products and their gains.
+type Judgments map[string]map[string]float64
+
+// LoadJudgments reads a Home Depot style CSV (id, product_uid,
+// product_title, search_term, relevance) with gain = relevance − 1.
+func LoadJudgments(path string) (Judgments, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load judgments: %w", err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("load judgments %s: header: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	for _, need := range []string{"product_uid", "search_term", "relevance"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("load judgments %s: no column %q", path, need)
+		}
+	}
+	j := Judgments{}
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			return j, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load judgments %s:%d: %w", path, line, err)
+		}
+		rel, err := strconv.ParseFloat(rec[col["relevance"]], 64)
+		if err != nil {
+			return nil, fmt.Errorf("load judgments %s:%d: relevance %q: %w", path, line, rec[col["relevance"]], err)
+		}
+		term := rec[col["search_term"]]
+		if j[term] == nil {
+			j[term] = map[string]float64{}
+		}
+		j[term][rec[col["product_uid"]]] = rel - 1
+	}
+}
+
+// Terms is the judged search terms in a stable order.
+func (j Judgments) Terms() []string {
+	out := make([]string, 0, len(j))
+	for t := range j {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// NDCG is the mean NDCG@k over the judged terms: search returns the
+// product numbers ranked for a term; unjudged products gain 0; terms whose
+// judged gains are all 0 are skipped and not counted.
+func NDCG(j Judgments, k int, search func(term string, k int) ([]string, error)) (mean float64, terms int, err error) {
+	var sum float64
+	gains := make([]float64, 0, 16)
+	for _, term := range j.Terms() {
+		judged := j[term]
+		gains = gains[:0]
+		for _, g := range judged {
+			gains = append(gains, g)
+		}
+		slices.Sort(gains)
+		slices.Reverse(gains)
+		ideal := dcg(gains, k)
+		if ideal == 0 {
+			continue
+		}
+		ranked, err := search(term, k)
+		if err != nil {
+			return 0, 0, fmt.Errorf("search %q: %w", term, err)
+		}
+		got := make([]float64, 0, k)
+		for _, pn := range ranked {
+			got = append(got, judged[pn])
+		}
+		sum += dcg(got, k) / ideal
+		terms++
+	}
+	if terms == 0 {
+		return 0, 0, nil
+	}
+	return sum / float64(terms), terms, nil
+}
+
+func dcg(gains []float64, k int) float64 {
+	var s float64
+	for i, g := range gains {
+		if i >= k {
+			break
+		}
+		s += g / math.Log2(float64(i+2))
+	}
+	return s
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/aisle-search/aisle/bench"
+)
+
+func runEval(_ context.Context, args []string, stdout, stderr io.Writer, _ *slog.Logger) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	shared := fs.String("shared", "", "the shared data `DIR` (found above the working directory when empty)")
+	k := fs.Int("k", 10, "rank cut-off `K` for NDCG")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dir := *shared
+	if dir == "" {
+		var err error
+		if dir, err = bench.FindSharedData(); err != nil {
+			return err
+		}
+	}
+	ev, err := bench.EvalHomeDepot(dir, *k)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Home Depot: %d products indexed in %s\nNDCG@%d = %.4f over %d search terms (gain = relevance - 1, unjudged = 0)\n",
+		ev.Products, ev.BuildTime.Round(1e6), ev.K, ev.NDCG, ev.Terms)
+	return nil
+}
