@@ -2,6 +2,8 @@ package bench
 
 import (
 	"math"
+	"os"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -60,12 +62,16 @@ var fixture struct {
 	err  error
 }
 
-// benchCatalog is the 50,000-product generated catalog the issue's
-// in-process target is stated on.
+// benchCatalog is the generated catalog the benchmarks search: 50,000
+// products (the in-process target), or AISLE_BENCH_PRODUCTS.
 func benchCatalog(b *testing.B) (*engine.Generation, map[Class][]Request) {
 	fixture.once.Do(func() {
+		n := 50000
+		if v, err := strconv.Atoi(os.Getenv("AISLE_BENCH_PRODUCTS")); err == nil && v > 0 {
+			n = v
+		}
 		cfg := demo.Config()
-		fixture.g, fixture.err = Build(&cfg.Websites[0], Generated(50000, 7))
+		fixture.g, fixture.err = Build(&cfg.Websites[0], Generated(n, 7))
 		if fixture.err != nil {
 			return
 		}

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,29 +8,13 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/datasets"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 )
 
-// FindSharedData walks up from the working directory to the shared/data
-// folder that sits beside the checkout.
-func FindSharedData() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("shared/data not found above the working directory: pass --shared DIR")
-		}
-		dir = parent
-	}
-}
+// FindSharedData is the shared/data folder beside the checkout.
+func FindSharedData() (string, error) { return datasets.Dir() }
 
 // Products is a catalog source as the engine reads it.
 type Products func(fn func(*catalog.Product) error) error

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aisle-search/aisle/datasets"
 )
 
 func readAll(t *testing.T, path string, m *CSVMapping) ([]Product, error) {
@@ -134,24 +136,8 @@ func TestFormatPrice(t *testing.T) {
 	}
 }
 
-// sharedData finds ../shared/data above the working directory.
-func sharedData(t *testing.T) string {
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "data")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/data not found above the working directory: the real-catalog test needs ../shared beside the checkout")
-		}
-		dir = parent
-	}
-}
-
 func TestRealCatalogs(t *testing.T) {
-	data := sharedData(t)
+	data := datasets.SkipOrDir(t)
 	fk, _ := BuiltinMapping("flipkart")
 	ps, err := readAll(t, filepath.Join(data, "flipkart", "products.csv"), fk)
 	if err != nil || len(ps) != 20000 {

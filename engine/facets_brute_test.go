@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/datasets"
 	"github.com/aisle-search/aisle/demo"
 )
 
@@ -304,7 +304,7 @@ func TestFacetCountsBruteForceDemo(t *testing.T) {
 }
 
 func TestFacetCountsBruteForceFlipkart(t *testing.T) {
-	data := sharedData(t)
+	data := datasets.SkipOrDir(t)
 	m, err := catalog.BuiltinMapping("flipkart")
 	if err != nil {
 		t.Fatal(err)
@@ -325,20 +325,4 @@ func TestFacetCountsBruteForceFlipkart(t *testing.T) {
 	v.Facets = append(v.Facets, config.Facet{Field: "extraData.fkAdvantage", Type: config.FacetList, Title: "FK Advantage"})
 	bc := newBruteCase(t, "flipkart", w, config.DefaultKey, products)
 	bc.run(t, 200, 2, []string{"*", "*", "shirt", "women", "ring", "mobile cover"})
-}
-
-// sharedData finds ../shared/data above the working directory, or skips.
-func sharedData(t *testing.T) string {
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "data")
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/data not found above the working directory: this test needs ../shared beside the checkout (CI has it)")
-		}
-		dir = parent
-	}
 }

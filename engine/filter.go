@@ -113,14 +113,66 @@ func parseBound(s string, t config.FieldType) (float64, error) {
 	return v, nil
 }
 
-// fieldFilter is every filter of one field: their values are ORed.
+// fieldFilter is every filter of one field: their values are ORed. Range
+// filters stay lazy: restrict checks a small set against the column
+// instead of building the range's bitmap, which can hold most of the
+// catalog.
 type fieldFilter struct {
 	field   string
 	filters []Filter
-	bm      *roaring.Bitmap
+	bm      *roaring.Bitmap // keyword values; nil while only ranges
+	ranges  *index.NumericField
 }
 
-// compileFilters parses filter strings and builds one bitmap per field.
+// lazyRangeShare: a set under 1/lazyRangeShare of the catalog is checked
+// doc by doc against the column; a larger one gets the range's bitmap.
+const lazyRangeShare = 8
+
+// restrict narrows set, in place, to the docs this field's filters allow.
+func (ff *fieldFilter) restrict(set *roaring.Bitmap, n int) {
+	if ff.bm == nil && ff.ranges != nil && set.GetCardinality() < uint64(n/lazyRangeShare) {
+		vals, has := ff.ranges.Values(), ff.ranges.Has()
+		keep := roaring.New()
+		var buf [256]uint32
+		it := set.ManyIterator()
+		for {
+			k := it.NextMany(buf[:])
+			if k == 0 {
+				break
+			}
+			for _, d := range buf[:k] {
+				if !has.Contains(d) {
+					continue
+				}
+				v := vals[d]
+				for _, f := range ff.filters {
+					if v >= f.Min && v <= f.Max {
+						keep.Add(d)
+						break
+					}
+				}
+			}
+		}
+		set.And(keep)
+		return
+	}
+	set.And(ff.bitmap())
+}
+
+// bitmap materialises the field's filters as one bitmap.
+func (ff *fieldFilter) bitmap() *roaring.Bitmap {
+	if ff.bm == nil {
+		ff.bm = roaring.New()
+		if ff.ranges != nil {
+			for _, f := range ff.filters {
+				ff.ranges.Range(f.Min, f.Max, ff.bm)
+			}
+		}
+	}
+	return ff.bm
+}
+
+// compileFilters parses filter strings and groups them by field.
 func compileFilters(seg *index.Segment, fields map[string]config.IndexedField, strs []string) ([]fieldFilter, error) {
 	typeOf := func(name string) (config.FieldType, bool) {
 		f, ok := fields[name]
@@ -138,15 +190,19 @@ func compileFilters(seg *index.Segment, fields map[string]config.IndexedField, s
 			i++
 		}
 		if i == len(out) {
-			out = append(out, fieldFilter{field: f.Field, bm: roaring.New()})
+			out = append(out, fieldFilter{field: f.Field})
 		}
 		ff := &out[i]
 		ff.filters = append(ff.filters, f)
 		if f.IsRange {
-			if nf := seg.Numeric(f.Field); nf != nil {
-				nf.Range(f.Min, f.Max, ff.bm)
+			ff.ranges = seg.Numeric(f.Field)
+			if ff.ranges == nil {
+				ff.bm = roaring.New() // no product has the field: nothing passes
 			}
 			continue
+		}
+		if ff.bm == nil {
+			ff.bm = roaring.New()
 		}
 		if kf := seg.Keyword(f.Field); kf != nil {
 			fold = analysis.Fold(fold[:0], f.Value)
@@ -156,6 +212,21 @@ func compileFilters(seg *index.Segment, fields map[string]config.IndexedField, s
 		}
 	}
 	return out, nil
+}
+
+// applyFilters narrows set by every filter but skip (-1 for none), the
+// keyword ones first so lazy ranges see the smallest set.
+func applyFilters(set *roaring.Bitmap, filters []fieldFilter, skip, n int) {
+	for i := range filters {
+		if i != skip && filters[i].ranges == nil {
+			filters[i].restrict(set, n)
+		}
+	}
+	for i := range filters {
+		if i != skip && filters[i].ranges != nil {
+			filters[i].restrict(set, n)
+		}
+	}
 }
 
 // sortSpec is a parsed sorting string.

@@ -41,6 +41,10 @@ type version struct {
 	synonyms  *ranking.Synonyms
 	redirects map[string]*config.Redirect // folded query → redirect
 	tmpl      *template.Template
+
+	initialOnce sync.Once
+	initial     []ranking.Hit
+	initialErr  error
 }
 
 // Source feeds a generation build: products and content items in order.

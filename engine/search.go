@@ -250,9 +250,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	q := ranking.Parse(seg, g.an, *req.Query, opts)
 	all, direct, relaxed := ranking.Match(seg, &q)
 	result := all.Clone()
-	for i := range filters {
-		result.And(filters[i].bm)
-	}
+	applyFilters(result, filters, -1, seg.Len())
 	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields}
 
 	// Suggested status over the whole result set.
@@ -318,11 +316,7 @@ func (g *Generation) facets(seg *index.Segment, dv deviceView, all, result *roar
 		base := result
 		if own >= 0 && !slices.Contains(exclude, fc.Field) {
 			base = all.Clone()
-			for i := range filters {
-				if i != own {
-					base.And(filters[i].bm)
-				}
-			}
+			applyFilters(base, filters, own, seg.Len())
 		}
 		var ownFilters []Filter
 		if own >= 0 {
@@ -484,8 +478,14 @@ func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
 }
 
 // initialContent lists the configured products, or the configured
-// filtered listing.
+// filtered listing. It depends only on the version and the catalog, so it
+// is computed once per generation.
 func (g *Generation) initialContent(v *version) ([]ranking.Hit, error) {
+	v.initialOnce.Do(func() { v.initial, v.initialErr = g.computeInitial(v) })
+	return v.initial, v.initialErr
+}
+
+func (g *Generation) computeInitial(v *version) ([]ranking.Hit, error) {
 	ic := v.cfg.InitialContent
 	if ic == nil {
 		return nil, nil
@@ -509,9 +509,7 @@ func (g *Generation) initialContent(v *version) ([]ranking.Hit, error) {
 		return nil, err
 	}
 	set := seg.All().Clone()
-	for i := range filters {
-		set.And(filters[i].bm)
-	}
+	applyFilters(set, filters, -1, seg.Len())
 	keys := make([]ranking.SortKey, 0, len(sorts))
 	for _, s := range sorts {
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
@@ -545,9 +543,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 	}
 	q := ranking.Parse(seg, g.an, query, opts)
 	all, _, relaxed := ranking.Match(seg, &q)
-	for i := range filters {
-		all.And(filters[i].bm)
-	}
+	applyFilters(all, filters, -1, seg.Len())
 	cr := &ContentResult{Kind: kind, Start: start, Requested: count, Total: int(all.GetCardinality()), Fields: s.Fields, seg: seg}
 	sc := ranking.GetScratch(seg.Len())
 	var scores []float32

@@ -486,10 +486,18 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	f.bucketSize = max(len(f.perm)/targetBuckets, 1024)
 	for lo := 0; lo < len(f.perm); lo += f.bucketSize {
 		hi := min(lo+f.bucketSize, len(f.perm))
+		docs := slices.Clone(f.perm[lo:hi])
+		slices.Sort(docs)
+		vals := make([]float64, len(docs))
+		for i, d := range docs {
+			vals[i] = f.vals[d]
+		}
 		bm := roaring.New()
-		bm.AddMany(f.perm[lo:hi])
+		bm.AddMany(docs)
 		bm.RunOptimize()
 		f.buckets = append(f.buckets, bm)
+		f.bucketDocs = append(f.bucketDocs, docs)
+		f.bucketVals = append(f.bucketVals, vals)
 	}
 	return f
 }

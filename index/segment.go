@@ -151,6 +151,10 @@ type NumericField struct {
 	sortedVals []float64
 	buckets    []*roaring.Bitmap
 	bucketSize int
+	// Per bucket, its docs in doc order with their values, so the two
+	// partial buckets of a range add sorted ids (roaring's fast path).
+	bucketDocs [][]uint32
+	bucketVals [][]float64
 }
 
 // Value is a doc's value and whether it has one.
@@ -183,14 +187,41 @@ func (f *NumericField) Range(min, max float64, dst *roaring.Bitmap) {
 	firstFull := (lo + bs - 1) / bs
 	lastFull := hi / bs // exclusive
 	if firstFull >= lastFull {
-		dst.AddMany(f.perm[lo:hi])
+		// Within one or two buckets: scan them.
+		for b := lo / bs; b <= (hi-1)/bs; b++ {
+			f.partial(b, min, max, dst)
+		}
 		return
 	}
-	dst.AddMany(f.perm[lo : firstFull*bs])
+	if lo < firstFull*bs {
+		f.partial(firstFull-1, min, max, dst)
+	}
 	for b := firstFull; b < lastFull; b++ {
 		dst.Or(f.buckets[b])
 	}
-	dst.AddMany(f.perm[lastFull*bs : hi])
+	if lastFull*bs < hi {
+		f.partial(lastFull, min, max, dst)
+	}
+}
+
+// partial adds the docs of bucket b whose value lies in [min, max].
+func (f *NumericField) partial(b int, min, max float64, dst *roaring.Bitmap) {
+	docs, vals := f.bucketDocs[b], f.bucketVals[b]
+	part := roaring.New()
+	run := 0
+	for i, v := range vals {
+		if v >= min && v <= max {
+			continue
+		}
+		if i > run {
+			part.AddMany(docs[run:i])
+		}
+		run = i + 1
+	}
+	if run < len(docs) {
+		part.AddMany(docs[run:])
+	}
+	dst.Or(part)
 }
 
 // Column is the per-doc value lists (doc d holds vals[offs[d]:offs[d+1]]),
