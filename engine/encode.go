@@ -163,7 +163,7 @@ func appendProjected(dst []byte, stored []byte, fields []string, extra *productE
 	first := true
 	done := map[string]bool{}
 	for _, f := range fields {
-		name, sub, nested := strings.Cut(f, ".")
+		name, _, nested := strings.Cut(f, ".")
 		if done[name] {
 			continue
 		}
@@ -214,7 +214,6 @@ func appendProjected(dst []byte, stored []byte, fields []string, extra *productE
 			dst = append(dst, '}')
 			continue
 		}
-		_ = sub
 		done[name] = true
 		if !first {
 			dst = append(dst, ',')
