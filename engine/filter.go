@@ -131,27 +131,31 @@ const lazyRangeShare = 8
 // restrict narrows set, in place, to the docs this field's filters allow.
 func (ff *fieldFilter) restrict(set *roaring.Bitmap, n int) {
 	if ff.bm == nil && ff.ranges != nil && set.GetCardinality() < uint64(n/lazyRangeShare) {
-		vals, has := ff.ranges.Values(), ff.ranges.Has()
+		nf := ff.ranges
+		vals := nf.Values()
 		keep := roaring.New()
-		var buf [256]uint32
+		var buf, out [256]uint32
 		it := set.ManyIterator()
 		for {
 			k := it.NextMany(buf[:])
 			if k == 0 {
 				break
 			}
+			m := 0
 			for _, d := range buf[:k] {
-				if !has.Contains(d) {
+				if !nf.HasDoc(d) {
 					continue
 				}
 				v := vals[d]
 				for _, f := range ff.filters {
 					if v >= f.Min && v <= f.Max {
-						keep.Add(d)
+						out[m] = d
+						m++
 						break
 					}
 				}
 			}
+			keep.AddMany(out[:m]) // ascending: roaring appends
 		}
 		set.And(keep)
 		return

@@ -97,7 +97,7 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 		c.buf = make([]uint32, 1024)
 	}
 	buf := c.buf[:cap(c.buf)]
-	has, vals := f.Has(), f.Values()
+	vals := f.Values()
 	it := base.ManyIterator()
 	for {
 		n := it.NextMany(buf)
@@ -105,7 +105,7 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 			break
 		}
 		for _, d := range buf[:n] {
-			if !has.Contains(d) {
+			if !f.HasDoc(d) {
 				continue
 			}
 			v := vals[d]

@@ -147,6 +147,7 @@ type NumericField struct {
 	Name       string
 	vals       []float64
 	has        *roaring.Bitmap
+	hasBits    []uint64 // has, as a dense bitset for per-doc checks
 	perm       []uint32 // docs with a value, sorted by value then doc
 	sortedVals []float64
 	buckets    []*roaring.Bitmap
@@ -163,6 +164,11 @@ func (f *NumericField) Value(doc uint32) (float64, bool) {
 		return 0, false
 	}
 	return f.vals[doc], true
+}
+
+// HasDoc reports whether doc has a value, in O(1) for per-doc loops.
+func (f *NumericField) HasDoc(doc uint32) bool {
+	return f.hasBits[doc>>6]&(1<<(doc&63)) != 0
 }
 
 // Values is the dense column (0 where a doc has no value); with Has it
