@@ -80,6 +80,9 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return err
 	}
 	log.Info("ready", "website", gen.Website.UUID, "products", gen.Products.Len())
+	if gen.Products.Len() == 0 {
+		log.Warn("the catalog is empty: load one with aisle import --data DIR FILE")
+	}
 
 	adminKey := f.adminKey
 	if adminKey == "" {
