@@ -84,3 +84,53 @@ func TestParallelBuildErrors(t *testing.T) {
 		t.Fatalf("source error: %v", err)
 	}
 }
+
+// TestConcurrentSearches runs searches from many goroutines on one
+// generation: pooled scratch and the once-computed initial content must
+// give every caller the answer a lone caller gets (run with -race).
+func TestConcurrentSearches(t *testing.T) {
+	cfg := demo.Config()
+	products := demo.Catalog(3000, 9)
+	g, err := Build(&cfg.Websites[0], analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
+		for i := range products {
+			if err := fn(&products[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "demo"
+	queries := []string{"lamp", "drill", "*", "zzqqxx", "black chair", "sofaa"}
+	search := func(q string) string {
+		c := 10
+		res, err := g.Search(&SearchRequest{Query: &q, Key: &key, Products: &ProductSettings{ContentSettings: ContentSettings{PageSettings: PageSettings{Count: &c}, Filters: []string{"price:1,500"}}, ReturnFilters: true}})
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		return string(res.AppendJSON(nil))
+	}
+	want := map[string]string{}
+	for _, q := range queries {
+		want[q] = search(q)
+	}
+	done := make(chan struct{})
+	for w := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 30 {
+				q := queries[(w+i)%len(queries)]
+				if got := search(q); got != want[q] {
+					t.Errorf("%q answered differently under concurrency", q)
+					return
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+}
