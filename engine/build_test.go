@@ -11,19 +11,24 @@ import (
 	"github.com/aisle-search/aisle/index"
 )
 
-func TestParallelBuildMatchesSerial(t *testing.T) {
-	cfg := demo.Config()
-	w := &cfg.Websites[0]
-	an := analysis.New(analysis.English)
-	products := demo.Catalog(3000, 5)
-	par, err := IndexProducts(w, an, func(fn func(*catalog.Product) error) error {
+// sliceSource feeds a product slice to a build.
+func sliceSource(products []catalog.Product) func(fn func(*catalog.Product) error) error {
+	return func(fn func(*catalog.Product) error) error {
 		for i := range products {
 			if err := fn(&products[i]); err != nil {
 				return err
 			}
 		}
 		return nil
-	}, nil)
+	}
+}
+
+func TestParallelBuildMatchesSerial(t *testing.T) {
+	cfg := demo.Config()
+	w := &cfg.Websites[0]
+	an := analysis.New(analysis.English)
+	products := demo.Catalog(3000, 5)
+	par, err := IndexProducts(w, an, sliceSource(products), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +65,7 @@ func TestParallelBuildErrors(t *testing.T) {
 	an := analysis.New(analysis.English)
 	products := demo.Catalog(2000, 5)
 	products[1500].ProductNumber = products[3].ProductNumber
-	_, err := IndexProducts(&cfg.Websites[0], an, func(fn func(*catalog.Product) error) error {
-		for i := range products {
-			if err := fn(&products[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, nil)
+	_, err := IndexProducts(&cfg.Websites[0], an, sliceSource(products), nil)
 	if err == nil || !strings.Contains(err.Error(), "duplicate key") {
 		t.Fatalf("duplicate product number: %v", err)
 	}
@@ -91,14 +89,7 @@ func TestParallelBuildErrors(t *testing.T) {
 func TestConcurrentSearches(t *testing.T) {
 	cfg := demo.Config()
 	products := demo.Catalog(3000, 9)
-	g, err := Build(&cfg.Websites[0], analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
-		for i := range products {
-			if err := fn(&products[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}}, nil)
+	g, err := Build(&cfg.Websites[0], analysis.English, Source{Products: sliceSource(products)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

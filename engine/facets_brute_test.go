@@ -105,14 +105,7 @@ type bruteCase struct {
 }
 
 func newBruteCase(t *testing.T, name string, w *config.Website, key string, products []catalog.Product) *bruteCase {
-	g, err := Build(w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
-		for i := range products {
-			if err := fn(&products[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}}, nil)
+	g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
