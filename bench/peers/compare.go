@@ -1,0 +1,110 @@
+package peers
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"github.com/aisle-search/aisle/bench"
+	"github.com/aisle-search/aisle/engine"
+)
+
+// Result is one engine's figures for one query class.
+type Result struct {
+	Engine         string  `json:"engine"`
+	Class          string  `json:"class"`
+	QPS            float64 `json:"qps"`
+	P50us          float64 `json:"p50us"`
+	P95us          float64 `json:"p95us"`
+	P99us          float64 `json:"p99us"`
+	AllocsPerQuery float64 `json:"allocsPerQuery"`
+}
+
+// Searcher is one engine answering the benchmark's requests.
+type Searcher struct {
+	Name   string
+	Search func(r *bench.Request, c bench.Class) error
+}
+
+// AisleSearcher answers with Aisle in process, encoding the JSON answer
+// as the server would.
+func AisleSearcher(g *engine.Generation) Searcher {
+	var buf []byte
+	return Searcher{Name: "aisle", Search: func(r *bench.Request, _ bench.Class) error {
+		res, err := g.Search(r.Req)
+		if err != nil {
+			return err
+		}
+		buf = res.AppendJSON(buf[:0])
+		return nil
+	}}
+}
+
+// BleveSearcher answers with Bleve in process.
+func BleveSearcher(b *Bleve) Searcher {
+	return Searcher{Name: "bleve", Search: func(r *bench.Request, c bench.Class) error {
+		_, err := b.Search(r.Req, c == bench.ClassTypo)
+		return err
+	}}
+}
+
+// Compare runs every searcher over the same requests, interleaved in
+// blocks (A B A B …) so drift on a shared machine falls on all alike.
+func Compare(searchers []Searcher, c bench.Class, reqs []bench.Request, rounds int) ([]Result, error) {
+	const block = 50
+	lats := make([][]time.Duration, len(searchers))
+	mallocs := make([]uint64, len(searchers))
+	busy := make([]time.Duration, len(searchers))
+	var ms runtime.MemStats
+	for round := range rounds {
+		for lo := 0; lo < len(reqs); lo += block {
+			hi := min(lo+block, len(reqs))
+			for k := range searchers {
+				// Alternate who goes first each block.
+				s := (k + lo/block + round) % len(searchers)
+				runtime.ReadMemStats(&ms)
+				before := ms.Mallocs
+				t0 := time.Now()
+				for i := lo; i < hi; i++ {
+					q0 := time.Now()
+					if err := searchers[s].Search(&reqs[i], c); err != nil {
+						return nil, fmt.Errorf("%s, class %s: %w", searchers[s].Name, c, err)
+					}
+					lats[s] = append(lats[s], time.Since(q0))
+				}
+				busy[s] += time.Since(t0)
+				runtime.ReadMemStats(&ms)
+				mallocs[s] += ms.Mallocs - before
+			}
+		}
+	}
+	out := make([]Result, len(searchers))
+	for s := range searchers {
+		n := len(lats[s])
+		p50, p95, p99, _ := bench.Percentiles(lats[s])
+		out[s] = Result{Engine: searchers[s].Name, Class: c.String(), QPS: float64(n) / busy[s].Seconds(),
+			P50us: us(p50), P95us: us(p95), P99us: us(p99), AllocsPerQuery: float64(mallocs[s]) / float64(n)}
+	}
+	return out, nil
+}
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+
+// Print writes the comparison as a table with Aisle/peer QPS ratios.
+func Print(w io.Writer, results [][]Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "class\tengine\tQPS\tp50\tp95\tp99\tallocs/query\tAisle/peer QPS\t\n")
+	for _, rs := range results {
+		aisle := rs[0]
+		for _, r := range rs {
+			ratio := ""
+			if r.Engine != aisle.Engine {
+				ratio = fmt.Sprintf("%.1f×", aisle.QPS/r.QPS)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0fµs\t%.0fµs\t%.0fµs\t%.0f\t%s\t\n", r.Class, r.Engine, r.QPS, r.P50us, r.P95us, r.P99us, r.AllocsPerQuery, ratio)
+		}
+	}
+	tw.Flush()
+}
