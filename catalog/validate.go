@@ -74,7 +74,9 @@ func fieldError(field, format string, args ...any) error {
 }
 
 // Normalize fills the fields a feed may leave out but results carry:
-// priceLowered and isOnSale from the two prices, and priceFormatted.
+// priceLowered from the two prices, isOnSale when the price was lowered
+// (a feed's true is kept), and priceFormatted when empty. It also trims
+// productNumber, title and brand, so Validate sees "  " as missing.
 func (p *Product) Normalize() {
 	p.ProductNumber = strings.TrimSpace(p.ProductNumber)
 	p.Title = strings.TrimSpace(p.Title)

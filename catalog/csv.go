@@ -1,0 +1,296 @@
+package catalog
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// csvColumn is one compiled mapping entry: where its text comes from and
+// how it is stored.
+type csvColumn struct {
+	field string
+	col   int    // index in the record, or -1 for a default only
+	def   string // used when the cell is empty
+	set   func(p *Product, v string) error
+}
+
+func readCSV(br *bufio.Reader, name string, m *CSVMapping, fn func(*Product) error) error {
+	if err := m.validate(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return fmt.Errorf("%s: empty file: expected a header row naming the columns", name)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: header: %w", name, csvError(err, 0))
+	}
+	header = slices.Clone(header) // the reader reuses its record
+	index := make(map[string]int, len(header))
+	dup := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		if _, seen := index[h]; seen {
+			dup[h] = true
+			continue
+		}
+		index[h] = i
+	}
+	var cols []csvColumn
+	var missing []string
+	for _, f := range slices.Sorted(maps.Keys(m.Columns)) {
+		h := strings.TrimSpace(m.Columns[f])
+		i, ok := index[h]
+		switch {
+		case !ok:
+			missing = append(missing, fmt.Sprintf("%q (for %s)", h, f))
+			continue
+		case dup[h]:
+			return fmt.Errorf("%s: %s: column %q (for %s) appears more than once in the header", name, m.prefix(), h, f)
+		}
+		cols = append(cols, csvColumn{field: f, col: i, def: strings.TrimSpace(m.Defaults[f]), set: fieldSetter(f, m)})
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%s: %s: not in the header: %s; the header has %s", name, m.prefix(), strings.Join(missing, ", "), quoteAll(header))
+	}
+	for _, f := range slices.Sorted(maps.Keys(m.Defaults)) {
+		if _, mapped := m.Columns[f]; !mapped {
+			if v := strings.TrimSpace(m.Defaults[f]); v != "" {
+				cols = append(cols, csvColumn{field: f, col: -1, def: v, set: fieldSetter(f, m)})
+			}
+		}
+	}
+	for rec := 1; ; rec++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			line := 0
+			if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+				line = pe.Line
+			}
+			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, csvError(err, len(header)))
+		}
+		p := new(Product)
+		for _, c := range cols {
+			v := c.def
+			if c.col >= 0 {
+				if cell := strings.TrimSpace(row[c.col]); cell != "" {
+					v = cell
+				}
+			}
+			if v == "" {
+				continue
+			}
+			if err := c.set(p, v); err != nil {
+				if c.col < 0 {
+					line, _ := cr.FieldPos(0)
+					return fmt.Errorf("%s:%d: record %d: default for field %q: %w", name, line, rec, c.field, err)
+				}
+				line, _ := cr.FieldPos(c.col)
+				return fmt.Errorf("%s:%d: record %d: column %q, field %q: %w", name, line, rec, header[c.col], c.field, err)
+			}
+		}
+		if err := fn(p); err != nil {
+			line, _ := cr.FieldPos(0)
+			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, err)
+		}
+	}
+}
+
+// csvError words encoding/csv's errors without repeating the line, which
+// the caller puts in front.
+func csvError(err error, columns int) error {
+	pe, ok := errors.AsType[*csv.ParseError](err)
+	if !ok {
+		return err
+	}
+	if errors.Is(pe.Err, csv.ErrFieldCount) {
+		return fmt.Errorf("wrong number of columns: the header has %d", columns)
+	}
+	return fmt.Errorf("column %d: %w", pe.Column, pe.Err)
+}
+
+func quoteAll(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// fieldSetter returns the function that stores a non-empty, trimmed cell
+// in field (one validField accepts); its errors name the value.
+func fieldSetter(field string, m *CSVMapping) func(p *Product, v string) error {
+	str := func(dst func(p *Product) *string) func(*Product, string) error {
+		return func(p *Product, v string) error { *dst(p) = v; return nil }
+	}
+	num := func(dst func(p *Product) *float64) func(*Product, string) error {
+		return func(p *Product, v string) error {
+			f, err := parseNumber(v)
+			*dst(p) = f
+			return err
+		}
+	}
+	boolean := func(dst func(p *Product) *bool) func(*Product, string) error {
+		return func(p *Product, v string) (err error) {
+			*dst(p), err = parseBool(v)
+			return err
+		}
+	}
+	switch field {
+	case "productNumber":
+		return str(func(p *Product) *string { return &p.ProductNumber })
+	case "title":
+		return str(func(p *Product) *string { return &p.Title })
+	case "url":
+		return str(func(p *Product) *string { return &p.URL })
+	case "imgUrl":
+		return str(func(p *Product) *string { return &p.ImgURL })
+	case "currency":
+		return str(func(p *Product) *string { return &p.Currency })
+	case "priceFormatted":
+		return str(func(p *Product) *string { return &p.PriceFormatted })
+	case "description":
+		return str(func(p *Product) *string { return &p.Description })
+	case "keywords":
+		return str(func(p *Product) *string { return &p.Keywords })
+	case "brand":
+		return str(func(p *Product) *string { return &p.Brand })
+	case "groupingKey":
+		return str(func(p *Product) *string { return &p.GroupingKey })
+	case "price":
+		return num(func(p *Product) *float64 { return &p.Price })
+	case "previousPrice":
+		return num(func(p *Product) *float64 { return &p.PreviousPrice })
+	case "inStock":
+		return boolean(func(p *Product) *bool { return &p.InStock })
+	case "isOnSale":
+		return boolean(func(p *Product) *bool { return &p.IsOnSale })
+	case "created":
+		return func(p *Product, v string) (err error) {
+			p.Created, err = parseTime(v)
+			return err
+		}
+	case "variantProductNumbers":
+		return func(p *Product, v string) error {
+			p.VariantProductNumbers = splitList(v)
+			return nil
+		}
+	case "hierarchies":
+		sep, dropLast := m.HierarchySeparator, m.HierarchyDropLast
+		return func(p *Product, v string) error {
+			if path := splitPath(v, sep, dropLast); len(path) > 0 {
+				p.Hierarchies = append(p.Hierarchies, path)
+			}
+			return nil
+		}
+	}
+	if k, ok := strings.CutPrefix(field, "extraData."); ok {
+		return func(p *Product, v string) error {
+			if p.ExtraData == nil {
+				p.ExtraData = map[string]string{}
+			}
+			p.ExtraData[k] = v
+			return nil
+		}
+	}
+	if k, ok := strings.CutPrefix(field, "extraDataNumber."); ok {
+		lenient := m.LenientNumbers
+		return func(p *Product, v string) error {
+			f, err := parseNumber(v)
+			if err != nil {
+				if lenient {
+					return nil
+				}
+				return err
+			}
+			if p.ExtraDataNumber == nil {
+				p.ExtraDataNumber = map[string]float64{}
+			}
+			p.ExtraDataNumber[k] = f
+			return nil
+		}
+	}
+	if k, ok := strings.CutPrefix(field, "extraDataList."); ok {
+		return func(p *Product, v string) error {
+			if list := splitList(v); len(list) > 0 {
+				if p.ExtraDataList == nil {
+					p.ExtraDataList = map[string][]string{}
+				}
+				p.ExtraDataList[k] = list
+			}
+			return nil
+		}
+	}
+	return func(*Product, string) error { return fmt.Errorf("%q is not a product field", field) }
+}
+
+// splitPath splits a hierarchy cell into its non-empty levels, dropping
+// the last one when asked but keeping at least one.
+func splitPath(v, sep string, dropLast bool) []string {
+	levels := []string{v}
+	if sep != "" {
+		levels = strings.Split(v, sep)
+	}
+	kept := levels[:0]
+	for _, l := range levels {
+		if l = strings.TrimSpace(l); l != "" {
+			kept = append(kept, l)
+		}
+	}
+	if dropLast && len(kept) > 1 {
+		kept = kept[:len(kept)-1]
+	}
+	return kept
+}
+
+func splitList(v string) []string {
+	var out []string
+	for s := range strings.SplitSeq(v, "|") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func parseNumber(v string) (float64, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("%q is not a number", v)
+	}
+	return f, nil
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not a boolean (true/false, yes/no, 1/0)", v)
+}
+
+func parseTime(v string) (time.Time, error) {
+	for _, l := range []string{time.RFC3339Nano, time.DateTime, time.DateOnly} {
+		if t, err := time.Parse(l, v); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (2006-01-02, 2006-01-02 15:04:05 or RFC 3339)", v)
+}
