@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -37,7 +38,7 @@ type Request struct {
 
 // Requests makes n requests of class c for generation g and search
 // configuration key, with words drawn from queries. Filter values come
-// from the catalog itself so they select real products.
+// from a product the words match, so filtered requests find products.
 func Requests(g *engine.Generation, key string, queries []string, c Class, n int, seed uint64) ([]Request, error) {
 	r := rand.New(rand.NewPCG(seed, uint64(c)))
 	seg := g.Products
@@ -70,13 +71,12 @@ func Requests(g *engine.Generation, key string, queries []string, c Class, n int
 		case ClassWords:
 			body["query"] = words()
 		case ClassFiltered, ClassFacets:
-			body["query"] = words()
-			var filters []string
-			if len(brands) > 0 {
-				filters = append(filters, "brand:"+brands[r.IntN(len(brands))])
+			q := words()
+			body["query"] = q
+			filters, err := shopperFilters(g, key, q, r, brands)
+			if err != nil {
+				return nil, err
 			}
-			lo := r.IntN(100)
-			filters = append(filters, fmt.Sprintf("price:%d,%d", lo, lo+50+r.IntN(1000)))
 			p["filters"] = filters
 			if c == ClassFacets {
 				p["returnFilters"] = true
@@ -102,6 +102,45 @@ func Requests(g *engine.Generation, key string, queries []string, c Class, n int
 		out = append(out, Request{Body: b, Req: &req})
 	}
 	return out, nil
+}
+
+// shopperFilters picks a brand and a price range the way a shopper would
+// after searching q: from a product on the first pages of its results, so
+// the filtered request finds that product and others like it. Drawing them
+// independently of the words left over 90% of the demo's filtered
+// requests with no results, which measured empty pages rather than
+// filtering and facet counting. When q matches nothing (or the catalog has
+// no brands or prices) it falls back to a random brand.
+func shopperFilters(g *engine.Generation, key, q string, r *rand.Rand, brands []string) ([]string, error) {
+	seg := g.Products
+	page := 100
+	res, err := g.Search(&engine.SearchRequest{Query: &q, Key: &key, Products: &engine.ProductSettings{
+		ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &page}},
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("requests: search %q to pick filters: %w", q, err)
+	}
+	var filters []string
+	if hits := res.Products.Hits; len(hits) > 0 {
+		doc := hits[r.IntN(len(hits))].Doc
+		if kf := seg.Keyword("brand"); kf != nil {
+			if vs := kf.DocValues(doc); len(vs) > 0 {
+				filters = append(filters, "brand:"+kf.Values[vs[0]])
+			}
+		}
+		if nf := seg.Numeric("price"); nf != nil {
+			if v, ok := nf.Value(doc); ok {
+				lo := math.Floor(v * (0.3 + 0.6*r.Float64()))
+				hi := math.Ceil(v * (1.1 + 2*r.Float64()))
+				filters = append(filters, fmt.Sprintf("price:%g,%g", lo, hi))
+			}
+		}
+		return filters, nil
+	}
+	if len(brands) > 0 {
+		filters = append(filters, "brand:"+brands[r.IntN(len(brands))])
+	}
+	return filters, nil
 }
 
 // typo swaps two inner letters of the longest word.

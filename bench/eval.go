@@ -9,7 +9,8 @@ import (
 	"github.com/aisle-search/aisle/engine"
 )
 
-// Eval is a relevance measurement.
+// Eval is one relevance measurement with what it was measured on, so the
+// eval command, the tests and the peer comparison report the same figures.
 type Eval struct {
 	NDCG      float64
 	Terms     int
@@ -21,6 +22,9 @@ type Eval struct {
 // EvalHomeDepot indexes the Home Depot catalog under the default search
 // configuration and measures NDCG@k on the development judgments.
 func EvalHomeDepot(sharedData string, k int) (Eval, error) {
+	if k < 1 {
+		return Eval{}, fmt.Errorf("eval: cut-off k = %d, want at least 1", k)
+	}
 	products, err := CSVCatalog(sharedData, "homedepot")
 	if err != nil {
 		return Eval{}, err
@@ -33,14 +37,25 @@ func EvalHomeDepot(sharedData string, k int) (Eval, error) {
 	start := time.Now()
 	g, err := Build(&cfg.Websites[0], products)
 	if err != nil {
-		return Eval{}, err
+		return Eval{}, fmt.Errorf("eval: build the Home Depot catalog: %w", err)
 	}
 	ev := Eval{K: k, BuildTime: time.Since(start), Products: g.Products.Len()}
-	key := config.DefaultKey
-	ev.NDCG, ev.Terms, err = NDCG(j, k, func(term string, k int) ([]string, error) {
-		q := term
-		res, err := g.Search(&engine.SearchRequest{Query: &q, Key: &key, Products: &engine.ProductSettings{
-			ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &k}},
+	ev.NDCG, ev.Terms, err = NDCG(j, k, SearchNumbers(g, config.DefaultKey))
+	if err != nil {
+		return Eval{}, fmt.Errorf("eval: %w", err)
+	}
+	return ev, nil
+}
+
+// SearchNumbers is the search NDCG needs over a built generation: the
+// product numbers of the top k products for a term under search
+// configuration key, so a catalog already built for a load run can be
+// measured without building it again.
+func SearchNumbers(g *engine.Generation, key string) func(term string, k int) ([]string, error) {
+	fields := []string{"productNumber"}
+	return func(term string, k int) ([]string, error) {
+		res, err := g.Search(&engine.SearchRequest{Query: &term, Key: &key, Products: &engine.ProductSettings{
+			ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &k}, Fields: fields},
 		}})
 		if err != nil {
 			return nil, err
@@ -50,9 +65,5 @@ func EvalHomeDepot(sharedData string, k int) (Eval, error) {
 			out[i] = g.Products.Key(h.Doc)
 		}
 		return out, nil
-	})
-	if err != nil {
-		return Eval{}, fmt.Errorf("eval: %w", err)
 	}
-	return ev, nil
 }

@@ -73,6 +73,9 @@ func (j Judgments) Terms() []string {
 // product numbers ranked for a term; unjudged products gain 0; terms whose
 // judged gains are all 0 are skipped and not counted.
 func NDCG(j Judgments, k int, search func(term string, k int) ([]string, error)) (mean float64, terms int, err error) {
+	if k < 1 {
+		return 0, 0, fmt.Errorf("ndcg: cut-off k = %d, want at least 1", k)
+	}
 	var sum float64
 	gains := make([]float64, 0, 16)
 	for _, term := range j.Terms() {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/demo"
@@ -45,6 +45,8 @@ type classReport struct {
 	HTTPP50ms   float64 `json:"httpP50ms"`
 	HTTPP95ms   float64 `json:"httpP95ms"`
 	HTTPP99ms   float64 `json:"httpP99ms"`
+	HTTPMaxms   float64 `json:"httpMaxMs"`
+	Requests    int     `json:"requests"`
 	Errors      int     `json:"errors"`
 }
 
@@ -60,11 +62,22 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	switch {
+	case fs.NArg() > 0:
+		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
+	case *n < 1:
+		return fmt.Errorf("bench: --products %d: want at least 1", *n)
+	case *conc < 1:
+		return fmt.Errorf("bench: --concurrency %d: want at least 1", *conc)
+	case *dur <= 0:
+		return fmt.Errorf("bench: --duration %s: want a positive duration, so each load run ends", *dur)
+	}
 	var (
 		w       *config.Website
 		key     string
 		src     bench.Products
 		queries []string
+		judged  bench.Judgments
 	)
 	switch *cat {
 	case "demo":
@@ -85,11 +98,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		cfg := config.Default()
 		w, key = &cfg.Websites[0], config.DefaultKey
 		if *cat == "homedepot" {
-			j, err := bench.LoadJudgments(filepath.Join(dir, "homedepot", "judgments-dev.csv"))
-			if err != nil {
+			if judged, err = bench.LoadJudgments(filepath.Join(dir, "homedepot", "judgments-dev.csv")); err != nil {
 				return err
 			}
-			queries = j.Terms()
+			queries = judged.Terms()
 		} else {
 			queries = demo.Queries(2000, 7) // replaced below by title words
 		}
@@ -98,9 +110,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	fmt.Fprintf(stderr, "building the %s catalog…\n", *cat)
 	start := time.Now()
-	g, err := bench.Build(w, src)
+	last := -1
+	g, err := engine.Build(w, analysis.English, engine.Source{Products: src}, func(done int) {
+		if done != last { // the last batch is reported twice
+			fmt.Fprintf(stderr, "\r  %d products indexed", done)
+			last = done
+		}
+	})
+	fmt.Fprintln(stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("bench: build the %s catalog: %w", *cat, err)
 	}
 	build := time.Since(start)
 	if *cat == "flipkart" {
@@ -149,25 +168,25 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 			return err
 		}
 		rep.Classes = append(rep.Classes, classReport{Class: c.String(), InProcP50us: us(p50), InProcP99us: us(p99),
-			HTTPQPS: lr.QPS, HTTPP50ms: ms3(lr.P50), HTTPP95ms: ms3(lr.P95), HTTPP99ms: ms3(lr.P99), Errors: lr.Errors})
+			HTTPQPS: lr.QPS, HTTPP50ms: ms3(lr.P50), HTTPP95ms: ms3(lr.P95), HTTPP99ms: ms3(lr.P99),
+			HTTPMaxms: ms3(lr.Max), Requests: lr.Requests, Errors: lr.Errors})
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	if *cat == "homedepot" {
-		dir, _ := bench.FindSharedData()
-		if *shared != "" {
-			dir = *shared
-		}
-		if ev, err := bench.EvalHomeDepot(dir, 10); err == nil {
-			rep.NDCG, rep.NDCGTerms = ev.NDCG, ev.Terms
+	if judged != nil {
+		if rep.NDCG, rep.NDCGTerms, err = bench.NDCG(judged, 10, bench.SearchNumbers(g, key)); err != nil {
+			return fmt.Errorf("bench: %w", err)
 		}
 	}
 	printReport(stdout, &rep)
 	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
-			return errors.Join(errors.New("write report"), err)
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("bench: encode the report: %w", err)
+		}
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("bench: write the report: %w", err)
 		}
 	}
 	return nil

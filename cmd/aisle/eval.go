@@ -18,6 +18,9 @@ func runEval(_ context.Context, args []string, stdout, stderr io.Writer, _ *slog
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *k < 1 {
+		return fmt.Errorf("eval: --k %d: want at least 1", *k)
+	}
 	dir := *shared
 	if dir == "" {
 		var err error

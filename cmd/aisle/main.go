@@ -21,7 +21,8 @@ Usage:
   aisle import --data DIR [--mapping NAME|FILE] [--config FILE] FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
   aisle eval   [--shared DIR] [--k 10]
-  aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--concurrency C] [--duration D] [--json FILE]
+  aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
+               [--concurrency C] [--duration D] [--json FILE]
 
 Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
 AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.

@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/demo"
+)
+
+func TestFindSharedData(t *testing.T) {
+	root := t.TempDir()
+	data := filepath.Join(root, "shared", "data")
+	deep := filepath.Join(root, "checkout", "cmd", "aisle")
+	for _, d := range []string{data, deep} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(deep)
+	got, err := FindSharedData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(data); got != data && got != want {
+		t.Fatalf("FindSharedData() = %q, want %q", got, data)
+	}
+
+	t.Chdir(t.TempDir())
+	if _, err := FindSharedData(); err == nil || !strings.Contains(err.Error(), "--shared") {
+		// A shared/data above the system temp dir would be found; only
+		// the message matters when it is not.
+		if err != nil {
+			t.Fatalf("err = %v, want it to say to pass --shared", err)
+		}
+	}
+}
+
+func TestCSVCatalogErrors(t *testing.T) {
+	tests := []struct {
+		name, catalog, want string
+	}{
+		{"unknown mapping", "acme", `no built-in mapping "acme"`},
+		{"missing file", "homedepot", "catalog homedepot"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := CSVCatalog(t.TempDir(), tc.catalog); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRealCatalogs reads the shared catalogs through the built-in
+// mappings: every row becomes a product with a number and a title.
+func TestRealCatalogs(t *testing.T) {
+	dir, err := FindSharedData()
+	if err != nil {
+		t.Skip(err.Error())
+	}
+	tests := []struct {
+		name      string
+		products  int
+		firstPN   string
+		titleHint string
+	}{
+		{"homedepot", 54667, "100001", "Simpson Strong-Tie"},
+		{"flipkart", 20000, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := CSVCatalog(dir, tc.name)
+			if errors.Is(err, os.ErrNotExist) {
+				t.Skipf("%s not in %s", tc.name, dir)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			err = src(func(p *catalog.Product) error {
+				if n == 0 && tc.firstPN != "" && (p.ProductNumber != tc.firstPN || !strings.Contains(p.Title, tc.titleHint)) {
+					t.Errorf("first product %q %q", p.ProductNumber, p.Title)
+				}
+				if p.ProductNumber == "" || p.Title == "" {
+					t.Errorf("product %d: number %q, title %q", n, p.ProductNumber, p.Title)
+				}
+				n++
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != tc.products {
+				t.Fatalf("%d products, want %d", n, tc.products)
+			}
+		})
+	}
+}
+
+// TestRequestsAnswer builds a small generated catalog and checks that every
+// query class makes requests the engine accepts, and that filters and
+// facets select real products rather than empty pages.
+func TestRequestsAnswer(t *testing.T) {
+	cfg := demo.Config()
+	g, err := Build(&cfg.Websites[0], Generated(2000, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Products.Len() != 2000 {
+		t.Fatalf("%d products indexed, want 2000", g.Products.Len())
+	}
+	qs := demo.Queries(50, 1)
+	for _, c := range Classes {
+		t.Run(c.String(), func(t *testing.T) {
+			reqs, err := Requests(g, "demo", qs, c, 40, 9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(reqs) != 40 {
+				t.Fatalf("%d requests, want 40", len(reqs))
+			}
+			found := 0
+			for _, r := range reqs {
+				res, err := g.Search(r.Req)
+				if err != nil {
+					t.Fatalf("%s: %v", r.Body, err)
+				}
+				if len(res.Products.Hits) > 0 {
+					found++
+				}
+				if c == ClassFacets && len(res.Products.Filters) == 0 {
+					t.Fatalf("%s: no facets returned", r.Body)
+				}
+				if len(res.AppendJSON(nil)) == 0 {
+					t.Fatalf("%s: empty JSON", r.Body)
+				}
+			}
+			// Filter values come from matching products: a class whose
+			// pages are mostly empty would measure nothing.
+			if found < len(reqs)*8/10 {
+				t.Fatalf("%d of %d requests of class %s found a product, want 80%%", found, len(reqs), c)
+			}
+		})
+	}
+}
