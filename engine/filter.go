@@ -131,8 +131,11 @@ const lazyRangeShare = 8
 // restrict narrows set, in place, to the docs this field's filters allow.
 func (ff *fieldFilter) restrict(set *roaring.Bitmap, n int) {
 	if ff.bm == nil && ff.ranges != nil && set.GetCardinality() < uint64(n/lazyRangeShare) {
-		nf := ff.ranges
-		vals := nf.Values()
+		var checks [4]index.RangeCheck
+		cs := checks[:0]
+		for _, f := range ff.filters {
+			cs = append(cs, ff.ranges.Check(f.Min, f.Max))
+		}
 		keep := roaring.New()
 		var buf, out [256]uint32
 		it := set.ManyIterator()
@@ -143,12 +146,8 @@ func (ff *fieldFilter) restrict(set *roaring.Bitmap, n int) {
 			}
 			m := 0
 			for _, d := range buf[:k] {
-				if !nf.HasDoc(d) {
-					continue
-				}
-				v := vals[d]
-				for _, f := range ff.filters {
-					if v >= f.Min && v <= f.Max {
+				for i := range cs {
+					if cs[i].Contains(d) {
 						out[m] = d
 						m++
 						break

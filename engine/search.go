@@ -268,7 +268,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	for _, s := range sorts {
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
 	}
-	sc := ranking.GetScratch(seg.Len())
+	sc := ranking.GetScratch()
 	var scores []float32
 	if q.Wildcard {
 		sc.Collect(result)
@@ -518,7 +518,7 @@ func (g *Generation) computeInitial(v *version) ([]ranking.Hit, error) {
 	if n <= 0 {
 		n = 10
 	}
-	sc := ranking.GetScratch(seg.Len())
+	sc := ranking.GetScratch()
 	defer ranking.PutScratch(sc)
 	sc.Collect(set)
 	return ranking.TopN(sc.Docs, nil, keys, n, nil), nil
@@ -545,7 +545,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 	all, _, relaxed := ranking.Match(seg, &q)
 	applyFilters(all, filters, -1, seg.Len())
 	cr := &ContentResult{Kind: kind, Start: start, Requested: count, Total: int(all.GetCardinality()), Fields: s.Fields, seg: seg}
-	sc := ranking.GetScratch(seg.Len())
+	sc := ranking.GetScratch()
 	var scores []float32
 	if q.Wildcard {
 		sc.Collect(all)

@@ -10,13 +10,17 @@ import (
 )
 
 // bitmapCostFactor is how many docs of a column scan one per-value
-// AndCardinality is worth; above it, intersecting value bitmaps wins.
-const bitmapCostFactor = 256
+// AndCardinality is worth; above it, intersecting value bitmaps wins. It
+// is high because a sparse set's containers are arrays, and intersecting
+// arrays costs their length for every value, where the scan reads one
+// 2-byte cell a doc.
+const bitmapCostFactor = 4096
 
 // Counter holds reusable buffers for one request's facet counting.
 type Counter struct {
 	buf    []uint32
 	counts []uint32
+	ends   []uint32
 }
 
 // Keyword counts, for each value of k, the docs of base holding it. The
@@ -43,6 +47,32 @@ func (c *Counter) Keyword(k *index.KeywordField, base *roaring.Bitmap) []uint32 
 	}
 	buf := c.buf[:cap(c.buf)]
 	offs, vals := k.Column()
+	if one := k.ChainColumn(); one != nil {
+		if cap(c.ends) < nv {
+			c.ends = make([]uint32, nv)
+		}
+		ends := c.ends[:nv]
+		clear(ends)
+		it := base.ManyIterator()
+		for {
+			n := it.NextMany(buf)
+			if n == 0 {
+				break
+			}
+			for _, d := range buf[:n] {
+				switch v := one[d]; {
+				case v < index.Multi16:
+					ends[v]++
+				case v == index.Multi16:
+					for _, v := range vals[offs[d]:offs[d+1]] {
+						counts[v]++
+					}
+				}
+			}
+		}
+		k.AddChains(counts, ends)
+		return counts
+	}
 	it := base.ManyIterator()
 	single := k.Single()
 	for {
@@ -68,8 +98,9 @@ func (c *Counter) Keyword(k *index.KeywordField, base *roaring.Bitmap) []uint32 
 }
 
 // Range is the smallest and largest value of f over base; ok is false when
-// no doc of base has a value. Large sets walk the sorted column from both
-// ends; small ones are scanned.
+// no doc of base has a value. A set holding most of the column walks the
+// sorted column from both ends; others are scanned, reading the 2-byte
+// quantised positions and a value only when it may be a new extreme.
 func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi float64, ok bool) {
 	card := base.GetCardinality()
 	if card == 0 {
@@ -79,7 +110,7 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 	if len(perm) == 0 {
 		return 0, 0, false
 	}
-	if card*64 >= uint64(len(perm)) {
+	if card*4 >= uint64(len(perm)) {
 		i := 0
 		for i < len(perm) && !base.Contains(perm[i]) {
 			i++
@@ -97,7 +128,8 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 		c.buf = make([]uint32, 1024)
 	}
 	buf := c.buf[:cap(c.buf)]
-	vals := f.Values()
+	vals, qpos := f.Values(), f.Quantised()
+	minQ, maxQ := uint16(index.NoValue16), uint16(0)
 	it := base.ManyIterator()
 	for {
 		n := it.NextMany(buf)
@@ -105,15 +137,23 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 			break
 		}
 		for _, d := range buf[:n] {
-			if !f.HasDoc(d) {
+			q := qpos[d]
+			if q == index.NoValue16 {
 				continue
 			}
-			v := vals[d]
-			if !ok {
-				lo, hi, ok = v, v, true
-				continue
+			if q <= minQ {
+				if v := vals[d]; !ok || q < minQ || v < lo {
+					lo = v
+				}
+				minQ = q
 			}
-			lo, hi = min(lo, v), max(hi, v)
+			if q >= maxQ {
+				if v := vals[d]; !ok || q > maxQ || v > hi {
+					hi = v
+				}
+				maxQ = q
+			}
+			ok = true
 		}
 	}
 	return lo, hi, ok

@@ -123,3 +123,103 @@ func BenchmarkKeyword(b *testing.B) {
 		})
 	}
 }
+
+// TestHierarchyCountsMatchBruteForce covers the chain column: docs on one
+// path, on two paths, on a path whose top level no doc names, and none.
+func TestHierarchyCountsMatchBruteForce(t *testing.T) {
+	paths := [][]string{
+		{"Tools$", "Tools$Power$", "Tools$Power$Drills$"},
+		{"Tools$", "Tools$Hand$"},
+		{"Garden$"},
+		{"Garden$", "Garden$Hoses$"},
+		{"Orphan$Leaf$"}, // no doc has Orphan$ itself
+	}
+	r := rand.New(rand.NewPCG(4, 2))
+	b := index.NewBuilder(analysis.New(analysis.English))
+	var docVals [][]string
+	for i := range 5000 {
+		d := index.Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		seen := map[string]bool{}
+		var vals []string
+		for range r.IntN(3) { // 0, 1 or 2 paths
+			for _, v := range paths[r.IntN(len(paths))] {
+				if !seen[v] {
+					seen[v] = true
+					vals = append(vals, v)
+					d.Keywords = append(d.Keywords, index.KeywordValue{Field: "cat", Value: v})
+				}
+			}
+		}
+		docVals = append(docVals, vals)
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	kf := seg.Keyword("cat")
+	if kf.ChainColumn() == nil || kf.Parent == nil {
+		t.Fatal("hierarchy field has no chain column")
+	}
+	var c Counter
+	for _, frac := range []float64{0.01, 0.5, 1} {
+		base := roaring.New()
+		want := map[string]uint32{}
+		for d := range seg.Len() {
+			if r.Float64() < frac {
+				base.Add(uint32(d))
+				for _, v := range docVals[d] {
+					want[v]++
+				}
+			}
+		}
+		got := c.Keyword(kf, base)
+		for id, v := range kf.Values {
+			if got[id] != want[v] {
+				t.Fatalf("frac %v %s: count %d, want %d", frac, v, got[id], want[v])
+			}
+		}
+	}
+}
+
+// TestRangeOnShiftedColumn checks range bounds on a column large enough
+// that several positions share a quantum, with ties and missing values.
+func TestRangeOnShiftedColumn(t *testing.T) {
+	const n = 150_000
+	r := rand.New(rand.NewPCG(8, 1))
+	b := index.NewBuilder(analysis.New(analysis.English))
+	prices := make([]float64, n)
+	has := make([]bool, n)
+	for i := range n {
+		d := index.Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		if r.IntN(5) != 0 {
+			prices[i], has[i] = float64(r.IntN(3000))/10, true
+			d.Numbers = append(d.Numbers, index.NumberValue{Field: "price", Value: prices[i]})
+		}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nf := b.Build().Numeric("price")
+	var c Counter
+	for _, frac := range []float64{0.0001, 0.003, 0.05, 0.2, 0.9} {
+		for range 5 {
+			base := roaring.New()
+			wlo, whi, wok := 0.0, 0.0, false
+			for d := range n {
+				if r.Float64() >= frac {
+					continue
+				}
+				base.Add(uint32(d))
+				if has[d] {
+					if !wok {
+						wlo, whi, wok = prices[d], prices[d], true
+					}
+					wlo, whi = min(wlo, prices[d]), max(whi, prices[d])
+				}
+			}
+			if lo, hi, ok := c.Range(nf, base); lo != wlo || hi != whi || ok != wok {
+				t.Fatalf("frac %v: %v..%v %v, want %v..%v %v", frac, lo, hi, ok, wlo, whi, wok)
+			}
+		}
+	}
+}

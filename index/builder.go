@@ -413,6 +413,7 @@ func (kb *kwBuilder) build(name string, n uint32) *KeywordField {
 		}
 	}
 	k.initHierarchy()
+	k.initColumns()
 	return k
 }
 
@@ -483,6 +484,16 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	f.sortedVals = make([]float64, len(f.perm))
 	for i, d := range f.perm {
 		f.sortedVals[i] = f.vals[d]
+	}
+	f.qpos = make([]uint16, n)
+	for len(f.perm)>>f.qshift >= NoValue16 {
+		f.qshift++
+	}
+	for i := range f.qpos {
+		f.qpos[i] = NoValue16
+	}
+	for i, d := range f.perm {
+		f.qpos[d] = uint16(i >> f.qshift)
 	}
 	f.bucketSize = max(len(f.perm)/targetBuckets, 1024)
 	for lo := 0; lo < len(f.perm); lo += f.bucketSize {

@@ -248,3 +248,36 @@ func BenchmarkBuild(b *testing.B) {
 		buildTest(b, docs)
 	}
 }
+
+// TestRangeCheckMatchesValues checks the quantised per-doc range test on
+// a column large enough that positions are shifted, with ties, missing
+// values and ranges that start or end inside a quantum.
+func TestRangeCheckMatchesValues(t *testing.T) {
+	const n = 200_000
+	r := rand.New(rand.NewPCG(5, 6))
+	nb := &numBuilder{vals: make([]float64, n), has: make([]bool, n)}
+	for d := range n {
+		if r.IntN(7) != 0 {
+			nb.vals[d], nb.has[d] = float64(r.IntN(5000))/10, true
+		}
+	}
+	nf := nb.build("price", n)
+	if nf.qshift == 0 {
+		t.Fatalf("%d values fit 16 bits unshifted: the test does not reach the boundary quanta", n)
+	}
+	for range 200 {
+		lo := float64(r.IntN(5200))/10 - 10
+		hi := lo + float64(r.IntN(3000))/10
+		if r.IntN(10) == 0 {
+			hi = lo // a single value
+		}
+		c := nf.Check(lo, hi)
+		for range 2000 {
+			d := uint32(r.IntN(n))
+			want := nb.has[d] && nb.vals[d] >= lo && nb.vals[d] <= hi
+			if got := c.Contains(d); got != want {
+				t.Fatalf("[%v,%v] doc %d (value %v, has %v): %v, want %v", lo, hi, d, nb.vals[d], nb.has[d], got, want)
+			}
+		}
+	}
+}

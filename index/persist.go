@@ -403,6 +403,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			k.lookup[foldKey(v)] = uint32(id)
 		}
 		k.initHierarchy()
+		k.initColumns()
 		s.keyword[name] = k
 	}
 	for _, name := range meta.Numeric {

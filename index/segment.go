@@ -1,6 +1,8 @@
 package index
 
 import (
+	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -117,16 +119,21 @@ func (s *Segment) SortRank(field string) []uint32 { return s.sorts[field] }
 // KeywordField holds one filterable field's values: a bitmap per value for
 // filters and a per-doc value list for facet counting in one pass.
 type KeywordField struct {
-	Name    string
-	Values  []string // display form, sorted
-	Bitmaps []*roaring.Bitmap
-	Parent  []int32 // hierarchy parent value id, -1 at the top (nil otherwise)
-	Depth   []uint8 // hierarchy depth, 1 at the top (nil otherwise)
-	lookup  map[string]uint32
-	offs    []uint32 // doc → vals[offs[doc]:offs[doc+1]]
-	vals    []uint32
-	single  bool // at most one value per doc
+	Name      string
+	Values    []string // display form, sorted
+	Bitmaps   []*roaring.Bitmap
+	Parent    []int32 // hierarchy parent value id, -1 at the top (nil otherwise)
+	Depth     []uint8 // hierarchy depth, 1 at the top (nil otherwise)
+	lookup    map[string]uint32
+	offs      []uint32 // doc → vals[offs[doc]:offs[doc+1]]
+	vals      []uint32
+	single    bool     // at most one value per doc
+	one       []uint16 // see ChainColumn
+	deepFirst []uint32 // hierarchy value ids, deepest first
 }
+
+// NoValue16 marks a doc without a value in a 16-bit value column.
+const NoValue16 = math.MaxUint16
 
 // Lookup finds a value id by its folded form.
 func (k *KeywordField) Lookup(folded string) (uint32, bool) {
@@ -140,6 +147,91 @@ func (k *KeywordField) DocValues(doc uint32) []uint32 { return k.vals[k.offs[doc
 // Single reports that no doc has more than one value, so counting can use
 // one array read per doc.
 func (k *KeywordField) Single() bool { return k.single }
+
+// ChainColumn is, per doc, the one value whose hierarchy chain (the value
+// and its ancestors through Parent; for a flat field the value alone) is
+// exactly the doc's values; NoValue16 for a doc without values and
+// Multi16 for one whose values are not such a chain, which counts from
+// Column. Nil when the field has Multi16 values or more. Two bytes a doc
+// keep a facet count over a large set in cache: a count tallies chain
+// ends and AddChains spreads them to the ancestors.
+func (k *KeywordField) ChainColumn() []uint16 { return k.one }
+
+// Multi16 marks a doc whose values are not a single chain.
+const Multi16 = math.MaxUint16 - 1
+
+// AddChains adds per-chain-end tallies to counts: each value's tally goes
+// to it and to every ancestor. ends is clobbered.
+func (k *KeywordField) AddChains(counts, ends []uint32) {
+	if k.Parent == nil {
+		for v, n := range ends {
+			counts[v] += n
+		}
+		return
+	}
+	for _, v := range k.deepFirst {
+		n := ends[v]
+		if n == 0 {
+			continue
+		}
+		counts[v] += n
+		if p := k.Parent[v]; p >= 0 {
+			ends[p] += n
+		}
+	}
+}
+
+// initColumns derives the chain column from offs and vals.
+func (k *KeywordField) initColumns() {
+	k.one, k.deepFirst = nil, nil
+	if len(k.Values) >= Multi16 || len(k.offs) == 0 {
+		return
+	}
+	if k.Parent != nil {
+		k.deepFirst = make([]uint32, len(k.Values))
+		for i := range k.deepFirst {
+			k.deepFirst[i] = uint32(i)
+		}
+		slices.SortStableFunc(k.deepFirst, func(a, b uint32) int { return int(k.Depth[b]) - int(k.Depth[a]) })
+	} else if !k.single {
+		return
+	}
+	n := len(k.offs) - 1
+	k.one = make([]uint16, n)
+	for d := range n {
+		k.one[d] = k.chainEnd(k.vals[k.offs[d]:k.offs[d+1]])
+	}
+}
+
+// chainEnd is the value whose chain is exactly vs, NoValue16 for none and
+// Multi16 when vs is not one chain.
+func (k *KeywordField) chainEnd(vs []uint32) uint16 {
+	switch {
+	case len(vs) == 0:
+		return NoValue16
+	case len(vs) == 1 && (k.Parent == nil || k.Parent[vs[0]] < 0):
+		return uint16(vs[0])
+	case k.Parent == nil:
+		return Multi16
+	}
+	end := vs[0]
+	for _, v := range vs[1:] {
+		if k.Depth[v] > k.Depth[end] {
+			end = v
+		}
+	}
+	links := 0
+	for p := int32(end); p >= 0; p = k.Parent[p] {
+		if !slices.Contains(vs, uint32(p)) {
+			return Multi16
+		}
+		links++
+	}
+	if links != len(vs) {
+		return Multi16
+	}
+	return uint16(end)
+}
 
 // NumericField holds a number or date column with a sorted permutation and
 // bucket bitmaps, so range filters cost a few ORs plus two partial buckets.
@@ -156,6 +248,51 @@ type NumericField struct {
 	// partial buckets of a range add sorted ids (roaring's fast path).
 	bucketDocs [][]uint32
 	bucketVals [][]float64
+	// Per doc, its position in perm shifted right by qshift (NoValue16
+	// without a value): a 2-byte column that settles most range checks
+	// without reading the 8-byte values.
+	qpos   []uint16
+	qshift uint
+}
+
+// RangeCheck tests docs against [Min, Max] with the quantised position
+// column first, reading the value itself only for docs in the two
+// boundary quanta.
+type RangeCheck struct {
+	Min, Max float64
+	qlo, qhi uint16
+	empty    bool
+	qpos     []uint16
+	vals     []float64
+}
+
+// Check prepares a per-doc test of [min, max].
+func (f *NumericField) Check(min, max float64) RangeCheck {
+	c := RangeCheck{Min: min, Max: max, qpos: f.qpos, vals: f.vals}
+	lo := sort.SearchFloat64s(f.sortedVals, min)
+	hi := sort.Search(len(f.sortedVals), func(i int) bool { return f.sortedVals[i] > max })
+	if lo >= hi {
+		c.empty = true
+		return c
+	}
+	c.qlo, c.qhi = uint16(lo>>f.qshift), uint16((hi-1)>>f.qshift)
+	return c
+}
+
+// Contains reports whether doc has a value in the range.
+func (c *RangeCheck) Contains(doc uint32) bool {
+	if c.empty {
+		return false
+	}
+	q := c.qpos[doc]
+	if q > c.qlo && q < c.qhi {
+		return true
+	}
+	if q < c.qlo || q > c.qhi { // NoValue16 is above every qhi
+		return false
+	}
+	v := c.vals[doc]
+	return v >= c.Min && v <= c.Max
 }
 
 // Value is a doc's value and whether it has one.
@@ -174,6 +311,11 @@ func (f *NumericField) HasDoc(doc uint32) bool {
 // Values is the dense column (0 where a doc has no value); with Has it
 // lets loops read values without a call per doc.
 func (f *NumericField) Values() []float64 { return f.vals }
+
+// Quantised is each doc's position in value order shifted down to 16
+// bits, NoValue16 without a value: equal quanta may hold different
+// values, but a lower quantum never holds a higher value. Read only.
+func (f *NumericField) Quantised() []uint16 { return f.qpos }
 
 // Has is the docs that have a value; read only.
 func (f *NumericField) Has() *roaring.Bitmap { return f.has }

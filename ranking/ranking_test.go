@@ -32,7 +32,7 @@ func search(t *testing.T, seg *index.Segment, phrase string, opt Options) []stri
 	t.Helper()
 	q := Parse(seg, an, phrase, opt)
 	all, _, relaxed := Match(seg, &q)
-	sc := GetScratch(seg.Len())
+	sc := GetScratch()
 	defer PutScratch(sc)
 	p := DefaultParams()
 	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
@@ -166,12 +166,12 @@ func TestScratchReuseIsClean(t *testing.T) {
 	run := func(phrase string) map[uint32]float32 {
 		q := Parse(seg, an, phrase, Options{})
 		all, _, relaxed := Match(seg, &q)
-		sc := GetScratch(seg.Len())
+		sc := GetScratch()
 		defer PutScratch(sc)
 		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
 		out := map[uint32]float32{}
-		for _, d := range sc.Docs {
-			out[d] = sc.Score[d]
+		for i, d := range sc.Docs {
+			out[d] = sc.Score[i]
 		}
 		return out
 	}
@@ -194,7 +194,7 @@ func BenchmarkScore(b *testing.B) {
 	p := DefaultParams()
 	b.ReportAllocs()
 	for b.Loop() {
-		sc := GetScratch(seg.Len())
+		sc := GetScratch()
 		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
 		TopN(sc.Docs, sc.Score, nil, 20, nil)
 		PutScratch(sc)
@@ -216,5 +216,61 @@ func TestEveryWordMustMatchWhenEnoughDo(t *testing.T) {
 	got = search(t, seg, "cordless drill", Options{})
 	if len(got) != relaxBelow || got[len(got)-1] != "SKU-0" {
 		t.Fatalf("relaxed match returned %v", got)
+	}
+}
+
+func TestGallop(t *testing.T) {
+	docs := []uint32{2, 3, 5, 8, 13, 21, 34, 55, 89, 144}
+	for from := 0; from <= len(docs); from++ {
+		for d := uint32(0); d < 150; d++ {
+			want := from
+			for want < len(docs) && docs[want] < d {
+				want++
+			}
+			if got := gallop(docs, from, d); got != want {
+				t.Fatalf("gallop(from %d, %d) = %d, want %d", from, d, got, want)
+			}
+		}
+	}
+}
+
+// TestScoreIndependentOfCandidates scores a few candidates (the merge
+// gallops over the postings) and the whole match set (it walks them): a
+// doc's score must not depend on which other docs are candidates.
+func TestScoreIndependentOfCandidates(t *testing.T) {
+	words := []string{"drill", "cordless", "lamp", "table", "steel", "black", "hammer", "set"}
+	titles := make([]string, 3000)
+	for i := range titles {
+		titles[i] = words[i%len(words)] + " " + words[(i/len(words))%len(words)] + " " + words[(i*7)%len(words)]
+	}
+	seg := segment(t, titles...)
+	p := DefaultParams()
+	for _, phrase := range []string{"drill", "black steel", "lamp tab", "hammer set drill", "sku-1234"} {
+		q := Parse(seg, an, phrase, Options{PrefixLast: true})
+		all, _, relaxed := Match(seg, &q)
+		full := GetScratch()
+		full.ScoreBM25F(seg, &q, all, &p, relaxed)
+		byDoc := map[uint32]float32{}
+		for i, d := range full.Docs {
+			byDoc[d] = full.Score[i]
+		}
+		few := roaring.New()
+		for i, d := range full.Docs {
+			if i%97 == 0 || d == q.SKU && q.HasSKU {
+				few.Add(d)
+			}
+		}
+		sparse := GetScratch()
+		sparse.ScoreBM25F(seg, &q, few, &p, relaxed)
+		if len(sparse.Docs) == 0 {
+			t.Fatalf("%q: no candidates", phrase)
+		}
+		for i, d := range sparse.Docs {
+			if sparse.Score[i] != byDoc[d] || sparse.Score[i] == 0 {
+				t.Fatalf("%q doc %d: score %v among few candidates, %v among all", phrase, d, sparse.Score[i], byDoc[d])
+			}
+		}
+		PutScratch(full)
+		PutScratch(sparse)
 	}
 }

@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -34,49 +35,99 @@ const relaxBelow = 10
 // Match returns the docs matching every word (through any route) and those
 // matching every word without a synonym. When fewer than relaxBelow docs
 // match every word of a multi-word query, it relaxes to any word and
-// reports relaxed.
+// reports relaxed. When no route is a synonym, direct is all itself:
+// callers must not modify all while they read direct.
 func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed bool) {
 	if q.Wildcard {
-		return seg.All().Clone(), seg.All().Clone(), false
+		all = seg.All().Clone()
+		return all, all, false
 	}
 	unions := make([]*roaring.Bitmap, len(q.Words))
-	directs := make([]*roaring.Bitmap, len(q.Words))
+	var directs []*roaring.Bitmap
 	for i, w := range q.Words {
-		u, d := roaring.New(), roaring.New()
-		for _, e := range w.Exp {
-			if e.ScoreOnly {
-				continue
-			}
-			u.Or(seg.TermDocs(e.Term))
-			if !e.Suggested {
-				d.Or(seg.TermDocs(e.Term))
+		unions[i] = wordDocs(seg, &w, true)
+		if w.hasSuggested() {
+			if directs == nil {
+				directs = slices.Clone(unions[:i])
 			}
 		}
-		for _, p := range w.Phrases {
-			pb := seg.TermDocs(p.Terms[0]).Clone()
-			for _, t := range p.Terms[1:] {
-				pb.And(seg.TermDocs(t))
-			}
-			u.Or(pb)
-			if !p.Suggested {
-				d.Or(pb)
-			}
+		if directs != nil {
+			directs = append(directs, wordDocs(seg, &w, false))
 		}
-		unions[i], directs[i] = u, d
 	}
 	all = intersect(unions)
 	if all.GetCardinality() < relaxBelow && len(unions) > 1 {
 		relaxed = true
 		all = roaring.FastOr(unions...)
-		direct = roaring.FastOr(directs...)
-	} else {
+		if directs != nil {
+			direct = roaring.FastOr(directs...)
+		}
+	} else if directs != nil {
 		direct = intersect(directs)
+	}
+	if direct == nil {
+		direct = all
 	}
 	if q.HasSKU {
 		all.Add(q.SKU)
 		direct.Add(q.SKU)
 	}
 	return all, direct, relaxed
+}
+
+// hasSuggested reports whether any of the word's matching routes is a
+// synonym, so the direct set differs from the full one.
+func (w *Word) hasSuggested() bool {
+	for _, e := range w.Exp {
+		if e.Suggested && !e.ScoreOnly {
+			return true
+		}
+	}
+	for _, p := range w.Phrases {
+		if p.Suggested {
+			return true
+		}
+	}
+	return false
+}
+
+// wordDocs is the docs a word matches, through synonyms too when
+// suggested is set. A word with one route returns the segment's own
+// bitmap, which callers only read.
+func wordDocs(seg *index.Segment, w *Word, suggested bool) *roaring.Bitmap {
+	var only *roaring.Bitmap
+	routes := 0
+	for _, e := range w.Exp {
+		if !e.ScoreOnly && (suggested || !e.Suggested) {
+			only = seg.TermDocs(e.Term)
+			routes++
+		}
+	}
+	for _, p := range w.Phrases {
+		if suggested || !p.Suggested {
+			routes += 2 // a phrase is always built
+		}
+	}
+	if routes == 1 {
+		return only
+	}
+	u := roaring.New()
+	for _, e := range w.Exp {
+		if !e.ScoreOnly && (suggested || !e.Suggested) {
+			u.Or(seg.TermDocs(e.Term))
+		}
+	}
+	for _, p := range w.Phrases {
+		if !suggested && p.Suggested {
+			continue
+		}
+		pb := seg.TermDocs(p.Terms[0]).Clone()
+		for _, t := range p.Terms[1:] {
+			pb.And(seg.TermDocs(t))
+		}
+		u.Or(pb)
+	}
+	return u
 }
 
 // idf is BM25's inverse document frequency.
@@ -105,70 +156,82 @@ func intersect(bs []*roaring.Bitmap) *roaring.Bitmap {
 	return out
 }
 
-// Scratch is one search's scoring memory: dense per-doc arrays reused
-// across searches so scoring allocates nothing per doc.
+// Scratch is one search's scoring memory: arrays aligned with the
+// candidate list, reused across searches, so scoring allocates nothing per
+// doc and walks memory in order rather than scattering over the catalog.
 type Scratch struct {
-	acc, best, score []float32
-	bits             []uint64
-	Docs             []uint32 // the candidates, ascending
-	Score            []float32
+	Docs    []uint32  // the candidates, ascending
+	Score   []float32 // Score[i] is the score of Docs[i]
+	acc     []float32
+	best    []float32
+	touched []int32
 }
 
 var scratchPool sync.Pool
 
-// GetScratch returns a scratch sized for n docs.
-func GetScratch(n int) *Scratch {
+// GetScratch returns an empty scratch from the pool.
+func GetScratch() *Scratch {
 	sc, _ := scratchPool.Get().(*Scratch)
 	if sc == nil {
 		sc = &Scratch{}
 	}
-	if len(sc.score) < n {
-		sc.acc = make([]float32, n)
-		sc.best = make([]float32, n)
-		sc.score = make([]float32, n)
-		sc.bits = make([]uint64, (n+63)/64)
-	}
-	sc.Docs = sc.Docs[:0]
-	sc.Score = sc.score
+	sc.Docs, sc.Score = sc.Docs[:0], sc.Score[:0]
 	return sc
 }
 
-// PutScratch returns sc to the pool; scores of its Docs are cleared.
+// PutScratch returns sc to the pool. Scratches that grew past a large
+// search's size are dropped so one huge result set does not pin memory.
 func PutScratch(sc *Scratch) {
-	for _, d := range sc.Docs {
-		sc.score[d] = 0
-		sc.bits[d>>6] = 0
+	if cap(sc.Docs) > maxPooledDocs {
+		return
 	}
-	sc.Docs = sc.Docs[:0]
 	scratchPool.Put(sc)
 }
 
-// Collect lists the docs of cand into sc.Docs with zero scores.
+// maxPooledDocs bounds what a pooled scratch keeps: 4M candidates is
+// 64 MB of arrays.
+const maxPooledDocs = 4 << 20
+
+// Collect lists the docs of cand into sc.Docs.
 func (sc *Scratch) Collect(cand *roaring.Bitmap) {
-	it := cand.ManyIterator()
-	for {
-		if cap(sc.Docs)-len(sc.Docs) < 256 {
-			grown := make([]uint32, len(sc.Docs), 2*cap(sc.Docs)+1024)
-			copy(grown, sc.Docs)
-			sc.Docs = grown
-		}
-		n := it.NextMany(sc.Docs[len(sc.Docs):cap(sc.Docs)])
-		if n == 0 {
-			return
-		}
-		sc.Docs = sc.Docs[:len(sc.Docs)+n]
+	n := int(cand.GetCardinality())
+	if cap(sc.Docs) < n {
+		sc.Docs = make([]uint32, 0, n)
 	}
+	sc.Docs = sc.Docs[:n]
+	it := cand.ManyIterator()
+	for got := 0; got < n; {
+		k := it.NextMany(sc.Docs[got:])
+		if k == 0 {
+			break
+		}
+		got += k
+	}
+}
+
+// grow sizes the per-candidate arrays to the candidates, zeroed.
+func (sc *Scratch) grow() {
+	n := len(sc.Docs)
+	if cap(sc.Score) < n {
+		sc.Score = make([]float32, n)
+		sc.acc = make([]float32, n)
+		sc.best = make([]float32, n)
+	}
+	sc.Score, sc.acc, sc.best = sc.Score[:n], sc.acc[:n], sc.best[:n]
+	clear(sc.Score)
+	clear(sc.acc)
+	clear(sc.best)
 }
 
 // ScoreBM25F scores every doc of cand for q into sc.Score, term at a time:
 // each word's best route through the fields, saturated, weighted by IDF.
 // In relaxed mode each matched word adds a constant first, so docs with
-// more of the words always come first.
+// more of the words always come first. Each posting list is merged with
+// the candidate list, galloping over whichever side is sparser, so a
+// filtered search costs about its candidates and an open one its postings.
 func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool) {
 	sc.Collect(cand)
-	for _, d := range sc.Docs {
-		sc.bits[d>>6] |= 1 << (d & 63)
-	}
+	sc.grow()
 	n := float64(seg.Len())
 	var norm [index.NumTextFields]float32
 	for f := range norm {
@@ -186,34 +249,18 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 			}
 		}
 		for _, e := range w.Exp {
-			posts := seg.TermPostings(e.Term)
-			for _, fp := range posts {
-				wf := p.Weights[fp.Field]
-				if wf == 0 {
-					continue
-				}
-				b := p.B[fp.Field]
-				lens := seg.FieldLen(fp.Field)
-				avgInv := norm[fp.Field]
-				for i, d := range fp.Docs {
-					if sc.bits[d>>6]&(1<<(d&63)) == 0 {
-						continue
-					}
-					l := float32(lens[d])
-					sc.acc[d] += wf * float32(fp.TFs[i]) / (1 - b + b*l*avgInv)
+			sc.touched = sc.touched[:0]
+			for _, fp := range seg.TermPostings(e.Term) {
+				if wf := p.Weights[fp.Field]; wf != 0 {
+					sc.accumulate(&fp, seg.FieldLen(fp.Field), wf, p.B[fp.Field], norm[fp.Field])
 				}
 			}
 			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
-			for _, fp := range posts {
-				for _, d := range fp.Docs {
-					a := sc.acc[d]
-					if a == 0 {
-						continue
-					}
-					sc.acc[d] = 0
-					if v := scale * a / (k1 + a); v > sc.best[d] {
-						sc.best[d] = v
-					}
+			for _, i := range sc.touched {
+				a := sc.acc[i]
+				sc.acc[i] = 0
+				if v := scale * a / (k1 + a); v > sc.best[i] {
+					sc.best[i] = v
 				}
 			}
 		}
@@ -221,14 +268,71 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 		if relaxed {
 			bonus = 100 // more matched words first
 		}
-		for _, d := range sc.Docs {
-			if b := sc.best[d]; b > 0 {
-				sc.score[d] += b + bonus
-				sc.best[d] = 0
+		for i, b := range sc.best {
+			if b > 0 {
+				sc.Score[i] += b + bonus
+				sc.best[i] = 0
 			}
 		}
 	}
-	if q.HasSKU && sc.bits[q.SKU>>6]&(1<<(q.SKU&63)) != 0 {
-		sc.score[q.SKU] = math.MaxFloat32
+	if q.HasSKU {
+		if i, ok := slices.BinarySearch(sc.Docs, q.SKU); ok {
+			sc.Score[i] = math.MaxFloat32
+		}
 	}
+}
+
+// accumulate adds one field posting's BM25F term weight to the candidates
+// it holds, listing newly touched candidates in sc.touched.
+func (sc *Scratch) accumulate(fp *index.FieldPosting, lens []uint8, wf, b, avgInv float32) {
+	cands, docs := sc.Docs, fp.Docs
+	i, j := 0, 0
+	for i < len(cands) && j < len(docs) {
+		c, d := cands[i], docs[j]
+		switch {
+		case c == d:
+			if sc.acc[i] == 0 {
+				sc.touched = append(sc.touched, int32(i))
+			}
+			sc.acc[i] += wf * float32(fp.TFs[j]) / (1 - b + b*float32(lens[d])*avgInv)
+			i++
+			j++
+		case c < d:
+			i++
+			if i < len(cands) && cands[i] < d {
+				i = gallop(cands, i, d)
+			}
+		default:
+			j++
+			if j < len(docs) && docs[j] < c {
+				j = gallop(docs, j, c)
+			}
+		}
+	}
+}
+
+// gallop is the first index i >= from with docs[i] >= d (len(docs) when
+// none): an exponential probe, then a binary search in the bracket.
+func gallop(docs []uint32, from int, d uint32) int {
+	if from >= len(docs) || docs[from] >= d {
+		return from
+	}
+	lo, step := from, 1
+	hi := from + step
+	for hi < len(docs) && docs[hi] < d {
+		lo = hi
+		step <<= 1
+		hi = lo + step
+	}
+	hi = min(hi, len(docs))
+	// docs[lo] < d; docs[hi] >= d or hi == len(docs).
+	for lo+1 < hi {
+		m := int(uint(lo+hi) >> 1)
+		if docs[m] < d {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
 }

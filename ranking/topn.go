@@ -19,16 +19,17 @@ type Hit struct {
 }
 
 // TopN keeps the best k of docs, best first: by keys, then score (when
-// scores is not nil), then doc id so ties are stable across calls.
+// scores is not nil; scores[i] belongs to docs[i]), then doc id so ties
+// are stable across calls.
 func TopN(docs []uint32, scores []float32, keys []SortKey, k int, dst []Hit) []Hit {
 	h := topHeap{keys: keys, hits: dst[:0]}
 	if k <= 0 {
 		return h.hits
 	}
-	for _, d := range docs {
+	for i, d := range docs {
 		var s float32
 		if scores != nil {
-			s = scores[d]
+			s = scores[i]
 		}
 		hit := Hit{Doc: d, Score: s}
 		if len(h.hits) < k {
