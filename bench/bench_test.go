@@ -70,8 +70,12 @@ func benchCatalog(b *testing.B) (*engine.Generation, map[Class][]Request) {
 		if v, err := strconv.Atoi(os.Getenv("AISLE_BENCH_PRODUCTS")); err == nil && v > 0 {
 			n = v
 		}
-		cfg := demo.Config()
-		fixture.g, fixture.err = Build(&cfg.Websites[0], Generated(n, 7))
+		s, err := LoadSuite("demo", n, "")
+		if err != nil {
+			fixture.err = err
+			return
+		}
+		fixture.g, fixture.err = Build(s.Website, s.Products)
 		if fixture.err != nil {
 			return
 		}

@@ -131,3 +131,84 @@ func Percentiles(lats []time.Duration) (p50, p95, p99, maxLat time.Duration) {
 	at := func(q float64) time.Duration { return lats[min(int(q*float64(len(lats))), len(lats)-1)] }
 	return at(0.50), at(0.95), at(0.99), lats[len(lats)-1]
 }
+
+// RateSearch is the highest request rate a server held with p99 under a
+// limit, and the latencies at that rate and at half of it.
+type RateSearch struct {
+	MaxRate float64    `json:"maxRate"`
+	AtMax   LoadResult `json:"atMax"`
+	AtHalf  LoadResult `json:"atHalf"`
+	Probes  int        `json:"probes"`
+}
+
+// FindMaxRate probes open-loop rates, each for opt.Duration: up by half
+// from start while p99 stays under limit (and nothing fails), then
+// halving the gap between the last rate held and the first missed, until
+// they are within 5%. A final run at half the rate found measures the
+// latency a server sees at comfortable load.
+func FindMaxRate(ctx context.Context, opt LoadOptions, start float64, limit time.Duration, report func(rate float64, r LoadResult, held bool)) (RateSearch, error) {
+	var rs RateSearch
+	probe := func(rate float64) (LoadResult, bool, error) {
+		o := opt
+		o.Rate = rate
+		r, err := Load(ctx, o)
+		if err != nil {
+			return r, false, err
+		}
+		rs.Probes++
+		// A rate is held when it was achieved and its p99 is under limit.
+		held := r.Errors == 0 && r.P99 < limit && r.QPS >= 0.95*rate
+		if report != nil {
+			report(rate, r, held)
+		}
+		return r, held, ctx.Err()
+	}
+	lo, hi := 0.0, 0.0
+	rate := max(start, 10)
+	for hi == 0 {
+		r, held, err := probe(rate)
+		if err != nil {
+			return rs, err
+		}
+		if !held {
+			hi = rate
+			break
+		}
+		lo, rs.AtMax = rate, r
+		rate *= 1.5
+	}
+	for lo > 0 && hi/lo > 1.05 {
+		mid := (lo + hi) / 2
+		r, held, err := probe(mid)
+		if err != nil {
+			return rs, err
+		}
+		if held {
+			lo, rs.AtMax = mid, r
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		// Even the first rate missed: search down.
+		for rate = start / 2; rate >= 1; rate /= 2 {
+			r, held, err := probe(rate)
+			if err != nil {
+				return rs, err
+			}
+			if held {
+				lo, rs.AtMax = rate, r
+				break
+			}
+		}
+	}
+	rs.MaxRate = lo
+	if lo > 0 {
+		r, _, err := probe(lo / 2)
+		if err != nil {
+			return rs, err
+		}
+		rs.AtHalf = r
+	}
+	return rs, nil
+}

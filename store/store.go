@@ -103,6 +103,16 @@ func (b *Batch) PutProduct(p *catalog.Product) error {
 	return nil
 }
 
+// ProductBytes is the size of the batch's products as JSON, so an import
+// can report the catalog's raw size.
+func (b *Batch) ProductBytes() int {
+	n := 0
+	for _, p := range b.products {
+		n += len(p)
+	}
+	return n
+}
+
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
 
@@ -425,4 +435,19 @@ func (w *SegmentWriter) Set(key, value []byte) error {
 // during fn.
 func (s *Store) Scan(prefix []byte, fn func(k, v []byte) error) error {
 	return s.scan(string(prefix), fn)
+}
+
+// SegmentBytes estimates the disk space of the saved indexes (pebble's
+// estimate over their key range, after flushing the memtable so recent
+// saves count), so benchmarks can report an index's size apart from the
+// log and the catalog.
+func (s *Store) SegmentBytes() int64 {
+	if err := s.db.Flush(); err != nil {
+		return 0
+	}
+	n, err := s.db.EstimateDiskUsage([]byte(prefixSegment), prefixEnd(prefixSegment))
+	if err != nil {
+		return 0
+	}
+	return int64(n)
 }

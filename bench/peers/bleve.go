@@ -37,6 +37,7 @@ type bleveDoc struct {
 	Description string   `json:"description"`
 	Keywords    string   `json:"keywords"`
 	Price       float64  `json:"price"`
+	InStock     bool     `json:"in_stock"`
 }
 
 func bleveMapping() mapping.IndexMapping {
@@ -53,6 +54,10 @@ func bleveMapping() mapping.IndexMapping {
 	num.Store = false
 	num.IncludeInAll = false
 	num.DocValues = true
+	flag := bleve.NewBooleanFieldMapping()
+	flag.Store = false
+	flag.IncludeInAll = false
+	flag.DocValues = true
 	doc := bleve.NewDocumentStaticMapping()
 	for _, f := range []string{"title", "brand", "category", "description", "keywords"} {
 		doc.AddFieldMappingsAt(f, text)
@@ -60,6 +65,7 @@ func bleveMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt("brand_kw", kw)
 	doc.AddFieldMappingsAt("hierarchy", kw)
 	doc.AddFieldMappingsAt("price", num)
+	doc.AddFieldMappingsAt("in_stock", flag)
 	m := bleve.NewIndexMapping()
 	m.DefaultMapping = doc
 	m.DefaultAnalyzer = standard.Name
@@ -76,7 +82,7 @@ func NewBleve(dir string, products bench.Products) (*Bleve, error) {
 	start := time.Now()
 	batch := idx.NewBatch()
 	err = products(func(p *catalog.Product) error {
-		d := bleveDoc{Title: p.Title, Brand: p.Brand, BrandKW: p.Brand, Description: p.Description, Keywords: p.Keywords, Price: p.Price}
+		d := bleveDoc{Title: p.Title, Brand: p.Brand, BrandKW: p.Brand, Description: p.Description, Keywords: p.Keywords, Price: p.Price, InStock: p.InStock}
 		var cats []string
 		for _, h := range p.Hierarchies {
 			cats = append(cats, h...)
@@ -121,9 +127,11 @@ func (b *Bleve) Close() error {
 func (b *Bleve) SizeBytes() int64 { return dirSize(b.dir) }
 
 // Search runs the Bleve equivalent of an Aisle search request: a match
-// query (fuzziness 1 for typo'd queries), filters as conjunctions, facets
-// as terms and numeric-range facets, one extra facet-only query per
-// filtered facet field for disjunctive counts, as Bleve users do.
+// query (fuzziness 1 for typo'd queries), filters as conjunctions, the
+// four facets of bench.FacetFields as terms facets (brand, category
+// paths, stock) and a numeric-range facet (price buckets, where Aisle
+// returns the bounds), and one extra facet-only query per filtered facet
+// field for disjunctive counts, as Bleve users do.
 func (b *Bleve) Search(r *engine.SearchRequest, fuzzy bool) ([]string, error) {
 	ps := r.Products
 	q := strings.TrimSpace(*r.Query)
@@ -149,6 +157,10 @@ func (b *Bleve) Search(r *engine.SearchRequest, fuzzy bool) ([]string, error) {
 			tq := bleve.NewTermQuery(value)
 			tq.SetField("hierarchy")
 			filters["hierarchies"] = tq
+		case "inStock":
+			bq := bleve.NewBoolFieldQuery(value == "true")
+			bq.SetField("in_stock")
+			filters["inStock"] = bq
 		case "price":
 			lo, hi, _ := strings.Cut(value, ",")
 			var minp, maxp *float64
@@ -201,6 +213,7 @@ func (b *Bleve) Search(r *engine.SearchRequest, fuzzy bool) ([]string, error) {
 			lo = hi
 		}
 		facets["price"] = pf
+		facets["inStock"] = bleve.NewFacetRequest("in_stock", 2)
 		for name, fr := range facets {
 			if _, filtered := filters[name]; !filtered {
 				req.AddFacet(name, fr)
@@ -242,4 +255,12 @@ func dirSize(dir string) int64 {
 		}
 	}
 	return n
+}
+
+// BleveSearcher answers with Bleve in process.
+func BleveSearcher(b *Bleve) bench.Searcher {
+	return bench.Searcher{Name: "bleve", Search: func(r *bench.Request, c bench.Class) error {
+		_, err := b.Search(r.Req, c == bench.ClassTypo)
+		return err
+	}}
 }

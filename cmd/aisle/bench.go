@@ -2,63 +2,79 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/goccy/go-json"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/bench"
-	"github.com/aisle-search/aisle/config"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/httpapi"
 )
 
 // benchReport is what aisle bench measured, also written as JSON.
 type benchReport struct {
-	Catalog    string        `json:"catalog"`
-	Products   int           `json:"products"`
-	BuildSec   float64       `json:"buildSeconds"`
-	PerSec     float64       `json:"productsPerSecond"`
-	HeapMB     uint64        `json:"heapMB"`
-	Machine    string        `json:"machine"`
-	Classes    []classReport `json:"classes"`
-	NDCG       float64       `json:"ndcg10,omitempty"`
-	NDCGTerms  int           `json:"ndcgTerms,omitempty"`
-	Concurrent int           `json:"concurrency"`
+	Catalog     string             `json:"catalog"`
+	Products    int                `json:"products"`
+	Machine     string             `json:"machine"`
+	Import      bench.ImportReport `json:"import"`
+	Classes     []classReport      `json:"classes"`
+	NDCG        float64            `json:"ndcg10,omitempty"`
+	NDCGTerms   int                `json:"ndcgTerms,omitempty"`
+	Concurrent  int                `json:"concurrency"`
+	P99LimitMs  float64            `json:"p99LimitMs"`
+	HTTPSeconds float64            `json:"httpSecondsPerRun"`
 }
 
 type classReport struct {
-	Class       string  `json:"class"`
-	InProcP50us float64 `json:"inProcessP50us"`
-	InProcP99us float64 `json:"inProcessP99us"`
-	HTTPQPS     float64 `json:"httpQPS"`
-	HTTPP50ms   float64 `json:"httpP50ms"`
-	HTTPP95ms   float64 `json:"httpP95ms"`
-	HTTPP99ms   float64 `json:"httpP99ms"`
-	HTTPMaxms   float64 `json:"httpMaxMs"`
-	Requests    int     `json:"requests"`
-	Errors      int     `json:"errors"`
+	Class     string       `json:"class"`
+	InProcess bench.Result `json:"inProcess"`
+	// Closed loop: Concurrent connections sending as fast as answered.
+	HTTPQPS   float64 `json:"httpQPS"`
+	HTTPP50ms float64 `json:"httpP50ms"`
+	HTTPP95ms float64 `json:"httpP95ms"`
+	HTTPP99ms float64 `json:"httpP99ms"`
+	Requests  int     `json:"requests"`
+	Errors    int     `json:"errors"`
+	// Open loop: the highest rate held with p99 under the limit, and the
+	// latency at half that rate.
+	MaxRate      float64 `json:"maxRateAtP99Limit,omitempty"`
+	MaxRateP99ms float64 `json:"p99AtMaxRateMs,omitempty"`
+	HalfP50ms    float64 `json:"p50AtHalfRateMs,omitempty"`
+	HalfP99ms    float64 `json:"p99AtHalfRateMs,omitempty"`
 }
+
+// peerEngines are the engines the bench/peers module adds.
+var peerEngines = []string{"bleve", "postgres", "sphinx"}
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cat := fs.String("catalog", "demo", "`CATALOG`: demo (generated), flipkart or homedepot")
+	cat := fs.String("catalog", "demo", "the suite's `CATALOG`: "+strings.Join(bench.Suites, ", "))
 	n := fs.Int("products", 100000, "generated catalog size `N` (demo only)")
 	shared := fs.String("shared", "", "the shared data `DIR` (found above the working directory when empty)")
-	conc := fs.Int("concurrency", 8, "HTTP connections `C`")
-	dur := fs.Duration("duration", 5*time.Second, "HTTP load per query class")
+	engines := fs.String("engines", "aisle", "comma-separated `ENGINES`: aisle, or aisle with peers ("+strings.Join(peerEngines, ", ")+"), which runs bench/peers")
+	data := fs.String("data", "", "import into this pebble `DIR` (a temporary one when empty)")
+	nq := fs.Int("queries", 500, "requests per query class `Q`")
+	rounds := fs.Int("rounds", 2, "in-process passes over the requests")
+	conc := fs.Int("concurrency", 8, "HTTP connections `C` for the closed-loop run")
+	dur := fs.Duration("duration", 5*time.Second, "length of each HTTP run")
+	rate := fs.Bool("rate-search", true, "search the highest HTTP rate with p99 under --p99")
+	limit := fs.Duration("p99", 20*time.Millisecond, "p99 `LIMIT` for the rate search")
 	jsonOut := fs.String("json", "", "also write the report as JSON to `FILE`")
+	svgOut := fs.String("svg", "", "with peers: write a latency chart to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -71,66 +87,49 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		return fmt.Errorf("bench: --concurrency %d: want at least 1", *conc)
 	case *dur <= 0:
 		return fmt.Errorf("bench: --duration %s: want a positive duration, so each load run ends", *dur)
+	case *nq < 1 || *rounds < 1:
+		return fmt.Errorf("bench: --queries %d --rounds %d: want at least 1 each", *nq, *rounds)
+	case *limit <= 0:
+		return fmt.Errorf("bench: --p99 %s: want a positive limit", *limit)
 	}
-	var (
-		w       *config.Website
-		key     string
-		src     bench.Products
-		queries []string
-		judged  bench.Judgments
-	)
-	switch *cat {
-	case "demo":
-		cfg := demo.Config()
-		w, key, src, queries = &cfg.Websites[0], "demo", bench.Generated(*n, 42), demo.Queries(2000, 7)
-	case "flipkart", "homedepot":
-		dir := *shared
-		if dir == "" {
-			var err error
-			if dir, err = bench.FindSharedData(); err != nil {
-				return err
-			}
+	names := strings.Split(*engines, ",")
+	for _, e := range names {
+		if e != "aisle" && !slices.Contains(peerEngines, e) {
+			return fmt.Errorf("bench: unknown engine %q (aisle, %s)", e, strings.Join(peerEngines, ", "))
 		}
-		var err error
-		if src, err = bench.CSVCatalog(dir, *cat); err != nil {
+	}
+	if len(names) > 1 || names[0] != "aisle" {
+		return runPeerBench(ctx, stdout, stderr, []string{"--catalog", *cat, "--products", fmt.Sprint(*n),
+			"--shared", *shared, "--engines", *engines, "--queries", fmt.Sprint(*nq), "--rounds", fmt.Sprint(*rounds),
+			"--json", *jsonOut, "--svg", *svgOut})
+	}
+	suite, err := bench.LoadSuite(*cat, *n, *shared)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	dir := *data
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "aisle-bench-")
+		if err != nil {
 			return err
 		}
-		cfg := config.Default()
-		w, key = &cfg.Websites[0], config.DefaultKey
-		if *cat == "homedepot" {
-			if judged, err = bench.LoadJudgments(filepath.Join(dir, "homedepot", "judgments-dev.csv")); err != nil {
-				return err
-			}
-			queries = judged.Terms()
-		} else {
-			queries = demo.Queries(2000, 7) // replaced below by title words
-		}
-	default:
-		return fmt.Errorf("bench: unknown catalog %q (demo, flipkart, homedepot)", *cat)
+		defer os.RemoveAll(tmp)
+		dir = tmp
 	}
-	fmt.Fprintf(stderr, "building the %s catalog…\n", *cat)
-	start := time.Now()
-	last := -1
-	g, err := engine.Build(w, analysis.English, engine.Source{Products: src}, func(done int) {
-		if done != last { // the last batch is reported twice
-			fmt.Fprintf(stderr, "\r  %d products indexed", done)
-			last = done
+	fmt.Fprintf(stderr, "importing the %s catalog into %s…\n", *cat, dir)
+	g, st, imp, err := bench.Import(ctx, dir, suite, log, func(done int) {
+		if done%100000 == 0 {
+			fmt.Fprintf(stderr, "  %d products fed\n", done)
 		}
 	})
-	fmt.Fprintln(stderr)
 	if err != nil {
-		return fmt.Errorf("bench: build the %s catalog: %w", *cat, err)
+		return fmt.Errorf("bench: %w", err)
 	}
-	build := time.Since(start)
-	if *cat == "flipkart" {
-		queries = titleWords(g, 2000)
-	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	rep := benchReport{Catalog: *cat, Products: g.Products.Len(), BuildSec: build.Seconds(),
-		PerSec: float64(g.Products.Len()) / build.Seconds(), HeapMB: ms.HeapAlloc >> 20,
-		Machine: fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()), Concurrent: *conc}
+	defer st.Close()
+	rep := benchReport{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
+		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
+		P99LimitMs: ms3(*limit), HTTPSeconds: dur.Seconds()}
+	queries := suite.Queries(g)
 
 	srv := httpapi.New(engine.New(g, ""), httpapi.Options{Logger: log}).HTTPServer()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -141,41 +140,53 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	defer srv.Shutdown()
 	url := "http://" + ln.Addr().String() + "/serve/search"
 
+	aisle := bench.AisleSearcher(g)
 	for _, c := range bench.Classes {
-		reqs, err := bench.Requests(g, key, queries, c, 1000, uint64(c))
+		reqs, err := bench.Requests(g, suite.Key, queries, c, *nq, uint64(c))
 		if err != nil {
 			return err
 		}
-		lats := make([]time.Duration, 0, len(reqs))
-		var buf []byte
-		for _, r := range reqs {
-			t0 := time.Now()
-			res, err := g.Search(r.Req)
-			if err != nil {
-				return fmt.Errorf("class %s: %w", c, err)
-			}
-			buf = res.AppendJSON(buf[:0])
-			lats = append(lats, time.Since(t0))
+		fmt.Fprintf(stderr, "class %d (%s): in process…\n", c, c)
+		res, err := bench.Compare([]bench.Searcher{aisle}, c, reqs, *rounds)
+		if err != nil {
+			return err
 		}
-		p50, _, p99, _ := bench.Percentiles(lats)
+		cr := classReport{Class: c.String(), InProcess: res[0]}
 		bodies := make([][]byte, len(reqs))
 		for i, r := range reqs {
 			bodies[i] = r.Body
 		}
-		fmt.Fprintf(stderr, "loading class %d (%s) for %s…\n", c, c, *dur)
+		fmt.Fprintf(stderr, "class %d (%s): HTTP, %d connections for %s…\n", c, c, *conc, *dur)
 		lr, err := bench.Load(ctx, bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: *conc, Duration: *dur})
 		if err != nil {
 			return err
 		}
-		rep.Classes = append(rep.Classes, classReport{Class: c.String(), InProcP50us: us(p50), InProcP99us: us(p99),
-			HTTPQPS: lr.QPS, HTTPP50ms: ms3(lr.P50), HTTPP95ms: ms3(lr.P95), HTTPP99ms: ms3(lr.P99),
-			HTTPMaxms: ms3(lr.Max), Requests: lr.Requests, Errors: lr.Errors})
+		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, ms3(lr.P50), ms3(lr.P95), ms3(lr.P99)
+		cr.Requests, cr.Errors = lr.Requests, lr.Errors
+		if *rate && lr.QPS > 0 {
+			// Open loop needs more connections than closed: a late answer
+			// must not hold back the next request's send.
+			opt := bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: max(4**conc, 32), Duration: *dur}
+			rs, err := bench.FindMaxRate(ctx, opt, lr.QPS/2, *limit, func(r float64, res bench.LoadResult, held bool) {
+				verdict := "held"
+				if !held {
+					verdict = "missed"
+				}
+				fmt.Fprintf(stderr, "  %.0f/s: p99 %.2fms, %d errors: %s\n", r, ms3(res.P99), res.Errors, verdict)
+			})
+			if err != nil {
+				return err
+			}
+			cr.MaxRate, cr.MaxRateP99ms = rs.MaxRate, ms3(rs.AtMax.P99)
+			cr.HalfP50ms, cr.HalfP99ms = ms3(rs.AtHalf.P50), ms3(rs.AtHalf.P99)
+		}
+		rep.Classes = append(rep.Classes, cr)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	if judged != nil {
-		if rep.NDCG, rep.NDCGTerms, err = bench.NDCG(judged, 10, bench.SearchNumbers(g, key)); err != nil {
+	if suite.Judgments != nil {
+		if rep.NDCG, rep.NDCGTerms, err = bench.NDCG(suite.Judgments, 10, bench.SearchNumbers(g, suite.Key)); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
@@ -192,59 +203,65 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	return nil
 }
 
-func us(d time.Duration) float64  { return float64(d.Nanoseconds()) / 1e3 }
+// runPeerBench runs the bench/peers module's peerbench from the checkout
+// the working directory is in: the peers are a module of their own so
+// Aisle's does not depend on them.
+func runPeerBench(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	dir, err := findPeers()
+	if err != nil {
+		return err
+	}
+	var pass []string
+	for i := 0; i < len(args); i += 2 {
+		if args[i+1] != "" {
+			pass = append(pass, args[i]+"="+args[i+1])
+		}
+	}
+	fmt.Fprintf(stderr, "running the peer comparison: (cd %s && go run ./cmd/peerbench %s)\n", dir, strings.Join(pass, " "))
+	cmd := exec.CommandContext(ctx, "go", append([]string{"run", "./cmd/peerbench"}, pass...)...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("bench: peerbench: %w", err)
+	}
+	return nil
+}
+
+// findPeers finds bench/peers above the working directory.
+func findPeers() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		p := filepath.Join(d, "bench", "peers")
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			return p, nil
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return "", errors.New("bench: the peer engines live in the bench/peers module of an Aisle checkout; run aisle bench inside the checkout, or: cd bench/peers && go run ./cmd/peerbench --help")
+}
+
 func ms3(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 func printReport(out io.Writer, r *benchReport) {
-	fmt.Fprintf(out, "\nAisle on %s: %s catalog, %d products, indexed in %.2fs (%.0f products/s), heap %d MB\n",
-		r.Machine, r.Catalog, r.Products, r.BuildSec, r.PerSec, r.HeapMB)
+	im := &r.Import
+	fmt.Fprintf(out, "\nAisle on %s: %s catalog, %d products (%.0f MB of JSON)\n", r.Machine, r.Catalog, r.Products, float64(im.JSONBytes)/1e6)
+	fmt.Fprintf(out, "import: feed %.1fs (%.0f products/s), index %.1fs (%.0f/s), total %.1fs (%.0f/s)\n",
+		im.FeedSeconds, im.FeedPerSec, im.IndexSeconds, im.IndexPerSec, im.TotalSeconds, im.TotalPerSec)
+	fmt.Fprintf(out, "disk %.0f MB (index %.0f MB); after load: RSS %.0f MB (%.2f× the JSON), heap %.0f MB\n",
+		float64(im.DiskBytes)/1e6, float64(im.IndexDiskSize)/1e6, float64(im.RSSBytes)/1e6, im.RSSOverJSON, float64(im.HeapBytes)/1e6)
 	if r.NDCGTerms > 0 {
 		fmt.Fprintf(out, "NDCG@10 on the Home Depot judgments: %.4f over %d terms\n", r.NDCG, r.NDCGTerms)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "class\tin-process p50\tp99\tHTTP QPS (c=%d)\tp50\tp95\tp99\terrors\t\n", r.Concurrent)
+	fmt.Fprintf(tw, "class\tQPS\tp50\tp95\tp99\tallocs/q\tHTTP QPS (c=%d)\tp50\tp99\tmax rate p99<%.0fms\tp99 there\tp99 at ½ rate\terrors\t\n", r.Concurrent, r.P99LimitMs)
 	for _, c := range r.Classes {
-		fmt.Fprintf(tw, "%s\t%.0fµs\t%.0fµs\t%.0f\t%.2fms\t%.2fms\t%.2fms\t%d\t\n", c.Class, c.InProcP50us, c.InProcP99us, c.HTTPQPS, c.HTTPP50ms, c.HTTPP95ms, c.HTTPP99ms, c.Errors)
+		ip := c.InProcess
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0fµs\t%.0fµs\t%.0fµs\t%.0f\t%.0f\t%.2fms\t%.2fms\t%.0f/s\t%.2fms\t%.2fms\t%d\t\n", c.Class,
+			ip.QPS, ip.P50us, ip.P95us, ip.P99us, ip.AllocsPerQuery, c.HTTPQPS, c.HTTPP50ms, c.HTTPP99ms, c.MaxRate, c.MaxRateP99ms, c.HalfP99ms, c.Errors)
 	}
 	tw.Flush()
-}
-
-// titleWords draws one- and two-word queries from the catalog's titles.
-func titleWords(g *engine.Generation, n int) []string {
-	out := make([]string, 0, n)
-	for d := 0; d < g.Products.Len() && len(out) < n; d += 7 {
-		var p struct{ Title string }
-		if json.Unmarshal(g.Products.Stored(uint32(d)), &p) != nil {
-			continue
-		}
-		words := splitWords(p.Title)
-		if len(words) == 0 {
-			continue
-		}
-		q := words[len(words)/2]
-		if len(words) > 1 && d%2 == 0 {
-			q = words[0] + " " + words[len(words)-1]
-		}
-		out = append(out, q)
-	}
-	return out
-}
-
-func splitWords(s string) []string {
-	var out []string
-	cur := []rune{}
-	for _, r := range s {
-		if r == ' ' || r == ',' || r == '(' || r == ')' {
-			if len(cur) > 2 {
-				out = append(out, string(cur))
-			}
-			cur = cur[:0]
-			continue
-		}
-		cur = append(cur, r)
-	}
-	if len(cur) > 2 {
-		out = append(out, string(cur))
-	}
-	return out
 }

@@ -21,6 +21,9 @@ func TestBenchAndEvalFlags(t *testing.T) {
 		{[]string{"bench", "--concurrency", "0"}, "--concurrency 0"},
 		{[]string{"bench", "--duration", "0s"}, "--duration 0s"},
 		{[]string{"bench", "--catalog", "acme"}, `unknown catalog "acme"`},
+		{[]string{"bench", "--engines", "aisle,lucene"}, `unknown engine "lucene"`},
+		{[]string{"bench", "--queries", "0"}, "--queries 0"},
+		{[]string{"bench", "--p99", "0s"}, "--p99 0s"},
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
 		{[]string{"bench", "--catalog", "homedepot", "--shared", "/nonexistent"}, "catalog homedepot"},
 		{[]string{"eval", "--k", "0"}, "--k 0"},
@@ -42,7 +45,7 @@ func TestBenchAndEvalFlags(t *testing.T) {
 func TestBenchDemo(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), []string{"bench", "--products", "300", "--concurrency", "2", "--duration", "50ms", "--json", report}, &out, &errOut)
+	err := run(context.Background(), []string{"bench", "--products", "300", "--concurrency", "2", "--duration", "100ms", "--queries", "50", "--json", report}, &out, &errOut)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
@@ -57,12 +60,21 @@ func TestBenchDemo(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Products != 300 || len(rep.Classes) != 5 || rep.Concurrent != 2 {
+	im := rep.Import
+	if rep.Products != 300 || len(rep.Classes) != 5 || rep.Concurrent != 2 || im.Products != 300 {
 		t.Fatalf("report %+v", rep)
 	}
+	if im.JSONBytes < 300*200 || im.DiskBytes <= 0 || im.RSSBytes <= 0 || im.TotalPerSec <= 0 || im.FeedSeconds+im.IndexSeconds > im.TotalSeconds*1.01 {
+		t.Fatalf("import %+v", im)
+	}
 	for _, c := range rep.Classes {
-		if c.HTTPQPS <= 0 || c.Errors != 0 {
+		ip := c.InProcess
+		if c.HTTPQPS <= 0 || c.Errors != 0 || ip.QPS <= 0 || ip.P50us <= 0 || ip.P99us < ip.P50us {
 			t.Fatalf("class %s: %+v", c.Class, c)
+		}
+		// The rate search found a rate held under 20 ms and measured half of it.
+		if c.MaxRate <= 0 || c.MaxRateP99ms >= 20 || c.HalfP99ms <= 0 {
+			t.Fatalf("class %s rate search: %+v", c.Class, c)
 		}
 	}
 }

@@ -1,144 +1,237 @@
-// Command peerbench compares Aisle with peer engines on one catalog and
-// the benchmark's query classes, in one process and one run.
+// Command peerbench compares Aisle with peer engines (Bleve, PostgreSQL
+// full-text search, Sphinx) on one catalog and the benchmark's query
+// classes, in one process and one run, interleaved so drift falls on all
+// engines alike. `aisle bench --engines …` runs it.
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/bench/peers"
-	"github.com/aisle-search/aisle/config"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 )
 
 func main() {
-	cat := flag.String("catalog", "demo", "catalog: demo (generated), flipkart or homedepot")
-	n := flag.Int("products", 100000, "generated catalog size (demo)")
-	shared := flag.String("shared", "", "shared data dir (found above the working directory when empty)")
-	nq := flag.Int("queries", 300, "requests per class")
-	rounds := flag.Int("rounds", 2, "passes over the requests")
-	jsonOut := flag.String("json", "", "write the figures as JSON to this file")
+	var o options
+	flag.StringVar(&o.catalog, "catalog", "demo", "the suite's catalog: "+strings.Join(bench.Suites, ", "))
+	flag.IntVar(&o.products, "products", 100000, "generated catalog size (demo)")
+	flag.StringVar(&o.shared, "shared", "", "shared data dir (found above the working directory when empty)")
+	flag.StringVar(&o.engines, "engines", "aisle,bleve,postgres,sphinx", "comma-separated engines; aisle always runs first")
+	flag.IntVar(&o.queries, "queries", 300, "requests per class")
+	flag.IntVar(&o.rounds, "rounds", 2, "passes over the requests")
+	flag.StringVar(&o.jsonOut, "json", "", "write the figures as JSON to this file")
+	flag.StringVar(&o.svgOut, "svg", "", "write a latency chart (SVG, or PNG by suffix) to this file")
 	flag.Parse()
-	if err := run(*cat, *n, *shared, *nq, *rounds, *jsonOut); err != nil {
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "peerbench: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := run(context.Background(), o, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "peerbench:", err)
 		os.Exit(1)
 	}
 }
 
-type report struct {
-	Catalog  string             `json:"catalog"`
-	Products int                `json:"products"`
-	Build    map[string]float64 `json:"buildSeconds"`
-	Size     map[string]int64   `json:"indexBytes"`
-	NDCG     map[string]float64 `json:"ndcg10,omitempty"`
-	Results  [][]peers.Result   `json:"results"`
+type options struct {
+	catalog, shared, engines, jsonOut, svgOut string
+	products, queries, rounds                 int
 }
 
-func run(cat string, n int, shared string, nq, rounds int, jsonOut string) error {
-	var (
-		w       *config.Website
-		key     string
-		src     bench.Products
-		queries []string
-	)
-	dir := shared
-	if cat != "demo" && dir == "" {
-		var err error
-		if dir, err = bench.FindSharedData(); err != nil {
-			return err
+// engineReport is one engine's load figures.
+type engineReport struct {
+	Engine       string  `json:"engine"`
+	BuildSeconds float64 `json:"buildSeconds"`
+	DiskBytes    int64   `json:"diskBytes"`
+	// MemoryBytes is the server's resident set for engines in their own
+	// process, and what an in-process one adds to this process's.
+	MemoryBytes int64   `json:"memoryBytes"`
+	MemoryKind  string  `json:"memoryKind"`
+	NDCG        float64 `json:"ndcg10,omitempty"`
+}
+
+type report struct {
+	Catalog  string           `json:"catalog"`
+	Products int              `json:"products"`
+	Machine  string           `json:"machine"`
+	Date     string           `json:"date"`
+	Engines  []engineReport   `json:"engines"`
+	Skipped  []string         `json:"skipped,omitempty"`
+	Results  [][]bench.Result `json:"results"`
+}
+
+// peer is a started peer engine.
+type peer struct {
+	searcher bench.Searcher
+	search   func(term string, k int) ([]string, error)
+	close    func() error
+	rep      engineReport
+}
+
+func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
+	names := strings.Split(o.engines, ",")
+	for _, e := range names {
+		if !slices.Contains([]string{"aisle", "bleve", "postgres", "sphinx"}, e) {
+			return fmt.Errorf("unknown engine %q (aisle, bleve, postgres, sphinx)", e)
 		}
 	}
-	switch cat {
-	case "demo":
-		cfg := demo.Config()
-		w, key, src, queries = &cfg.Websites[0], "demo", bench.Generated(n, 42), demo.Queries(2000, 7)
-	case "flipkart", "homedepot":
-		var err error
-		if src, err = bench.CSVCatalog(dir, cat); err != nil {
-			return err
-		}
-		cfg := config.Default()
-		w, key = &cfg.Websites[0], config.DefaultKey
-		queries = demo.Queries(2000, 7)
-		if cat == "homedepot" {
-			j, err := bench.LoadJudgments(filepath.Join(dir, "homedepot", "judgments-dev.csv"))
-			if err != nil {
-				return err
-			}
-			queries = j.Terms()
-		}
-	default:
-		return fmt.Errorf("unknown catalog %q", cat)
-	}
-	rep := report{Catalog: cat, Build: map[string]float64{}, Size: map[string]int64{}, NDCG: map[string]float64{}}
-	fmt.Fprintf(os.Stderr, "indexing %s with Aisle…\n", cat)
-	t0 := time.Now()
-	g, err := bench.Build(w, src)
+	suite, err := bench.LoadSuite(o.catalog, o.products, o.shared)
 	if err != nil {
 		return err
 	}
-	rep.Build["aisle"] = time.Since(t0).Seconds()
-	rep.Products = g.Products.Len()
-	fmt.Fprintf(os.Stderr, "indexing %s with Bleve (scorch)…\n", cat)
-	tmp, err := os.MkdirTemp("", "peerbench-bleve-")
-	if err != nil {
-		return err
-	}
-	bl, err := peers.NewBleve(filepath.Join(tmp, "idx"), src)
+	tmp, err := os.MkdirTemp("", "peerbench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	defer bl.Close()
-	rep.Build["bleve"] = bl.Build.Seconds()
-	rep.Size["bleve"] = bl.SizeBytes()
 
-	searchers := []peers.Searcher{peers.AisleSearcher(g), peers.BleveSearcher(bl)}
+	rep := report{Catalog: o.catalog, Date: time.Now().UTC().Format(time.DateOnly),
+		Machine: fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
+	fmt.Fprintf(stderr, "aisle: importing %s…\n", o.catalog)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	g, st, imp, err := bench.Import(ctx, filepath.Join(tmp, "aisle"), suite, log, nil)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep.Products = g.Products.Len()
+	_, rssBefore := bench.Memory()
+	rep.Engines = append(rep.Engines, engineReport{Engine: "aisle", BuildSeconds: imp.TotalSeconds, DiskBytes: imp.DiskBytes,
+		MemoryBytes: imp.RSSBytes, MemoryKind: "process RSS (Aisle alone)"})
+	searchers := []bench.Searcher{bench.AisleSearcher(g)}
+	ndcg := map[string]func(string, int) ([]string, error){"aisle": bench.SearchNumbers(g, suite.Key)}
+
+	var started []*peer
+	defer func() {
+		for _, p := range started {
+			p.close() //nolint:errcheck // best effort at exit
+		}
+	}()
+	for _, name := range names {
+		if name == "aisle" {
+			continue
+		}
+		fmt.Fprintf(stderr, "%s: loading %s…\n", name, o.catalog)
+		p, err := startPeer(name, filepath.Join(tmp, name), suite, rssBefore)
+		if errors.Is(err, peers.ErrNoPostgres) || errors.Is(err, peers.ErrNoSphinx) {
+			fmt.Fprintf(stderr, "%s: skipped: %v\n", name, err)
+			rep.Skipped = append(rep.Skipped, name+": "+err.Error())
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		started = append(started, p)
+		fmt.Fprintf(stderr, "%s: %d products in %.1fs\n", name, rep.Products, p.rep.BuildSeconds)
+		rep.Engines = append(rep.Engines, p.rep)
+		searchers = append(searchers, p.searcher)
+		ndcg[name] = p.search
+	}
+
+	queries := suite.Queries(g)
 	for _, c := range bench.Classes {
-		reqs, err := bench.Requests(g, key, queries, c, nq, uint64(c))
+		reqs, err := bench.Requests(g, suite.Key, queries, c, o.queries, uint64(c))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "class %d (%s)…\n", c, c)
-		rs, err := peers.Compare(searchers, c, reqs, rounds)
+		fmt.Fprintf(stderr, "class %d (%s)…\n", c, c)
+		rs, err := bench.Compare(searchers, c, reqs, o.rounds)
 		if err != nil {
 			return err
 		}
 		rep.Results = append(rep.Results, rs)
 	}
-	if cat == "homedepot" {
-		j, err := bench.LoadJudgments(filepath.Join(dir, "homedepot", "judgments-dev.csv"))
+	if suite.Judgments != nil {
+		for i := range rep.Engines {
+			e := &rep.Engines[i]
+			fmt.Fprintf(stderr, "%s: NDCG@10 over %d judged terms…\n", e.Engine, len(suite.Judgments))
+			if e.NDCG, _, err = bench.NDCG(suite.Judgments, 10, ndcg[e.Engine]); err != nil {
+				return fmt.Errorf("%s: %w", e.Engine, err)
+			}
+		}
+	}
+
+	fmt.Fprintf(stdout, "\n%s catalog, %d products, %s, %s\n", o.catalog, rep.Products, rep.Machine, rep.Date)
+	for _, e := range rep.Engines {
+		line := fmt.Sprintf("%-9s load %6.1fs, disk %5.0f MB, memory %5.0f MB (%s)", e.Engine, e.BuildSeconds, float64(e.DiskBytes)/1e6, float64(e.MemoryBytes)/1e6, e.MemoryKind)
+		if suite.Judgments != nil {
+			line += fmt.Sprintf(", NDCG@10 %.4f", e.NDCG)
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintln(stdout, "skipped:", s)
+	}
+	bench.Print(stdout, rep.Results)
+	if o.jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
 			return err
 		}
-		ev, err := bench.EvalHomeDepot(dir, 10)
-		if err != nil {
-			return err
-		}
-		rep.NDCG["aisle"] = ev.NDCG
-		rep.NDCG["bleve"], _, err = bench.NDCG(j, 10, func(term string, k int) ([]string, error) {
-			q := term
-			return bl.Search(&engine.SearchRequest{Query: &q, Products: &engine.ProductSettings{ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &k}}}}, false)
-		})
-		if err != nil {
+		if err := os.WriteFile(o.jsonOut, append(b, '\n'), 0o644); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("\n%s catalog, %d products. Build: Aisle %.1fs, Bleve %.1fs (%d MB on disk)\n", cat, rep.Products, rep.Build["aisle"], rep.Build["bleve"], rep.Size["bleve"]>>20)
-	if len(rep.NDCG) > 0 {
-		fmt.Printf("NDCG@10 (Home Depot dev judgments): Aisle %.4f, Bleve %.4f (%+.0f%%)\n", rep.NDCG["aisle"], rep.NDCG["bleve"], 100*(rep.NDCG["aisle"]/rep.NDCG["bleve"]-1))
-	}
-	peers.Print(os.Stdout, rep.Results)
-	if jsonOut != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		return os.WriteFile(jsonOut, b, 0o644)
+	if o.svgOut != "" {
+		title := fmt.Sprintf("%s catalog, %d products: latency per query class (%s)", o.catalog, rep.Products, rep.Date)
+		if err := peers.LatencyChart(o.svgOut, title, rep.Results); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// startPeer loads the suite into a peer engine.
+func startPeer(name, dir string, suite *bench.Suite, rssBefore int64) (*peer, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	k := func(r func(*engine.SearchRequest, bool) ([]string, error)) func(string, int) ([]string, error) {
+		return func(term string, n int) ([]string, error) {
+			q := term
+			return r(&engine.SearchRequest{Query: &q, Key: &suite.Key, Products: &engine.ProductSettings{
+				ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &n}}}}, false)
+		}
+	}
+	switch name {
+	case "bleve":
+		b, err := peers.NewBleve(filepath.Join(dir, "idx"), suite.Products)
+		if err != nil {
+			return nil, err
+		}
+		_, rss := bench.Memory()
+		return &peer{searcher: peers.BleveSearcher(b), search: k(b.Search), close: b.Close,
+			rep: engineReport{Engine: name, BuildSeconds: b.Build.Seconds(), DiskBytes: b.SizeBytes(),
+				MemoryBytes: max(rss-rssBefore, 0), MemoryKind: "RSS it adds to this process, mapped index files included"}}, nil
+	case "postgres":
+		p, err := peers.NewPostgres(dir, suite.Products)
+		if err != nil {
+			return nil, err
+		}
+		return &peer{searcher: peers.PostgresSearcher(p), search: k(p.Search), close: p.Close,
+			rep: engineReport{Engine: name, BuildSeconds: p.Build.Seconds(), DiskBytes: p.SizeBytes(),
+				MemoryBytes: p.RSSBytes(), MemoryKind: "server RSS, summed over its processes"}}, nil
+	case "sphinx":
+		s, err := peers.NewSphinx(dir, suite.Products)
+		if err != nil {
+			return nil, err
+		}
+		return &peer{searcher: peers.SphinxSearcher(s), search: k(s.Search), close: s.Close,
+			rep: engineReport{Engine: name, BuildSeconds: s.Build.Seconds(), DiskBytes: s.SizeBytes(),
+				MemoryBytes: s.RSSBytes(), MemoryKind: "searchd RSS"}}, nil
+	}
+	return nil, fmt.Errorf("unknown engine %q", name)
 }

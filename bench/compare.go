@@ -1,4 +1,4 @@
-package peers
+package bench
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/engine"
 )
 
@@ -25,14 +24,14 @@ type Result struct {
 // Searcher is one engine answering the benchmark's requests.
 type Searcher struct {
 	Name   string
-	Search func(r *bench.Request, c bench.Class) error
+	Search func(r *Request, c Class) error
 }
 
 // AisleSearcher answers with Aisle in process, encoding the JSON answer
 // as the server would.
 func AisleSearcher(g *engine.Generation) Searcher {
 	var buf []byte
-	return Searcher{Name: "aisle", Search: func(r *bench.Request, _ bench.Class) error {
+	return Searcher{Name: "aisle", Search: func(r *Request, _ Class) error {
 		res, err := g.Search(r.Req)
 		if err != nil {
 			return err
@@ -42,17 +41,9 @@ func AisleSearcher(g *engine.Generation) Searcher {
 	}}
 }
 
-// BleveSearcher answers with Bleve in process.
-func BleveSearcher(b *Bleve) Searcher {
-	return Searcher{Name: "bleve", Search: func(r *bench.Request, c bench.Class) error {
-		_, err := b.Search(r.Req, c == bench.ClassTypo)
-		return err
-	}}
-}
-
 // Compare runs every searcher over the same requests, interleaved in
 // blocks (A B A B …) so drift on a shared machine falls on all alike.
-func Compare(searchers []Searcher, c bench.Class, reqs []bench.Request, rounds int) ([]Result, error) {
+func Compare(searchers []Searcher, c Class, reqs []Request, rounds int) ([]Result, error) {
 	const block = 50
 	lats := make([][]time.Duration, len(searchers))
 	mallocs := make([]uint64, len(searchers))
@@ -83,14 +74,12 @@ func Compare(searchers []Searcher, c bench.Class, reqs []bench.Request, rounds i
 	out := make([]Result, len(searchers))
 	for s := range searchers {
 		n := len(lats[s])
-		p50, p95, p99, _ := bench.Percentiles(lats[s])
+		p50, p95, p99, _ := Percentiles(lats[s])
 		out[s] = Result{Engine: searchers[s].Name, Class: c.String(), QPS: float64(n) / busy[s].Seconds(),
-			P50us: us(p50), P95us: us(p95), P99us: us(p99), AllocsPerQuery: float64(mallocs[s]) / float64(n)}
+			P50us: micros(p50), P95us: micros(p95), P99us: micros(p99), AllocsPerQuery: float64(mallocs[s]) / float64(n)}
 	}
 	return out, nil
 }
-
-func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 // Print writes the comparison as a table with Aisle/peer QPS ratios.
 func Print(w io.Writer, results [][]Result) {
@@ -108,3 +97,5 @@ func Print(w io.Writer, results [][]Result) {
 	}
 	tw.Flush()
 }
+
+func micros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }

@@ -1,0 +1,155 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/store"
+)
+
+// ImportReport is what importing a suite into a fresh data directory
+// cost, the way `aisle import` does it: the feed into pebble's log and
+// state, then the index built and saved.
+type ImportReport struct {
+	Products      int     `json:"products"`
+	JSONBytes     int64   `json:"catalogJSONBytes"`
+	FeedSeconds   float64 `json:"feedSeconds"`
+	IndexSeconds  float64 `json:"indexSeconds"`
+	TotalSeconds  float64 `json:"totalSeconds"`
+	FeedPerSec    float64 `json:"feedProductsPerSecond"`
+	IndexPerSec   float64 `json:"indexProductsPerSecond"`
+	TotalPerSec   float64 `json:"importProductsPerSecond"`
+	DiskBytes     int64   `json:"diskBytes"`
+	RSSBytes      int64   `json:"rssBytes"`
+	HeapBytes     int64   `json:"heapBytes"`
+	RSSOverJSON   float64 `json:"rssOverJSON"`
+	IndexDiskSize int64   `json:"indexDiskBytes"`
+}
+
+// importBatch matches aisle import's entry size.
+const importBatch = 5000
+
+// Import feeds the suite's products into a store in dir in batches, syncs
+// it, then opens it the way `aisle serve` does (build and save the
+// index). It returns the generation with the store still open; close the
+// store after the generation's last use.
+func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progress func(done int)) (*engine.Generation, *store.Store, ImportReport, error) {
+	var rep ImportReport
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, nil, rep, err
+	}
+	fail := func(err error) (*engine.Generation, *store.Store, ImportReport, error) {
+		st.Close()
+		return nil, nil, rep, err
+	}
+	start := time.Now()
+	var b store.Batch
+	flush := func() error {
+		if b.Len() == 0 {
+			return nil
+		}
+		rep.JSONBytes += int64(b.ProductBytes())
+		_, err := st.Append(&b, false)
+		b.Reset()
+		return err
+	}
+	err = s.Products(func(p *catalog.Product) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := b.PutProduct(p); err != nil {
+			return err
+		}
+		rep.Products++
+		if b.Len() >= importBatch {
+			if progress != nil {
+				progress(rep.Products)
+			}
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil {
+		err = st.Sync()
+	}
+	if err != nil {
+		return fail(fmt.Errorf("import %s: %w", s.Name, err))
+	}
+	feed := time.Since(start)
+	g, err := engine.Open(st, s.Website, analysis.English, log)
+	if err != nil {
+		return fail(fmt.Errorf("import %s: index: %w", s.Name, err))
+	}
+	total := time.Since(start)
+	rep.FeedSeconds, rep.TotalSeconds = feed.Seconds(), total.Seconds()
+	rep.IndexSeconds = (total - feed).Seconds()
+	rep.FeedPerSec = float64(rep.Products) / feed.Seconds()
+	rep.IndexPerSec = float64(rep.Products) / (total - feed).Seconds()
+	rep.TotalPerSec = float64(rep.Products) / total.Seconds()
+	rep.DiskBytes = DirSize(dir)
+	rep.IndexDiskSize = st.SegmentBytes()
+	rep.HeapBytes, rep.RSSBytes = Memory()
+	if rep.JSONBytes > 0 {
+		rep.RSSOverJSON = float64(rep.RSSBytes) / float64(rep.JSONBytes)
+	}
+	return g, st, rep, nil
+}
+
+// Memory collects garbage, returns freed pages to the system and reads the
+// live heap and the process's resident set.
+func Memory() (heap, rss int64) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc), ProcessRSS(os.Getpid())
+}
+
+// ProcessRSS is a process's resident set size from /proc (0 where there
+// is no /proc).
+func ProcessRSS(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// DirSize is the total size of the files under dir.
+func DirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error { //nolint:errcheck // best effort
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
