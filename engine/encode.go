@@ -20,9 +20,10 @@ func as(err error, target **Error) bool { return errors.As(err, target) }
 func (r *SearchResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"success":true,"query":`...)
 	dst = appendString(dst, r.Query)
+	var doc []byte // one decoded document at a time
 	if p := r.Products; p != nil {
 		dst = append(dst, `,"products":`...)
-		dst = r.appendProducts(dst, p)
+		dst = r.appendProducts(dst, p, &doc)
 	}
 	for _, c := range r.Content {
 		dst = append(dst, ',', '"')
@@ -35,7 +36,8 @@ func (r *SearchResult) AppendJSON(dst []byte) []byte {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = appendProjected(dst, c.seg.Stored(h.Doc), c.Fields, nil)
+				doc = c.seg.AppendStored(doc[:0], h.Doc)
+				dst = appendProjected(dst, doc, c.Fields, nil)
 			}
 			dst = append(dst, ']')
 		}
@@ -68,7 +70,7 @@ func appendCounts(dst []byte, start, requested, returned, total int) []byte {
 	return strconv.AppendInt(dst, int64(total), 10)
 }
 
-func (r *SearchResult) appendProducts(dst []byte, p *ProductResult) []byte {
+func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte) []byte {
 	seg := r.gen.Products
 	dst = appendCounts(dst, p.Start, p.Requested, len(p.Hits), p.Total)
 	if !r.formatHTML {
@@ -78,7 +80,8 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult) []byte {
 				dst = append(dst, ',')
 			}
 			extra := productExtra{score: h.Score, suggested: p.Suggested[i], search: true}
-			dst = appendProjected(dst, seg.Stored(h.Doc), p.Fields, &extra)
+			*doc = seg.AppendStored((*doc)[:0], h.Doc)
+			dst = appendProjected(dst, *doc, p.Fields, &extra)
 		}
 		dst = append(dst, ']')
 	}
@@ -97,7 +100,8 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendProjected(dst, seg.Stored(h.Doc), p.Fields, &productExtra{})
+			*doc = seg.AppendStored((*doc)[:0], h.Doc)
+			dst = appendProjected(dst, *doc, p.Fields, &productExtra{})
 		}
 		dst = append(dst, ']')
 	}

@@ -82,4 +82,4 @@ func fingerprint(w *config.Website, lang analysis.Language) string {
 
 // indexFormat changes whenever the saved segment layout or analysis does,
 // so old saved indexes are rebuilt rather than misread.
-const indexFormat = 1
+const indexFormat = 2

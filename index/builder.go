@@ -267,7 +267,7 @@ func (b *Builder) Build() *Segment {
 	s := &Segment{
 		n:       n,
 		all:     roaring.New(),
-		stored:  b.stored,
+		stored:  compressDocs(b.stored),
 		keys:    b.keys,
 		keyDoc:  b.keyDoc,
 		keyword: make(map[string]*KeywordField, len(b.keyword)),
@@ -280,31 +280,33 @@ func (b *Builder) Build() *Segment {
 
 	// Terms in sorted order so ids follow the dictionary.
 	order := make([]uint32, len(b.termStr))
+	textBytes := 0
 	for i := range order {
 		order[i] = uint32(i)
+		textBytes += len(b.termStr[i])
 	}
 	slices.SortFunc(order, func(a, c uint32) int { return strings.Compare(b.termStr[a], b.termStr[c]) })
 	remap := make([]uint32, len(order))
-	s.terms = make([]string, len(order))
-	s.termIdx = make(map[string]uint32, len(order))
-	s.termDocs = make([]*roaring.Bitmap, len(order))
-	s.termPost = make([][]FieldPosting, len(order))
+	s.terms = newDict(len(order), textBytes)
+	postings := 0
+	for _, fp := range b.termPost {
+		for i := range fp {
+			postings += len(fp[i].Docs)
+		}
+	}
+	s.post = newPostings(len(order), postings)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
 		t := b.termStr[old]
-		s.terms[newID] = t
-		s.termIdx[t] = uint32(newID)
+		s.terms.add(t)
 		fp := b.termPost[old]
 		slices.SortFunc(fp, func(x, y FieldPosting) int { return int(x.Field) - int(y.Field) })
 		bm := roaring.New()
 		for i := range fp {
 			bm.AddMany(fp[i].Docs)
-			fp[i].Docs = slices.Clip(fp[i].Docs)
-			fp[i].TFs = slices.Clip(fp[i].TFs)
 		}
-		bm.RunOptimize()
-		s.termDocs[newID] = bm
-		s.termPost[newID] = fp
+		s.post.addTerm(fp, bm)
+		b.termPost[old] = nil // let the build's copy go as the arenas fill
 		if hasDigit(t) {
 			continue
 		}
@@ -314,13 +316,17 @@ func (b *Builder) Build() *Segment {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(newID))
 	}
-	s.surfaces = make([]string, 0, len(b.surfaces))
+	words := make([]string, 0, len(b.surfaces))
+	textBytes = 0
 	for w := range b.surfaces {
-		s.surfaces = append(s.surfaces, w)
+		words = append(words, w)
+		textBytes += len(w)
 	}
-	sort.Strings(s.surfaces)
-	s.surfaceTerm = make([]uint32, len(s.surfaces))
-	for i, w := range s.surfaces {
+	sort.Strings(words)
+	s.surfaces = newDict(len(words), textBytes)
+	s.surfaceTerm = make([]uint32, len(words))
+	for i, w := range words {
+		s.surfaces.add(w)
 		s.surfaceTerm[i] = remap[b.surfaces[w]]
 	}
 

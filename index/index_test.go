@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -183,9 +184,13 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if l.Len() != s.Len() || !reflect.DeepEqual(l.terms, s.terms) || !reflect.DeepEqual(l.surfaces, s.surfaces) || !reflect.DeepEqual(l.surfaceTerm, s.surfaceTerm) {
 		t.Fatal("dictionary differs after load")
 	}
-	for id := range s.terms {
-		if !l.termDocs[id].Equals(s.termDocs[id]) || !reflect.DeepEqual(l.termPost[id], s.termPost[id]) {
-			t.Fatalf("postings of %q differ", s.terms[id])
+	if !reflect.DeepEqual(l.post.spanOff, s.post.spanOff) || !reflect.DeepEqual(l.post.df, s.post.df) {
+		t.Fatal("posting offsets or frequencies differ after load")
+	}
+	for id := range uint32(s.Terms()) {
+		if (l.post.bitmaps[id] == nil) != (s.post.bitmaps[id] == nil) || !l.TermDocs(id).Equals(s.TermDocs(id)) ||
+			!reflect.DeepEqual(l.TermPostings(id, nil), s.TermPostings(id, nil)) {
+			t.Fatalf("postings of %q differ", s.TermString(id))
 		}
 	}
 	if !reflect.DeepEqual(l.byLen, s.byLen) || l.avgLen != s.avgLen || !reflect.DeepEqual(l.fieldLen, s.fieldLen) {
@@ -223,21 +228,45 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 
 func TestLoadCorrupt(t *testing.T) {
 	s := buildTest(t, testDocs(50))
-	kv := &memKV{m: map[string][]byte{}}
-	if err := s.Save(kv, "x/"); err != nil {
+	saved := &memKV{m: map[string][]byte{}}
+	if err := s.Save(saved, "x/"); err != nil {
 		t.Fatal(err)
 	}
-	for k := range kv.m {
-		if bytes.HasPrefix([]byte(k), []byte("x/t/")) {
-			kv.m[k] = kv.m[k][:3]
-			break
+	clone := func() *memKV {
+		kv := &memKV{m: map[string][]byte{}}
+		for k, v := range saved.m {
+			kv.m[k] = slices.Clone(v)
 		}
+		return kv
 	}
-	if _, err := Load(kv, "x/"); err == nil {
-		t.Fatal("a truncated term loaded without error")
+	for _, tc := range []struct{ name, prefix string }{{"term chunk", "x/T/"}, {"doc chunk", "x/D/"}, {"word chunk", "x/W/"}} {
+		kv := clone()
+		for k := range kv.m {
+			if strings.HasPrefix(k, tc.prefix) {
+				kv.m[k] = kv.m[k][:3]
+			}
+		}
+		if _, err := Load(kv, "x/"); err == nil {
+			t.Errorf("a truncated %s loaded without error", tc.name)
+		}
 	}
 	if _, err := Load(&memKV{m: map[string][]byte{}}, "x/"); err == nil {
 		t.Fatal("an empty store loaded without error")
+	}
+	// Any truncation or flipped byte of any key errs or loads; never panics.
+	r := rand.New(rand.NewPCG(7, 7))
+	for k, v := range saved.m {
+		for range 20 {
+			kv := clone()
+			b := slices.Clone(v)
+			if len(b) > 0 && r.IntN(2) == 0 {
+				b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
+			} else {
+				b = b[:r.IntN(len(b)+1)]
+			}
+			kv.m[k] = b
+			Load(kv, "x/") //nolint:errcheck // only panics matter here
+		}
 	}
 }
 
@@ -279,5 +308,32 @@ func TestRangeCheckMatchesValues(t *testing.T) {
 				t.Fatalf("[%v,%v] doc %d (value %v, has %v): %v, want %v", lo, hi, d, nb.vals[d], nb.has[d], got, want)
 			}
 		}
+	}
+}
+
+// TestStoredDocsCompressed checks that docs come back byte for byte, that
+// the dictionary pays on a repetitive catalog, and that a catalog too
+// small for a dictionary is kept as it came.
+func TestStoredDocsCompressed(t *testing.T) {
+	docs := testDocs(3000)
+	for i := range docs {
+		docs[i].Stored = fmt.Appendf(nil, `{"productNumber":%q,"title":"Cordless drill %d","url":"https://shop.example/p/%d","inStock":true}`, docs[i].Key, i, i)
+	}
+	s := buildTest(t, docs)
+	raw := 0
+	var buf []byte
+	for i, d := range docs {
+		raw += len(d.Stored)
+		buf = s.AppendStored(buf[:0], uint32(i))
+		if !bytes.Equal(buf, d.Stored) || !bytes.Equal(s.Stored(uint32(i)), d.Stored) {
+			t.Fatalf("doc %d: %s, want %s", i, buf, d.Stored)
+		}
+	}
+	if got := s.StoredBytes(); got*2 > int64(raw) {
+		t.Fatalf("stored %d bytes for %d of JSON: the dictionary does not pay", got, raw)
+	}
+	tiny := buildTest(t, []Doc{{Key: "a", Stored: []byte("{}")}})
+	if tiny.stored.dict != nil || string(tiny.Stored(0)) != "{}" {
+		t.Fatalf("tiny catalog: dict %v, doc %s", tiny.stored.dict != nil, tiny.Stored(0))
 	}
 }

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
+	"github.com/klauspost/compress/s2"
 )
 
 // KVWriter receives a segment's keys; the store batches them into pebble.
@@ -27,14 +28,15 @@ type KVReader interface {
 // Key layout under the caller's prefix.
 const (
 	kMeta    = "meta"
-	kTerm    = "t/"  // term → docs bitmap + field postings
-	kSurface = "w/"  // folded word → term id
-	kFldLen  = "fl/" // text field → per-doc lengths
-	kDoc     = "d/"  // doc id → key + stored JSON
-	kAltKey  = "a/"  // folded alternative key → doc id
-	kKeyword = "k/"  // field \x00 value id → bitmap; field \x00 "col" → column
-	kNumeric = "n/"  // field → column + has bitmap
-	kSort    = "s/"  // field → ranks (text sorts)
+	kTerm    = "T/"   // chunk → its terms' docs bitmaps + field postings
+	kSurface = "W/"   // chunk → folded words and their term ids
+	kFldLen  = "fl/"  // text field → per-doc lengths
+	kDoc     = "D/"   // chunk → its docs' keys + stored JSON, compressed
+	kDict    = "dict" // the stored docs' compression dictionary
+	kAltKey  = "a/"   // folded alternative key → doc id
+	kKeyword = "k/"   // field \x00 value id → bitmap; field \x00 "col" → column
+	kNumeric = "n/"   // field → column + has bitmap
+	kSort    = "s/"   // field → ranks (text sorts)
 )
 
 type segMeta struct {
@@ -43,6 +45,8 @@ type segMeta struct {
 	Keywords map[string]kwMeta `json:"keywords"`
 	Numeric  []string          `json:"numeric"`
 	Sorts    []string          `json:"sorts"`
+	// Compressed: the docs are S2 blocks against the kDict dictionary.
+	Compressed bool `json:"compressed"`
 }
 
 type kwMeta struct {
@@ -50,12 +54,27 @@ type kwMeta struct {
 	Single bool     `json:"single"`
 }
 
+// Chunk sizes: terms, words and docs are written a chunk to a key, so a
+// catalog of a million products is a few thousand pebble keys rather than
+// millions.
+const (
+	termChunk = 4096
+	docChunk  = 256
+)
+
+func chunkKey(prefix, kind string, chunk int) []byte {
+	k := make([]byte, 0, len(prefix)+len(kind)+4)
+	k = append(k, prefix...)
+	k = append(k, kind...)
+	return binary.BigEndian.AppendUint32(k, uint32(chunk))
+}
+
 // Save writes the segment under prefix, so a restart loads it instead of
-// re-indexing. Postings go out as roaring bitmaps plus delta-coded per-field
-// frequencies.
+// re-indexing. Postings go out as delta-coded per-field docs and
+// frequencies, with roaring bitmaps for the terms that keep one.
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
-	meta := segMeta{N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}}
+	meta := segMeta{N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
 	for name, k := range s.keyword {
 		meta.Keywords[name] = kwMeta{Values: k.Values, Single: k.single}
 	}
@@ -76,17 +95,47 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	if err := w.Set(key(kMeta), mb); err != nil {
 		return err
 	}
-	var buf []byte
-	for id, t := range s.terms {
-		buf = appendTerm(buf[:0], s.termDocs[id], s.termPost[id])
-		if err := w.Set(key(kTerm, t), buf); err != nil {
-			return err
+	var buf, fps []byte
+	var posts []FieldPosting
+	for id := 0; id < s.terms.len(); id++ {
+		if id%termChunk == 0 {
+			buf = buf[:0]
+		}
+		t := s.terms.at(id)
+		buf = binary.AppendUvarint(buf, uint64(len(t)))
+		buf = append(buf, t...)
+		buf = binary.AppendUvarint(buf, uint64(s.post.df[id]))
+		if bm := s.post.bitmaps[id]; bm != nil {
+			rb, err := bm.ToBytes()
+			if err != nil {
+				return err
+			}
+			buf = binary.AppendUvarint(buf, uint64(len(rb)))
+			buf = append(buf, rb...)
+		} else {
+			buf = append(buf, 0)
+		}
+		posts = s.TermPostings(uint32(id), posts[:0])
+		fps = appendPostings(fps[:0], posts)
+		buf = append(buf, fps...)
+		if id%termChunk == termChunk-1 || id == s.terms.len()-1 {
+			if err := w.Set(chunkKey(prefix, kTerm, id/termChunk), buf); err != nil {
+				return err
+			}
 		}
 	}
-	for i, w2 := range s.surfaces {
-		buf = binary.AppendUvarint(buf[:0], uint64(s.surfaceTerm[i]))
-		if err := w.Set(key(kSurface, w2), buf); err != nil {
-			return err
+	for i := 0; i < s.surfaces.len(); i++ {
+		if i%termChunk == 0 {
+			buf = buf[:0]
+		}
+		word := s.surfaces.at(i)
+		buf = binary.AppendUvarint(buf, uint64(len(word)))
+		buf = append(buf, word...)
+		buf = binary.AppendUvarint(buf, uint64(s.surfaceTerm[i]))
+		if i%termChunk == termChunk-1 || i == s.surfaces.len()-1 {
+			if err := w.Set(chunkKey(prefix, kSurface, i/termChunk), buf); err != nil {
+				return err
+			}
 		}
 	}
 	for f := range s.fieldLen {
@@ -94,12 +143,23 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 			return err
 		}
 	}
-	for d := uint32(0); d < s.n; d++ {
-		buf = binary.AppendUvarint(buf[:0], uint64(len(s.keys[d])))
-		buf = append(buf, s.keys[d]...)
-		buf = append(buf, s.stored[d]...)
-		if err := w.Set(docKey(prefix, d), buf); err != nil {
+	if s.stored.dict != nil {
+		if err := w.Set(key(kDict), s.stored.dictData); err != nil {
 			return err
+		}
+	}
+	for d := uint32(0); d < s.n; d++ {
+		if d%docChunk == 0 {
+			buf = buf[:0]
+		}
+		buf = binary.AppendUvarint(buf, uint64(len(s.keys[d])))
+		buf = append(buf, s.keys[d]...)
+		buf = binary.AppendUvarint(buf, uint64(len(s.stored.docs[d])))
+		buf = append(buf, s.stored.docs[d]...)
+		if d%docChunk == docChunk-1 || d == s.n-1 {
+			if err := w.Set(chunkKey(prefix, kDoc, int(d/docChunk)), buf); err != nil {
+				return err
+			}
 		}
 	}
 	for k, d := range s.keyDoc {
@@ -150,17 +210,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	return nil
 }
 
-func docKey(prefix string, d uint32) []byte {
-	k := make([]byte, 0, len(prefix)+len(kDoc)+4)
-	k = append(k, prefix...)
-	k = append(k, kDoc...)
-	return binary.BigEndian.AppendUint32(k, d)
-}
-
-func appendTerm(buf []byte, docs *roaring.Bitmap, posts []FieldPosting) []byte {
-	rb, _ := docs.ToBytes()
-	buf = binary.AppendUvarint(buf, uint64(len(rb)))
-	buf = append(buf, rb...)
+func appendPostings(buf []byte, posts []FieldPosting) []byte {
 	buf = append(buf, byte(len(posts)))
 	for _, fp := range posts {
 		buf = append(buf, byte(fp.Field))
@@ -185,6 +235,25 @@ func appendUint32s(buf []byte, vs []uint32) []byte {
 
 var errCorrupt = errors.New("corrupt segment")
 
+// validColumn checks a loaded value column: offsets from 0 to len(vals),
+// never decreasing, and value ids in range.
+func validColumn(offs, vals []uint32, values int) bool {
+	if len(offs) == 0 || offs[0] != 0 || offs[len(offs)-1] != uint32(len(vals)) {
+		return false
+	}
+	for i := 1; i < len(offs); i++ {
+		if offs[i] < offs[i-1] {
+			return false
+		}
+	}
+	for _, v := range vals {
+		if v >= uint32(values) {
+			return false
+		}
+	}
+	return true
+}
+
 type decoder struct {
 	b   []byte
 	err error
@@ -199,6 +268,16 @@ func (d *decoder) uvarint() uint64 {
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errCorrupt
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
 }
 
 func (d *decoder) bytes(n int) []byte {
@@ -251,72 +330,95 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	s := &Segment{
 		n:       n,
 		all:     roaring.New(),
-		termIdx: map[string]uint32{},
+		post:    newPostings(0, 0),
 		keyDoc:  make(map[string]uint32, n),
 		keyword: map[string]*KeywordField{},
 		numeric: map[string]*NumericField{},
 		sorts:   map[string][]uint32{},
 		keys:    make([]string, n),
-		stored:  make([][]byte, n),
+		stored:  storedDocs{docs: make([][]byte, n)},
 	}
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
 	}
 	copy(s.avgLen[:], meta.AvgLen)
 	var dec decoder
+	s.terms = newDict(0, 0)
+	var prevTerm string
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
-		t := string(k[len(prefix)+len(kTerm):])
 		dec = decoder{b: v}
-		rb := dec.bytes(int(dec.uvarint()))
-		bm := dec.bitmap(rb)
-		np := dec.bytes(1)
-		var posts []FieldPosting
-		for i := 0; dec.err == nil && i < int(np[0]); i++ {
-			fp := FieldPosting{Field: TextField(dec.bytes(1)[0])}
-			cnt := int(dec.uvarint())
-			if cnt > int(n) {
+		for dec.err == nil && len(dec.b) > 0 {
+			t := dec.bytes(int(dec.uvarint()))
+			df := dec.uvarint()
+			var bm *roaring.Bitmap
+			if nb := int(dec.uvarint()); nb > 0 {
+				bm = dec.bitmap(dec.bytes(nb))
+			}
+			np := dec.byte()
+			if dec.err != nil {
+				break
+			}
+			if s.terms.len() > 0 && string(t) <= prevTerm || df > uint64(n) || bm != nil && bm.GetCardinality() != df {
 				return errCorrupt
 			}
-			fp.Docs = make([]uint32, cnt)
-			prev := uint32(0)
-			for j := range fp.Docs {
-				prev += uint32(dec.uvarint())
-				fp.Docs[j] = prev
+			pp := &s.post
+			for i := 0; dec.err == nil && i < int(np); i++ {
+				field := TextField(dec.byte())
+				cnt := int(dec.uvarint())
+				if cnt > int(n) || field >= NumTextFields {
+					return errCorrupt
+				}
+				start := len(pp.docs)
+				prev := uint32(0)
+				for j := range cnt {
+					delta := dec.uvarint()
+					if j > 0 && delta == 0 || uint64(prev)+delta >= uint64(n) {
+						return errCorrupt
+					}
+					prev += uint32(delta)
+					pp.docs = append(pp.docs, prev)
+				}
+				pp.tfs = append(pp.tfs, dec.bytes(cnt)...)
+				pp.spans = append(pp.spans, postSpan{start: uint32(start), n: uint32(cnt), field: field})
 			}
-			fp.TFs = slices.Clone(dec.bytes(cnt))
-			posts = append(posts, fp)
+			if dec.err != nil {
+				break
+			}
+			pp.spanOff = append(pp.spanOff, uint32(len(pp.spans)))
+			pp.df = append(pp.df, uint32(df))
+			pp.bitmaps = append(pp.bitmaps, bm)
+			s.terms.addBytes(t)
+			prevTerm = s.terms.at(s.terms.len() - 1)
 		}
-		if dec.err != nil {
-			return fmt.Errorf("term %q: %w", t, dec.err)
-		}
-		s.termIdx[t] = uint32(len(s.terms))
-		s.terms = append(s.terms, t)
-		s.termDocs = append(s.termDocs, bm)
-		s.termPost = append(s.termPost, posts)
-		return nil
+		return dec.err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
 	}
-	for id, t := range s.terms {
+	for id := 0; id < s.terms.len(); id++ {
+		t := s.terms.at(id)
 		if hasDigit(t) {
 			continue
 		}
-		l := len([]rune(t))
+		l := utf8.RuneCountInString(t)
 		for len(s.byLen) <= l {
 			s.byLen = append(s.byLen, nil)
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(id))
 	}
+	s.surfaces = newDict(0, 0)
 	err = r.Scan(p(kSurface), func(k, v []byte) error {
 		dec = decoder{b: v}
-		id := dec.uvarint()
-		if dec.err != nil || id >= uint64(len(s.terms)) {
-			return errCorrupt
+		for dec.err == nil && len(dec.b) > 0 {
+			word := dec.bytes(int(dec.uvarint()))
+			id := dec.uvarint()
+			if dec.err != nil || id >= uint64(s.terms.len()) {
+				return errCorrupt
+			}
+			s.surfaces.addBytes(word)
+			s.surfaceTerm = append(s.surfaceTerm, uint32(id))
 		}
-		s.surfaces = append(s.surfaces, string(k[len(prefix)+len(kSurface):]))
-		s.surfaceTerm = append(s.surfaceTerm, uint32(id))
-		return nil
+		return dec.err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load words: %w", err)
@@ -340,25 +442,40 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	var arena []byte
 	loaded := uint32(0)
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
-		d := binary.BigEndian.Uint32(k[len(k)-4:])
 		dec = decoder{b: v}
-		key := string(dec.bytes(int(dec.uvarint())))
-		if dec.err != nil || d >= n {
+		for dec.err == nil && len(dec.b) > 0 {
+			key := string(dec.bytes(int(dec.uvarint())))
+			doc := dec.bytes(int(dec.uvarint()))
+			if dec.err != nil || loaded >= n {
+				return errCorrupt
+			}
+			if cap(arena)-len(arena) < len(doc) {
+				arena = make([]byte, 0, max(arenaChunk, len(doc)))
+			}
+			start := len(arena)
+			arena = append(arena, doc...)
+			s.stored.docs[loaded] = arena[start:len(arena):len(arena)]
+			s.keys[loaded] = key
+			s.keyDoc[foldKey(key)] = loaded
+			loaded++
+		}
+		return dec.err
+	})
+	err = r.Scan(p(kDict), func(k, v []byte) error {
+		if string(k) != prefix+kDict {
+			return nil
+		}
+		s.stored.dictData = slices.Clone(v)
+		if s.stored.dict = s2.NewDict(s.stored.dictData); s.stored.dict == nil {
 			return errCorrupt
 		}
-		if cap(arena)-len(arena) < len(dec.b) {
-			arena = make([]byte, 0, max(arenaChunk, len(dec.b)))
-		}
-		start := len(arena)
-		arena = append(arena, dec.b...)
-		s.stored[d] = arena[start:len(arena):len(arena)]
-		s.keys[d] = key
-		s.keyDoc[foldKey(key)] = d
-		loaded++
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load documents: %w", err)
+		return nil, fmt.Errorf("load documents: dictionary: %w", err)
+	}
+	if meta.Compressed != (s.stored.dict != nil) {
+		return nil, fmt.Errorf("load documents: dictionary missing or unexpected: %w", errCorrupt)
 	}
 	if loaded != n {
 		return nil, fmt.Errorf("load documents: %d of %d present: %w", loaded, n, errCorrupt)
@@ -396,7 +513,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load field %s: %w", name, err)
 		}
-		if len(k.offs) != int(n)+1 || slices.Contains(k.Bitmaps, nil) {
+		if len(k.offs) != int(n)+1 || slices.Contains(k.Bitmaps, nil) || !validColumn(k.offs, k.vals, len(k.Values)) {
 			return nil, fmt.Errorf("load field %s: %w", name, errCorrupt)
 		}
 		for id, v := range k.Values {
@@ -452,7 +569,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			return nil, fmt.Errorf("load sort %s: %w", name, errors.Join(err, errCorrupt))
 		}
 	}
-	if !sort.StringsAreSorted(s.terms) || !sort.StringsAreSorted(s.surfaces) {
+	if !s.surfaces.sorted() {
 		return nil, fmt.Errorf("load segment: dictionary out of order: %w", errCorrupt)
 	}
 	return s, nil

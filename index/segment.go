@@ -23,19 +23,17 @@ type Segment struct {
 	n   uint32
 	all *roaring.Bitmap
 
-	terms    []string // sorted
-	termIdx  map[string]uint32
-	termDocs []*roaring.Bitmap // union over fields
-	termPost [][]FieldPosting
+	terms dict // sorted; a term's id is its index
+	post  postings
 
-	surfaces    []string // sorted folded words, for prefix matching
+	surfaces    dict // sorted folded words, for prefix matching
 	surfaceTerm []uint32
 	byLen       [][]uint32 // non-numeric term ids by rune length, for typo matching
 
 	fieldLen [NumTextFields][]uint8
 	avgLen   [NumTextFields]float32
 
-	stored [][]byte
+	stored storedDocs
 	keys   []string
 	keyDoc map[string]uint32
 
@@ -50,8 +48,21 @@ func (s *Segment) Len() int { return int(s.n) }
 // All is every doc id; callers must not modify it.
 func (s *Segment) All() *roaring.Bitmap { return s.all }
 
-// Stored is the JSON object of a doc; callers must not modify it.
-func (s *Segment) Stored(doc uint32) []byte { return s.stored[doc] }
+// AppendStored appends the JSON object of a doc to dst; hot paths reuse
+// dst across docs.
+func (s *Segment) AppendStored(dst []byte, doc uint32) []byte { return s.stored.appendDoc(dst, doc) }
+
+// Stored is the JSON object of a doc, in a new slice.
+func (s *Segment) Stored(doc uint32) []byte { return s.stored.appendDoc(nil, doc) }
+
+// StoredBytes is the memory the stored docs take, compressed.
+func (s *Segment) StoredBytes() int64 {
+	var n int64
+	for _, d := range s.stored.docs {
+		n += int64(len(d))
+	}
+	return n
+}
 
 // Key is a doc's external id.
 func (s *Segment) Key(doc uint32) string { return s.keys[doc] }
@@ -64,21 +75,29 @@ func (s *Segment) DocByKey(folded string) (uint32, bool) {
 
 // Term looks up an indexed term.
 func (s *Segment) Term(t string) (uint32, bool) {
-	id, ok := s.termIdx[t]
-	return id, ok
+	i, ok := s.terms.find(t)
+	return uint32(i), ok
 }
 
+// Terms is the number of distinct terms.
+func (s *Segment) Terms() int { return s.terms.len() }
+
 // TermString is the text of a term id.
-func (s *Segment) TermString(id uint32) string { return s.terms[id] }
+func (s *Segment) TermString(id uint32) string { return s.terms.at(int(id)) }
 
-// TermDocs is the docs containing a term in any field; read only.
-func (s *Segment) TermDocs(id uint32) *roaring.Bitmap { return s.termDocs[id] }
+// TermDocs is the docs containing a term in any field. Frequent terms
+// return the segment's bitmap, which callers must not modify; rare ones
+// a new bitmap built from their postings.
+func (s *Segment) TermDocs(id uint32) *roaring.Bitmap { return s.post.docBitmap(id) }
 
-// TermPostings is a term's per-field postings; read only.
-func (s *Segment) TermPostings(id uint32) []FieldPosting { return s.termPost[id] }
+// TermPostings appends a term's per-field postings, fields ascending, to
+// dst: views into the segment, read only.
+func (s *Segment) TermPostings(id uint32, dst []FieldPosting) []FieldPosting {
+	return s.post.fieldPostings(id, dst)
+}
 
 // DocFreq is how many docs hold a term.
-func (s *Segment) DocFreq(id uint32) uint64 { return s.termDocs[id].GetCardinality() }
+func (s *Segment) DocFreq(id uint32) uint64 { return uint64(s.post.df[id]) }
 
 // FieldLen is a doc's token count in a field, capped at 255.
 func (s *Segment) FieldLen(f TextField) []uint8 { return s.fieldLen[f] }
@@ -90,8 +109,8 @@ func (s *Segment) AvgFieldLen(f TextField) float32 { return s.avgLen[f] }
 // prefix, in word order, until fn returns false. A term reached by several
 // words is reported once per word.
 func (s *Segment) PrefixTerms(prefix string, fn func(term uint32) bool) {
-	i := sort.SearchStrings(s.surfaces, prefix)
-	for ; i < len(s.surfaces) && strings.HasPrefix(s.surfaces[i], prefix); i++ {
+	i := s.surfaces.lowerBound(prefix)
+	for ; i < s.surfaces.len() && strings.HasPrefix(s.surfaces.at(i), prefix); i++ {
 		if !fn(s.surfaceTerm[i]) {
 			return
 		}

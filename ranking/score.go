@@ -165,6 +165,7 @@ type Scratch struct {
 	acc     []float32
 	best    []float32
 	touched []int32
+	posts   []index.FieldPosting
 }
 
 var scratchPool sync.Pool
@@ -250,7 +251,8 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 		}
 		for _, e := range w.Exp {
 			sc.touched = sc.touched[:0]
-			for _, fp := range seg.TermPostings(e.Term) {
+			sc.posts = seg.TermPostings(e.Term, sc.posts[:0])
+			for _, fp := range sc.posts {
 				if wf := p.Weights[fp.Field]; wf != 0 {
 					sc.accumulate(&fp, seg.FieldLen(fp.Field), wf, p.B[fp.Field], norm[fp.Field])
 				}

@@ -1,0 +1,142 @@
+package index
+
+import (
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// dict is a sorted list of strings packed into one arena: two allocations
+// however many words, where a []string costs a header and an allocation
+// each, and a map half a kilobyte per thousand. A catalog with a million
+// product numbers has two million unique terms, so this is most of what
+// the dictionary weighs.
+type dict struct {
+	text []byte
+	off  []uint32 // string i is text[off[i]:off[i+1]]; len is count+1
+}
+
+func newDict(count, bytes int) dict {
+	d := dict{text: make([]byte, 0, bytes), off: make([]uint32, 1, count+1)}
+	return d
+}
+
+// add appends s, which must not sort before the last string added.
+func (d *dict) add(s string) {
+	d.text = append(d.text, s...)
+	d.off = append(d.off, uint32(len(d.text)))
+}
+
+// addBytes is add for a byte slice.
+func (d *dict) addBytes(s []byte) {
+	d.text = append(d.text, s...)
+	d.off = append(d.off, uint32(len(d.text)))
+}
+
+func (d *dict) len() int { return len(d.off) - 1 }
+
+// at is string i, pointing into the arena (never modified once built).
+func (d *dict) at(i int) string {
+	lo, hi := d.off[i], d.off[i+1]
+	if lo == hi {
+		return ""
+	}
+	return unsafe.String(&d.text[lo], hi-lo)
+}
+
+// lowerBound is the first index whose string is >= s.
+func (d *dict) lowerBound(s string) int {
+	return sort.Search(d.len(), func(i int) bool { return d.at(i) >= s })
+}
+
+// find is the index of s.
+func (d *dict) find(s string) (int, bool) {
+	i := d.lowerBound(s)
+	return i, i < d.len() && d.at(i) == s
+}
+
+// sorted reports whether the strings ascend strictly.
+func (d *dict) sorted() bool {
+	for i := 1; i < d.len(); i++ {
+		if strings.Compare(d.at(i-1), d.at(i)) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// postSpan locates one field's postings of a term in the segment arenas.
+type postSpan struct {
+	start, n uint32
+	field    TextField
+}
+
+// postings holds every term's per-field postings in flat arenas, so a
+// term costs a few words however many fields it is in, and the garbage
+// collector has no per-term pointers to trace.
+type postings struct {
+	spanOff []uint32 // term i's spans are spans[spanOff[i]:spanOff[i+1]]
+	spans   []postSpan
+	docs    []uint32
+	tfs     []uint8
+	df      []uint32          // docs holding the term in any field
+	bitmaps []*roaring.Bitmap // nil for terms under bitmapMinDF docs
+}
+
+func newPostings(terms, entries int) postings {
+	return postings{
+		spanOff: append(make([]uint32, 0, terms+1), 0),
+		docs:    make([]uint32, 0, entries),
+		tfs:     make([]uint8, 0, entries),
+		df:      make([]uint32, 0, terms),
+		bitmaps: make([]*roaring.Bitmap, 0, terms),
+	}
+}
+
+// bitmapMinDF is the document frequency from which a term keeps a roaring
+// bitmap of its docs; rarer terms (product numbers, model codes, rare
+// words) build one when a query needs it, from their few postings.
+const bitmapMinDF = 32
+
+// addTerm appends a term's postings (fields ascending) and its bitmap when
+// it is frequent enough to keep one.
+func (p *postings) addTerm(fps []FieldPosting, union *roaring.Bitmap) {
+	for _, fp := range fps {
+		p.spans = append(p.spans, postSpan{start: uint32(len(p.docs)), n: uint32(len(fp.Docs)), field: fp.Field})
+		p.docs = append(p.docs, fp.Docs...)
+		p.tfs = append(p.tfs, fp.TFs...)
+	}
+	p.spanOff = append(p.spanOff, uint32(len(p.spans)))
+	df := union.GetCardinality()
+	p.df = append(p.df, uint32(df))
+	if df >= bitmapMinDF {
+		union.RunOptimize()
+		p.bitmaps = append(p.bitmaps, union)
+	} else {
+		p.bitmaps = append(p.bitmaps, nil)
+	}
+}
+
+// fieldPostings appends term id's postings to dst as views into the
+// arenas.
+func (p *postings) fieldPostings(id uint32, dst []FieldPosting) []FieldPosting {
+	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
+		end := sp.start + sp.n
+		dst = append(dst, FieldPosting{Field: sp.field, Docs: p.docs[sp.start:end:end], TFs: p.tfs[sp.start:end:end]})
+	}
+	return dst
+}
+
+// docs is term id's docs in any field: its kept bitmap, or a new one.
+func (p *postings) docBitmap(id uint32) *roaring.Bitmap {
+	if bm := p.bitmaps[id]; bm != nil {
+		return bm
+	}
+	bm := roaring.New()
+	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
+		bm.AddMany(p.docs[sp.start : sp.start+sp.n])
+	}
+	return bm
+}
