@@ -142,40 +142,67 @@ type RateSearch struct {
 }
 
 // FindMaxRate probes open-loop rates, each for opt.Duration: up by half
-// from start while p99 stays under limit (and nothing fails), then
-// halving the gap between the last rate held and the first missed, until
-// they are within 5%. A final run at half the rate found measures the
-// latency a server sees at comfortable load.
+// from start while p99 stays under limit (and nothing fails), down by half
+// from start until one is held if start itself is not, then halving the
+// gap between the highest rate held and the lowest missed until they are
+// within 5%. A miss is retried once before it counts, so one noisy probe
+// on a shared machine cannot halve the answer. A final run at half the
+// rate found measures the latency a server sees at comfortable load.
 func FindMaxRate(ctx context.Context, opt LoadOptions, start float64, limit time.Duration, report func(rate float64, r LoadResult, held bool)) (RateSearch, error) {
 	var rs RateSearch
 	probe := func(rate float64) (LoadResult, bool, error) {
-		o := opt
-		o.Rate = rate
-		r, err := Load(ctx, o)
-		if err != nil {
-			return r, false, err
+		var r LoadResult
+		for try := 0; try < 2; try++ {
+			o := opt
+			o.Rate = rate
+			var err error
+			if r, err = Load(ctx, o); err != nil {
+				return r, false, err
+			}
+			rs.Probes++
+			// Held: the rate was achieved with p99 under the limit.
+			held := r.Errors == 0 && r.P99 < limit && r.QPS >= 0.9*rate
+			if report != nil {
+				report(rate, r, held)
+			}
+			if held || ctx.Err() != nil {
+				return r, held, ctx.Err()
+			}
 		}
-		rs.Probes++
-		// A rate is held when it was achieved and its p99 is under limit.
-		held := r.Errors == 0 && r.P99 < limit && r.QPS >= 0.95*rate
-		if report != nil {
-			report(rate, r, held)
-		}
-		return r, held, ctx.Err()
+		return r, false, nil
 	}
+	start = max(start, 10)
 	lo, hi := 0.0, 0.0
-	rate := max(start, 10)
-	for hi == 0 {
-		r, held, err := probe(rate)
-		if err != nil {
-			return rs, err
+	r, held, err := probe(start)
+	if err != nil {
+		return rs, err
+	}
+	if held {
+		lo, rs.AtMax = start, r
+		for rate := start * 1.5; hi == 0; rate *= 1.5 {
+			r, held, err := probe(rate)
+			if err != nil {
+				return rs, err
+			}
+			if held {
+				lo, rs.AtMax = rate, r
+			} else {
+				hi = rate
+			}
 		}
-		if !held {
-			hi = rate
-			break
+	} else {
+		hi = start
+		for rate := start / 2; lo == 0 && rate >= 1; rate /= 2 {
+			r, held, err := probe(rate)
+			if err != nil {
+				return rs, err
+			}
+			if held {
+				lo, rs.AtMax = rate, r
+			} else {
+				hi = rate
+			}
 		}
-		lo, rs.AtMax = rate, r
-		rate *= 1.5
 	}
 	for lo > 0 && hi/lo > 1.05 {
 		mid := (lo + hi) / 2
@@ -187,19 +214,6 @@ func FindMaxRate(ctx context.Context, opt LoadOptions, start float64, limit time
 			lo, rs.AtMax = mid, r
 		} else {
 			hi = mid
-		}
-	}
-	if lo == 0 {
-		// Even the first rate missed: search down.
-		for rate = start / 2; rate >= 1; rate /= 2 {
-			r, held, err := probe(rate)
-			if err != nil {
-				return rs, err
-			}
-			if held {
-				lo, rs.AtMax = rate, r
-				break
-			}
 		}
 	}
 	rs.MaxRate = lo

@@ -199,3 +199,58 @@ func TestPercentiles(t *testing.T) {
 		})
 	}
 }
+
+// TestFindMaxRate runs the rate search against a server that holds 300
+// requests a second: it counts arrivals over the last 200 ms and, above
+// that rate, answers 40 ms late, so p99 passes the limit. The server's
+// answer depends on the offered rate, not on CPU time, so the test holds
+// on a busy machine.
+func TestFindMaxRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("rate search takes a few seconds")
+	}
+	const capacity = 300
+	var (
+		mu       sync.Mutex
+		arrivals []time.Time
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) //nolint:errcheck // test server
+		now := time.Now()
+		mu.Lock()
+		arrivals = append(arrivals, now)
+		for len(arrivals) > 0 && now.Sub(arrivals[0]) > 200*time.Millisecond {
+			arrivals = arrivals[1:]
+		}
+		busy := len(arrivals) > capacity/5
+		mu.Unlock()
+		if busy {
+			time.Sleep(40 * time.Millisecond)
+		}
+		io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	opt := LoadOptions{URL: srv.URL, Bodies: [][]byte{[]byte(`{}`)}, Concurrency: 4, Duration: 500 * time.Millisecond}
+	rs, err := FindMaxRate(context.Background(), opt, 100, 20*time.Millisecond, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("max rate %.0f/s in %d probes; p99 %s there, %s at half", rs.MaxRate, rs.Probes, rs.AtMax.P99, rs.AtHalf.P99)
+	if rs.MaxRate < 0.6*capacity || rs.MaxRate > 1.3*capacity {
+		t.Fatalf("max rate %.0f/s for a %d/s server (%d probes)", rs.MaxRate, capacity, rs.Probes)
+	}
+	if rs.AtMax.P99 >= 20*time.Millisecond || rs.AtHalf.P99 <= 0 || rs.AtHalf.QPS < 0.4*capacity {
+		t.Fatalf("at max %+v, at half %+v", rs.AtMax, rs.AtHalf)
+	}
+	// A server that never keeps up: nothing is held, and the search ends.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(30 * time.Millisecond)
+		io.WriteString(w, `{}`)
+	}))
+	defer slow.Close()
+	opt.URL, opt.Duration = slow.URL, 100*time.Millisecond
+	rs, err = FindMaxRate(context.Background(), opt, 40, 20*time.Millisecond, nil)
+	if err != nil || rs.MaxRate != 0 {
+		t.Fatalf("slow server: max rate %v, err %v", rs.MaxRate, err)
+	}
+}

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
@@ -35,7 +38,7 @@ func TestParallelBuildMatchesSerial(t *testing.T) {
 	b := index.NewBuilder(an)
 	var d index.Doc
 	for i := range products {
-		if err := productDoc(&products[i], w.IndexedFields, &d); err != nil {
+		if err := productDoc(&products[i], w.IndexedFields, nil, &d); err != nil {
 			t.Fatal(err)
 		}
 		if err := b.Add(&d); err != nil {
@@ -57,6 +60,59 @@ func TestParallelBuildMatchesSerial(t *testing.T) {
 		if ok1 != ok2 || ok1 && !par.TermDocs(pi).Equals(ser.TermDocs(si)) {
 			t.Fatalf("term %s differs", term)
 		}
+	}
+}
+
+// TestStoredBuildMatchesDecoded indexes the store's raw JSON, decoded on
+// the workers, and the decoded products: the segments must agree, and a
+// broken stored product must fail the build with its position.
+func TestStoredBuildMatchesDecoded(t *testing.T) {
+	cfg := demo.Config()
+	w := &cfg.Websites[0]
+	an := analysis.New(analysis.English)
+	products := demo.Catalog(2000, 9)
+	raws := make([][]byte, len(products))
+	for i := range products {
+		var err error
+		if raws[i], err = json.Marshal(&products[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rawSource := func(raws [][]byte) RawProducts {
+		return func(fn func([]byte) error) error {
+			for _, r := range raws {
+				if err := fn(slices.Clone(r)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	fromRaw, err := IndexStoredProducts(w, an, rawSource(raws), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := IndexProducts(w, an, sliceSource(products), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromRaw.Len() != decoded.Len() || fromRaw.Terms() != decoded.Terms() {
+		t.Fatalf("raw build %d docs %d terms, decoded %d docs %d terms", fromRaw.Len(), fromRaw.Terms(), decoded.Len(), decoded.Terms())
+	}
+	for doc := uint32(0); doc < uint32(decoded.Len()); doc++ {
+		if fromRaw.Key(doc) != decoded.Key(doc) || string(fromRaw.Stored(doc)) != string(raws[doc]) {
+			t.Fatalf("doc %d differs", doc)
+		}
+	}
+	for id := range uint32(decoded.Terms()) {
+		if fromRaw.TermString(id) != decoded.TermString(id) || !fromRaw.TermDocs(id).Equals(decoded.TermDocs(id)) {
+			t.Fatalf("term %d (%s) differs", id, decoded.TermString(id))
+		}
+	}
+	broken := slices.Clone(raws)
+	broken[1234] = []byte(`{"productNumber":`)
+	if _, err := IndexStoredProducts(w, an, rawSource(broken), nil); err == nil || !strings.Contains(err.Error(), "stored product") {
+		t.Fatalf("broken stored product: %v", err)
 	}
 }
 

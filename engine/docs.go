@@ -11,11 +11,14 @@ import (
 )
 
 // productDoc extracts what the index needs from a product under the
-// website's indexed fields. buf is reused for hierarchy prefixes.
-func productDoc(p *catalog.Product, fields []config.IndexedField, d *index.Doc) error {
-	stored, err := json.Marshal(p)
-	if err != nil {
-		return err
+// website's indexed fields. stored is p's JSON when the caller has it
+// already (it is encoded otherwise).
+func productDoc(p *catalog.Product, fields []config.IndexedField, stored []byte, d *index.Doc) error {
+	if stored == nil {
+		var err error
+		if stored, err = json.Marshal(p); err != nil {
+			return err
+		}
 	}
 	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored}
 	d.Text[index.FieldTitle] = []string{p.Title}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goccy/go-json"
+
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
@@ -70,13 +72,36 @@ func Build(w *config.Website, lang analysis.Language, src Source, progress Progr
 // every core, and one goroutine adds them in source order, so the doc ids
 // are the same as a serial build's.
 func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn func(*catalog.Product) error) error, progress Progress) (*index.Segment, error) {
-	b := index.NewBuilder(an)
 	if products == nil {
-		return b.Build(), nil
+		return index.NewBuilder(an).Build(), nil
 	}
+	return indexProducts(w, an, func(emit func(*catalog.Product, []byte) error) error {
+		return products(func(p *catalog.Product) error { return emit(p, nil) })
+	}, progress)
+}
+
+// RawProducts yields products in the JSON a catalog.Product marshals to,
+// as the store keeps them; the bytes are valid during the call only.
+type RawProducts func(fn func(raw []byte) error) error
+
+// IndexStoredProducts is IndexProducts over products as the store keeps
+// them: the JSON is decoded on every core, not on the reading goroutine,
+// and kept as the stored document instead of being encoded again.
+func IndexStoredProducts(w *config.Website, an *analysis.Analyzer, raw RawProducts, progress Progress) (*index.Segment, error) {
+	return indexProducts(w, an, func(emit func(*catalog.Product, []byte) error) error {
+		return raw(func(b []byte) error { return emit(nil, b) })
+	}, progress)
+}
+
+// indexProducts runs the pipeline over a feed of decoded products (raw
+// nil) or stored JSON (p nil).
+func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func(p *catalog.Product, raw []byte) error) error, progress Progress) (*index.Segment, error) {
+	b := index.NewBuilder(an)
 	const chunk = 256
 	type batch struct {
 		products []catalog.Product
+		raw      [][]byte // stored JSON per product, when fed raw
+		arena    []byte   // raw's bytes
 		docs     []index.Doc
 		prep     []index.Prepared
 		err      error
@@ -97,7 +122,15 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 			for bt := range work {
 				for i := range bt.products {
 					p := &bt.products[i]
-					if err := productDoc(p, w.IndexedFields, &bt.docs[i]); err != nil {
+					var stored []byte
+					if bt.raw != nil {
+						stored = bt.raw[i]
+						if err := json.Unmarshal(stored, p); err != nil {
+							bt.err = fmt.Errorf("stored product %d: %w", i, err)
+							break
+						}
+					}
+					if err := productDoc(p, w.IndexedFields, stored, &bt.docs[i]); err != nil {
 						bt.err = fmt.Errorf("product %s: %w", p.ProductNumber, err)
 						break
 					}
@@ -127,7 +160,7 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 			cur = nil
 			return true
 		}
-		err := products(func(p *catalog.Product) error {
+		err := feed(func(p *catalog.Product, raw []byte) error {
 			if cur == nil {
 				select {
 				case cur = <-free:
@@ -135,8 +168,22 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 					return errStopped
 				}
 				cur.products, cur.err, cur.done = cur.products[:0], nil, make(chan struct{})
+				cur.raw, cur.arena = cur.raw[:0], cur.arena[:0]
 			}
-			cur.products = append(cur.products, *p)
+			if p == nil {
+				// Decoded by a worker; the arena's chunks are never moved
+				// once referenced, so raw slices stay valid.
+				if cap(cur.arena)-len(cur.arena) < len(raw) {
+					cur.arena = make([]byte, 0, max(256<<10, len(raw)))
+				}
+				s := len(cur.arena)
+				cur.arena = append(cur.arena, raw...)
+				cur.raw = append(cur.raw, cur.arena[s:len(cur.arena):len(cur.arena)])
+				cur.products = append(cur.products, catalog.Product{})
+			} else {
+				cur.raw = nil
+				cur.products = append(cur.products, *p)
+			}
 			if len(cur.products) == chunk && !send() {
 				return errStopped
 			}

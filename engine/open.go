@@ -42,7 +42,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		}
 	}
 	if seg == nil {
-		seg, err = IndexProducts(w, analysis.New(lang), st.Products, func(done int) {
+		seg, err = IndexStoredProducts(w, analysis.New(lang), st.ProductsRaw, func(done int) {
 			if done > 0 && done%100000 == 0 {
 				log.Info("indexing", "products", done)
 			}
