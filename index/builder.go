@@ -268,8 +268,8 @@ func (b *Builder) Build() *Segment {
 		n:       n,
 		all:     roaring.New(),
 		stored:  compressDocs(b.stored),
-		keys:    b.keys,
-		keyDoc:  b.keyDoc,
+		keys:    packKeys(b.keys),
+		keyDoc:  newKeyIndex(b.keyDoc),
 		keyword: make(map[string]*KeywordField, len(b.keyword)),
 		numeric: make(map[string]*NumericField, len(b.numeric)),
 		sorts:   make(map[string][]uint32),
@@ -362,6 +362,19 @@ func (b *Builder) Build() *Segment {
 		s.sorts[name] = textRank(sb.vals, n)
 	}
 	return s
+}
+
+// packKeys packs keys, in their order, into a dict.
+func packKeys(keys []string) dict {
+	total := 0
+	for _, k := range keys {
+		total += len(k)
+	}
+	d := newDict(len(keys), total)
+	for _, k := range keys {
+		d.add(k)
+	}
+	return d
 }
 
 func hasDigit(s string) bool {

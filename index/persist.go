@@ -152,19 +152,22 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		if d%docChunk == 0 {
 			buf = buf[:0]
 		}
-		buf = binary.AppendUvarint(buf, uint64(len(s.keys[d])))
-		buf = append(buf, s.keys[d]...)
-		buf = binary.AppendUvarint(buf, uint64(len(s.stored.docs[d])))
-		buf = append(buf, s.stored.docs[d]...)
+		key := s.keys.at(int(d))
+		buf = binary.AppendUvarint(buf, uint64(len(key)))
+		buf = append(buf, key...)
+		doc := s.stored.doc(d)
+		buf = binary.AppendUvarint(buf, uint64(len(doc)))
+		buf = append(buf, doc...)
 		if d%docChunk == docChunk-1 || d == s.n-1 {
 			if err := w.Set(chunkKey(prefix, kDoc, int(d/docChunk)), buf); err != nil {
 				return err
 			}
 		}
 	}
-	for k, d := range s.keyDoc {
-		if s.keys[d] == k {
-			continue
+	for i, d := range s.keyDoc.docs {
+		k := s.keyDoc.keys.at(i)
+		if foldKey(s.keys.at(int(d))) == k {
+			continue // the doc's own id: loaded with the doc
 		}
 		buf = binary.AppendUvarint(buf[:0], uint64(d))
 		if err := w.Set(key(kAltKey, k), buf); err != nil {
@@ -331,12 +334,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		n:       n,
 		all:     roaring.New(),
 		post:    newPostings(0, 0),
-		keyDoc:  make(map[string]uint32, n),
+		keys:    newDict(int(n), 0),
 		keyword: map[string]*KeywordField{},
 		numeric: map[string]*NumericField{},
 		sorts:   map[string][]uint32{},
-		keys:    make([]string, n),
-		stored:  storedDocs{docs: make([][]byte, n)},
+		stored:  storedDocs{off: make([]uint64, 1, n+1)},
 	}
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
@@ -439,28 +441,26 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			s.fieldLen[f] = make([]uint8, n)
 		}
 	}
-	var arena []byte
 	loaded := uint32(0)
+	keyDoc := make(map[string]uint32, n)
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
 		for dec.err == nil && len(dec.b) > 0 {
-			key := string(dec.bytes(int(dec.uvarint())))
+			key := dec.bytes(int(dec.uvarint()))
 			doc := dec.bytes(int(dec.uvarint()))
 			if dec.err != nil || loaded >= n {
 				return errCorrupt
 			}
-			if cap(arena)-len(arena) < len(doc) {
-				arena = make([]byte, 0, max(arenaChunk, len(doc)))
-			}
-			start := len(arena)
-			arena = append(arena, doc...)
-			s.stored.docs[loaded] = arena[start:len(arena):len(arena)]
-			s.keys[loaded] = key
-			s.keyDoc[foldKey(key)] = loaded
+			s.stored.add(doc)
+			s.keys.addBytes(key)
+			keyDoc[foldKey(s.keys.at(int(loaded)))] = loaded
 			loaded++
 		}
 		return dec.err
 	})
+	if err != nil {
+		return nil, fmt.Errorf("load documents: %w", err)
+	}
 	err = r.Scan(p(kDict), func(k, v []byte) error {
 		if string(k) != prefix+kDict {
 			return nil
@@ -486,12 +486,13 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		if dec.err != nil || d >= uint64(n) {
 			return errCorrupt
 		}
-		s.keyDoc[string(k[len(prefix)+len(kAltKey):])] = uint32(d)
+		keyDoc[string(k[len(prefix)+len(kAltKey):])] = uint32(d)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load keys: %w", err)
 	}
+	s.keyDoc = newKeyIndex(keyDoc)
 	for name, km := range meta.Keywords {
 		k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
 		k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))

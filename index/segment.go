@@ -34,8 +34,8 @@ type Segment struct {
 	avgLen   [NumTextFields]float32
 
 	stored storedDocs
-	keys   []string
-	keyDoc map[string]uint32
+	keys   dict     // external ids in doc order (not sorted)
+	keyDoc keyIndex // folded ids and variants → doc
 
 	keyword map[string]*KeywordField
 	numeric map[string]*NumericField
@@ -57,20 +57,15 @@ func (s *Segment) Stored(doc uint32) []byte { return s.stored.appendDoc(nil, doc
 
 // StoredBytes is the memory the stored docs take, compressed.
 func (s *Segment) StoredBytes() int64 {
-	var n int64
-	for _, d := range s.stored.docs {
-		n += int64(len(d))
-	}
-	return n
+	return int64(len(s.stored.data))
 }
 
 // Key is a doc's external id.
-func (s *Segment) Key(doc uint32) string { return s.keys[doc] }
+func (s *Segment) Key(doc uint32) string { return s.keys.at(int(doc)) }
 
 // DocByKey finds a doc by its folded external id or a variant's.
 func (s *Segment) DocByKey(folded string) (uint32, bool) {
-	d, ok := s.keyDoc[folded]
-	return d, ok
+	return s.keyDoc.find(folded)
 }
 
 // Term looks up an indexed term.

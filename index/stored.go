@@ -14,9 +14,38 @@ import (
 // a doc to about a third of its size (913 MB of demo JSON becomes about
 // 270 MB), and decoding one costs about a microsecond: 20 hits a page.
 type storedDocs struct {
-	docs     [][]byte // compressed, into arena chunks
+	data     []byte   // every doc, compressed, end to end
+	off      []uint64 // doc i is data[off[i]:off[i+1]]; no pointer per doc for the GC to trace
 	dict     *s2.Dict // nil: docs are stored as they came
 	dictData []byte   // what NewDict rebuilds dict from, for saving
+}
+
+// doc is doc i's stored bytes.
+func (sd *storedDocs) doc(i uint32) []byte { return sd.data[sd.off[i]:sd.off[i+1]] }
+
+// len is the number of docs.
+func (sd *storedDocs) len() int { return max(len(sd.off)-1, 0) }
+
+// add appends a doc's stored bytes.
+func (sd *storedDocs) add(b []byte) {
+	if len(sd.off) == 0 {
+		sd.off = append(sd.off, 0)
+	}
+	sd.data = append(sd.data, b...)
+	sd.off = append(sd.off, uint64(len(sd.data)))
+}
+
+// packDocs lays docs end to end.
+func packDocs(docs [][]byte) storedDocs {
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	sd := storedDocs{data: make([]byte, 0, total), off: make([]uint64, 1, len(docs)+1)}
+	for _, d := range docs {
+		sd.add(d)
+	}
+	return sd
 }
 
 // dictSample is how much of the catalog the dictionary is made from.
@@ -26,7 +55,7 @@ const dictSample = s2.MaxDictSize
 // compressed set; raw is left untouched.
 func compressDocs(raw [][]byte) storedDocs {
 	if len(raw) == 0 {
-		return storedDocs{docs: raw}
+		return packDocs(raw)
 	}
 	// Sample docs spread over the whole catalog, so the dictionary holds
 	// every department's words, not the first one's.
@@ -40,14 +69,14 @@ func compressDocs(raw [][]byte) storedDocs {
 		sample = append(sample, raw[i]...)
 	}
 	if len(sample) < s2.MinDictSize {
-		return storedDocs{docs: raw}
+		return packDocs(raw)
 	}
 	start := raw[0][:min(len(raw[0]), 16)]
 	dict := s2.MakeDict(sample, start)
 	if dict == nil {
-		return storedDocs{docs: raw}
+		return packDocs(raw)
 	}
-	out := storedDocs{docs: make([][]byte, len(raw)), dict: dict, dictData: dict.Bytes()}
+	docs := make([][]byte, len(raw))
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(raw)/1024+1))
 	per := (len(raw) + workers - 1) / workers
 	var wg sync.WaitGroup
@@ -67,17 +96,19 @@ func compressDocs(raw [][]byte) storedDocs {
 				}
 				s := len(arena)
 				arena = append(arena, buf...)
-				out.docs[i] = arena[s:len(arena):len(arena)]
+				docs[i] = arena[s:len(arena):len(arena)]
 			}
 		}()
 	}
 	wg.Wait()
+	out := packDocs(docs)
+	out.dict, out.dictData = dict, dict.Bytes()
 	return out
 }
 
 // appendDoc appends doc's JSON to dst.
 func (sd *storedDocs) appendDoc(dst []byte, doc uint32) []byte {
-	src := sd.docs[doc]
+	src := sd.doc(doc)
 	if sd.dict == nil {
 		return append(dst, src...)
 	}

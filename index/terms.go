@@ -1,6 +1,7 @@
 package index
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -139,4 +140,39 @@ func (p *postings) docBitmap(id uint32) *roaring.Bitmap {
 		bm.AddMany(p.docs[sp.start : sp.start+sp.n])
 	}
 	return bm
+}
+
+// keyIndex finds docs by folded external id (product numbers and their
+// variants): the keys sorted and packed, their docs beside them. A map of
+// a million string keys is a million pointers for every garbage
+// collection to trace; this is three.
+type keyIndex struct {
+	keys dict
+	docs []uint32
+}
+
+// newKeyIndex sorts m's keys into an index.
+func newKeyIndex(m map[string]uint32) keyIndex {
+	keys := make([]string, 0, len(m))
+	total := 0
+	for k := range m {
+		keys = append(keys, k)
+		total += len(k)
+	}
+	slices.Sort(keys)
+	ki := keyIndex{keys: newDict(len(keys), total), docs: make([]uint32, len(keys))}
+	for i, k := range keys {
+		ki.keys.add(k)
+		ki.docs[i] = m[k]
+	}
+	return ki
+}
+
+// find is the doc of a folded key.
+func (ki *keyIndex) find(folded string) (uint32, bool) {
+	i, ok := ki.keys.find(folded)
+	if !ok {
+		return 0, false
+	}
+	return ki.docs[i], true
 }

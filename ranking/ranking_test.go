@@ -274,3 +274,69 @@ func TestScoreIndependentOfCandidates(t *testing.T) {
 		PutScratch(sparse)
 	}
 }
+
+// matchSets is a 100,000-title segment and match sets of growing size for
+// the allocation test and benchmark: what scoring allocates must not grow
+// with the number of candidates.
+func matchSets(tb testing.TB) (*index.Segment, *Query, map[string]*roaring.Bitmap) {
+	titles := make([]string, 100_000)
+	for i := range titles {
+		titles[i] = []string{"cordless drill", "table lamp", "garden hose", "drill bit set", "led lamp"}[i%5] + fmt.Sprintf(" model %d", i%97)
+	}
+	seg := segment(tb, titles...)
+	q := Parse(seg, an, "drill", Options{})
+	all, _, _ := Match(seg, &q)
+	sets := map[string]*roaring.Bitmap{}
+	for _, n := range []int{100, 4_000, 40_000} {
+		bm := roaring.New()
+		it := all.Iterator()
+		for it.HasNext() && int(bm.GetCardinality()) < n {
+			bm.Add(it.Next())
+		}
+		sets[fmt.Sprint(n)] = bm
+	}
+	return seg, &q, sets
+}
+
+// TestScoringAllocatesNothingPerDoc scores 4,000 and 40,000 candidates
+// with a warmed scratch: the same one or two allocations per search (the
+// bitmap iterator), nothing per candidate.
+func TestScoringAllocatesNothingPerDoc(t *testing.T) {
+	seg, q, sets := matchSets(t)
+	p := DefaultParams()
+	hits := make([]Hit, 0, 20)
+	sc := GetScratch()
+	per := map[string]float64{}
+	for _, name := range []string{"100", "4000", "40000"} {
+		cand := sets[name]
+		sc.ScoreBM25F(seg, q, cand, &p, false) // warm the scratch
+		per[name] = testing.AllocsPerRun(20, func() {
+			sc.ScoreBM25F(seg, q, cand, &p, false)
+			hits = TopN(sc.Docs, sc.Score, nil, 20, hits)
+		})
+		if len(hits) != 20 {
+			t.Errorf("%s candidates: %d hits", name, len(hits))
+		}
+	}
+	if per["4000"] != per["40000"] || per["40000"] > 2 || per["100"] > per["40000"] {
+		t.Fatalf("allocations per search by candidate count: %v, want the same few for all", per)
+	}
+}
+
+func BenchmarkScoreCandidates(b *testing.B) {
+	seg, q, sets := matchSets(b)
+	p := DefaultParams()
+	for _, name := range []string{"100", "4000", "40000"} {
+		b.Run(name, func(b *testing.B) {
+			cand := sets[name]
+			hits := make([]Hit, 0, 20)
+			b.ReportAllocs()
+			for b.Loop() {
+				sc := GetScratch()
+				sc.ScoreBM25F(seg, q, cand, &p, false)
+				hits = TopN(sc.Docs, sc.Score, nil, 20, hits)
+				PutScratch(sc)
+			}
+		})
+	}
+}
