@@ -15,6 +15,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
 )
@@ -55,8 +56,15 @@ func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progres
 		st.Close()
 		return nil, nil, rep, err
 	}
-	start := time.Now()
+	// The website goes into the store as `aisle import --config` puts it,
+	// so a server started on dir serves the suite's configuration.
 	var b store.Batch
+	b.SetConfig(&config.File{Websites: []config.Website{*s.Website}})
+	if _, err := st.Append(&b, false); err != nil {
+		return fail(fmt.Errorf("import %s: store the configuration: %w", s.Name, err))
+	}
+	b.Reset()
+	start := time.Now()
 	flush := func() error {
 		if b.Len() == 0 {
 			return nil

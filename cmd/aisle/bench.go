@@ -14,14 +14,15 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/goccy/go-json"
 
+	"github.com/valyala/fasthttp"
+
 	"github.com/aisle-search/aisle/bench"
-	"github.com/aisle-search/aisle/engine"
-	"github.com/aisle-search/aisle/httpapi"
 )
 
 // benchReport is what aisle bench measured, also written as JSON.
@@ -30,12 +31,21 @@ type benchReport struct {
 	Products    int                `json:"products"`
 	Machine     string             `json:"machine"`
 	Import      bench.ImportReport `json:"import"`
+	Serve       serveReport        `json:"serve"`
 	Classes     []classReport      `json:"classes"`
 	NDCG        float64            `json:"ndcg10,omitempty"`
 	NDCGTerms   int                `json:"ndcgTerms,omitempty"`
 	Concurrent  int                `json:"concurrency"`
 	P99LimitMs  float64            `json:"p99LimitMs"`
 	HTTPSeconds float64            `json:"httpSecondsPerRun"`
+}
+
+// serveReport is the `aisle serve` process the HTTP runs load: started
+// on the imported data directory, as a shop would run it.
+type serveReport struct {
+	LoadSeconds float64 `json:"loadSeconds"` // start to first answer
+	RSSBytes    int64   `json:"rssBytes"`    // resident set once ready
+	RSSOverJSON float64 `json:"rssOverJSON"`
 }
 
 type classReport struct {
@@ -125,20 +135,28 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	defer st.Close()
+	// The generation is in memory; the serve process needs the directory.
+	if err := st.Close(); err != nil {
+		return err
+	}
 	rep := benchReport{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
 		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		P99LimitMs: ms3(*limit), HTTPSeconds: dur.Seconds()}
 	queries := suite.Queries(g)
 
-	srv := httpapi.New(engine.New(g, ""), httpapi.Options{Logger: log}).HTTPServer()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// The HTTP runs load a real `aisle serve` on the imported directory,
+	// in its own process: its memory is the server's alone, and the load
+	// generator's work does not share its runtime.
+	srv, err := startServe(ctx, dir, stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("bench: %w", err)
 	}
-	go srv.Serve(ln) //nolint:errcheck // shut down below
-	defer srv.Shutdown()
-	url := "http://" + ln.Addr().String() + "/serve/search"
+	defer srv.stop()
+	rep.Serve = serveReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.ProcessRSS(srv.cmd.Process.Pid)}
+	if imp.JSONBytes > 0 {
+		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
+	}
+	url := srv.url + "/serve/search"
 
 	aisle := bench.AisleSearcher(g)
 	for _, c := range bench.Classes {
@@ -160,6 +178,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		lr, err := bench.Load(ctx, bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: *conc, Duration: *dur})
 		if err != nil {
 			return err
+		}
+		if lr.Errors > 0 && lr.Errors == lr.Requests {
+			return fmt.Errorf("bench: class %s: all %d HTTP requests failed; the server said:\n%s", c, lr.Requests, srv.out.String())
 		}
 		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, ms3(lr.P50), ms3(lr.P95), ms3(lr.P99)
 		cr.Requests, cr.Errors = lr.Requests, lr.Errors
@@ -201,6 +222,60 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		}
 	}
 	return nil
+}
+
+// serveProc is an `aisle serve` child process.
+type serveProc struct {
+	cmd  *exec.Cmd
+	url  string
+	load time.Duration
+	out  *strings.Builder
+}
+
+// startServe runs this executable's serve command on dir, on a free
+// loopback port, and waits until it answers.
+func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	p := &serveProc{url: "http://" + addr, out: &strings.Builder{}}
+	p.cmd = exec.CommandContext(ctx, exe, "serve", "--data", dir, "--addr", addr, "--admin-key", "bench")
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	fmt.Fprintf(stderr, "starting aisle serve on %s…\n", addr)
+	start := time.Now()
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start aisle serve: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- p.cmd.Wait() }()
+	for {
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("aisle serve exited (%v) before answering:\n%s", err, p.out.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if code, _, err := fasthttp.GetTimeout(nil, p.url+"/healthz", time.Second); err == nil && code == fasthttp.StatusOK {
+			p.load = time.Since(start)
+			go func() { <-exited }() // reaped on stop
+			return p, nil
+		}
+		if time.Since(start) > 10*time.Minute {
+			p.cmd.Process.Kill()
+			return nil, errors.New("aisle serve did not answer within 10 minutes")
+		}
+	}
+}
+
+// stop ends the server.
+func (p *serveProc) stop() {
+	p.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may be gone
 }
 
 // runPeerBench runs the bench/peers module's peerbench from the checkout
@@ -251,8 +326,10 @@ func printReport(out io.Writer, r *benchReport) {
 	fmt.Fprintf(out, "\nAisle on %s: %s catalog, %d products (%.0f MB of JSON)\n", r.Machine, r.Catalog, r.Products, float64(im.JSONBytes)/1e6)
 	fmt.Fprintf(out, "import: feed %.1fs (%.0f products/s), index %.1fs (%.0f/s), total %.1fs (%.0f/s)\n",
 		im.FeedSeconds, im.FeedPerSec, im.IndexSeconds, im.IndexPerSec, im.TotalSeconds, im.TotalPerSec)
-	fmt.Fprintf(out, "disk %.0f MB (index %.0f MB); after load: RSS %.0f MB (%.2f× the JSON), heap %.0f MB\n",
-		float64(im.DiskBytes)/1e6, float64(im.IndexDiskSize)/1e6, float64(im.RSSBytes)/1e6, im.RSSOverJSON, float64(im.HeapBytes)/1e6)
+	fmt.Fprintf(out, "disk %.0f MB (index %.0f MB); importing process after GC: RSS %.0f MB, heap %.0f MB\n",
+		float64(im.DiskBytes)/1e6, float64(im.IndexDiskSize)/1e6, float64(im.RSSBytes)/1e6, float64(im.HeapBytes)/1e6)
+	fmt.Fprintf(out, "aisle serve on it: ready in %.1fs, RSS %.0f MB (%.2f× the JSON)\n",
+		r.Serve.LoadSeconds, float64(r.Serve.RSSBytes)/1e6, r.Serve.RSSOverJSON)
 	if r.NDCGTerms > 0 {
 		fmt.Fprintf(out, "NDCG@10 on the Home Depot judgments: %.4f over %d terms\n", r.NDCG, r.NDCGTerms)
 	}

@@ -11,6 +11,17 @@ import (
 	"github.com/goccy/go-json"
 )
 
+// TestMain lets the test binary stand in for the aisle command: aisle
+// bench starts `aisle serve` from its own executable, which under go test
+// is this binary.
+func TestMain(m *testing.M) {
+	if os.Getenv("AISLE_TEST_AS_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
 func TestBenchAndEvalFlags(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -44,6 +55,7 @@ func TestBenchAndEvalFlags(t *testing.T) {
 // in-process searches, HTTP load on loopback, table and JSON report.
 func TestBenchDemo(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
+	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), []string{"bench", "--products", "300", "--concurrency", "2", "--duration", "100ms", "--queries", "50", "--json", report}, &out, &errOut)
 	if err != nil {
@@ -63,6 +75,9 @@ func TestBenchDemo(t *testing.T) {
 	im := rep.Import
 	if rep.Products != 300 || len(rep.Classes) != 5 || rep.Concurrent != 2 || im.Products != 300 {
 		t.Fatalf("report %+v", rep)
+	}
+	if rep.Serve.RSSBytes <= 0 || rep.Serve.LoadSeconds <= 0 || !strings.Contains(out.String(), "aisle serve on it") {
+		t.Fatalf("serve process: %+v", rep.Serve)
 	}
 	if im.JSONBytes < 300*200 || im.DiskBytes <= 0 || im.RSSBytes <= 0 || im.TotalPerSec <= 0 || im.FeedSeconds+im.IndexSeconds > im.TotalSeconds*1.01 {
 		t.Fatalf("import %+v", im)

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
@@ -79,6 +81,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return err
 	}
+	// Building or loading leaves garbage as large as the index: hand it
+	// back to the OS now rather than serving with it resident.
+	runtime.GC()
+	debug.FreeOSMemory()
 	log.Info("ready", "website", gen.Website.UUID, "products", gen.Products.Len())
 	if gen.Products.Len() == 0 {
 		log.Warn("the catalog is empty: load one with aisle import --data DIR FILE")
