@@ -21,7 +21,11 @@ type Suite struct {
 	Website   *config.Website
 	Key       string    // the search configuration to query
 	Judgments Judgments // nil without human judgments
-	queries   []string
+	// Classes are the query classes the catalog can express: Home Depot's
+	// products have titles only (no brand, category or price), so its
+	// filter, facet and category classes would measure empty filters.
+	Classes []Class
+	queries []string
 }
 
 // Suites names the catalogs LoadSuite knows.
@@ -36,7 +40,7 @@ var FacetFields = []string{"brand", "hierarchies", "price", "inStock"}
 // 42); "flipkart" and "homedepot" are the real catalogs under sharedData
 // (found beside the checkout when empty).
 func LoadSuite(name string, n int, sharedData string) (*Suite, error) {
-	s := &Suite{Name: name}
+	s := &Suite{Name: name, Classes: Classes}
 	switch name {
 	case "demo":
 		cfg := demo.Config()
@@ -59,6 +63,7 @@ func LoadSuite(name string, n int, sharedData string) (*Suite, error) {
 				return nil, err
 			}
 			s.queries = s.Judgments.Terms()
+			s.Classes = []Class{ClassWords, ClassTypo}
 		}
 	default:
 		return nil, fmt.Errorf("unknown catalog %q (%s)", name, strings.Join(Suites, ", "))

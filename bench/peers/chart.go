@@ -38,7 +38,13 @@ func LatencyChart(path, title string, results [][]bench.Result) error {
 		if len(rs) == 0 {
 			continue
 		}
-		labels = append(labels, fmt.Sprintf("%d %s", ci+1, rs[0].Class))
+		label := rs[0].Class
+		for _, c := range bench.Classes {
+			if c.String() == label {
+				label = fmt.Sprintf("%d %s", c, label)
+			}
+		}
+		labels = append(labels, label)
 		for _, r := range rs {
 			xy, seen := byEngine[r.Engine]
 			if !seen {

@@ -159,7 +159,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	url := srv.url + "/serve/search"
 
 	aisle := bench.AisleSearcher(g)
-	for _, c := range bench.Classes {
+	for _, c := range suite.Classes {
 		reqs, err := bench.Requests(g, suite.Key, queries, c, *nq, uint64(c))
 		if err != nil {
 			return err

@@ -142,7 +142,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 
 	queries := suite.Queries(g)
-	for _, c := range bench.Classes {
+	for _, c := range suite.Classes {
 		reqs, err := bench.Requests(g, suite.Key, queries, c, o.queries, uint64(c))
 		if err != nil {
 			return err
