@@ -2,10 +2,12 @@ package index
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -36,6 +38,7 @@ type Builder struct {
 	sorts   map[string]*sortBuilder
 
 	tf   []termCount
+	seen []uint32 // by term id: 1 + index in tf while a field is added
 	prep Prepared
 }
 
@@ -193,20 +196,21 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 				b.terms[term] = id
 				b.termStr = append(b.termStr, term)
 				b.termPost = append(b.termPost, nil)
+				b.seen = append(b.seen, 0)
 			}
 			b.surfaces[surface] = id
 		}
-		found := false
-		for i := range b.tf {
-			if b.tf[i].id == id {
-				b.tf[i].n++
-				found = true
-				break
-			}
-		}
-		if !found {
+		// seen[id] is 1 + the term's place in tf for this field, so a
+		// long description counts its words without rescanning tf.
+		if k := b.seen[id]; k != 0 {
+			b.tf[k-1].n++
+		} else {
 			b.tf = append(b.tf, termCount{id, 1})
+			b.seen[id] = uint32(len(b.tf))
 		}
+	}
+	for _, tc := range b.tf {
+		b.seen[tc.id] = 0
 	}
 	for len(b.fieldLen[f]) <= int(doc) {
 		b.fieldLen[f] = append(b.fieldLen[f], 0)
@@ -261,15 +265,13 @@ func (b *Builder) addKeyword(doc uint32, kv KeywordValue, folded []byte) {
 }
 
 // Build freezes the docs added so far into a Segment. The builder must not
-// be used afterwards.
+// be used afterwards. Its parts (dictionary and postings, stored docs,
+// keys, columns, sort ranks) are independent, so they build on every core.
 func (b *Builder) Build() *Segment {
 	n := uint32(len(b.keys))
 	s := &Segment{
 		n:       n,
 		all:     roaring.New(),
-		stored:  compressDocs(b.stored),
-		keys:    packKeys(b.keys),
-		keyDoc:  newKeyIndex(b.keyDoc),
 		keyword: make(map[string]*KeywordField, len(b.keyword)),
 		numeric: make(map[string]*NumericField, len(b.numeric)),
 		sorts:   make(map[string][]uint32),
@@ -277,7 +279,49 @@ func (b *Builder) Build() *Segment {
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
 	}
+	var wg sync.WaitGroup
+	run := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	run(func() { s.stored = compressDocs(b.stored) })
+	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(b.keyDoc) })
+	run(func() { b.buildTerms(s) })
+	run(func() {
+		b.buildFieldLens(s, n)
+		for name, kb := range b.keyword {
+			s.keyword[name] = kb.build(name, n)
+		}
+	})
+	numRanks := make(map[string][]uint32, len(b.numeric))
+	run(func() {
+		for name, nb := range b.numeric {
+			nf := nb.build(name, n)
+			s.numeric[name] = nf
+			numRanks[name] = numericRank(nf, n)
+		}
+	})
+	textRanks := make(map[string][]uint32, len(b.sorts))
+	var mu sync.Mutex
+	for name, sb := range b.sorts {
+		run(func() {
+			r := textRank(sb.vals, n)
+			mu.Lock()
+			textRanks[name] = r
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	maps.Copy(s.sorts, numRanks)
+	maps.Copy(s.sorts, textRanks)
+	return s
+}
 
+// buildTerms lays out the dictionary, the postings and the words.
+func (b *Builder) buildTerms(s *Segment) {
 	// Terms in sorted order so ids follow the dictionary.
 	order := make([]uint32, len(b.termStr))
 	textBytes := 0
@@ -329,7 +373,10 @@ func (b *Builder) Build() *Segment {
 		s.surfaces.add(w)
 		s.surfaceTerm[i] = remap[b.surfaces[w]]
 	}
+}
 
+// buildFieldLens pads the field lengths to n docs and averages them.
+func (b *Builder) buildFieldLens(s *Segment, n uint32) {
 	for f := range b.fieldLen {
 		fl := b.fieldLen[f]
 		for len(fl) < int(n) {
@@ -349,19 +396,6 @@ func (b *Builder) Build() *Segment {
 			s.avgLen[f] = 1
 		}
 	}
-
-	for name, kb := range b.keyword {
-		s.keyword[name] = kb.build(name, n)
-	}
-	for name, nb := range b.numeric {
-		nf := nb.build(name, n)
-		s.numeric[name] = nf
-		s.sorts[name] = numericRank(nf, n)
-	}
-	for name, sb := range b.sorts {
-		s.sorts[name] = textRank(sb.vals, n)
-	}
-	return s
 }
 
 // packKeys packs keys, in their order, into a dict.
