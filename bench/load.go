@@ -172,49 +172,28 @@ func FindMaxRate(ctx context.Context, opt LoadOptions, start float64, limit time
 		return r, false, nil
 	}
 	start = max(start, 10)
-	lo, hi := 0.0, 0.0
-	r, held, err := probe(start)
+	lo, hi := 0.0, 0.0 // highest rate held, lowest missed; 0 while unknown
+	step := func(rate float64) error {
+		r, held, err := probe(rate)
+		if held {
+			lo, rs.AtMax = rate, r
+		} else {
+			hi = rate
+		}
+		return err
+	}
+	err := step(start)
+	for rate := start * 1.5; err == nil && lo > 0 && hi == 0; rate *= 1.5 {
+		err = step(rate)
+	}
+	for rate := start / 2; err == nil && lo == 0 && rate >= 1; rate /= 2 {
+		err = step(rate)
+	}
+	for err == nil && lo > 0 && hi/lo > 1.05 {
+		err = step((lo + hi) / 2)
+	}
 	if err != nil {
 		return rs, err
-	}
-	if held {
-		lo, rs.AtMax = start, r
-		for rate := start * 1.5; hi == 0; rate *= 1.5 {
-			r, held, err := probe(rate)
-			if err != nil {
-				return rs, err
-			}
-			if held {
-				lo, rs.AtMax = rate, r
-			} else {
-				hi = rate
-			}
-		}
-	} else {
-		hi = start
-		for rate := start / 2; lo == 0 && rate >= 1; rate /= 2 {
-			r, held, err := probe(rate)
-			if err != nil {
-				return rs, err
-			}
-			if held {
-				lo, rs.AtMax = rate, r
-			} else {
-				hi = rate
-			}
-		}
-	}
-	for lo > 0 && hi/lo > 1.05 {
-		mid := (lo + hi) / 2
-		r, held, err := probe(mid)
-		if err != nil {
-			return rs, err
-		}
-		if held {
-			lo, rs.AtMax = mid, r
-		} else {
-			hi = mid
-		}
 	}
 	rs.MaxRate = lo
 	if lo > 0 {

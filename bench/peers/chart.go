@@ -76,6 +76,16 @@ func LatencyChart(path, title string, results [][]bench.Result) error {
 			p.Legend.Add(name, line, points)
 		}
 	}
+	// A decade of headroom keeps the legend, top left, off the lines.
+	p.Y.Min, p.Y.Max = math.Inf(1), 0
+	for _, xy := range byEngine {
+		for _, pts := range xy {
+			for _, pt := range pts {
+				p.Y.Min, p.Y.Max = math.Min(p.Y.Min, pt.Y), math.Max(p.Y.Max, pt.Y)
+			}
+		}
+	}
+	p.Y.Min, p.Y.Max = p.Y.Min/2, p.Y.Max*12
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.NominalX(labels...)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 )
 
@@ -521,28 +521,10 @@ func (p *Postgres) search(r *engine.SearchRequest, fuzzy bool) (*pgResult, error
 }
 
 // pgRange parses Aisle's inclusive range "min,max" (either end optional)
-// or a single value.
+// or a single value, as Aisle's own filter parser does.
 func pgRange(v string) (lo, hi float64, err error) {
-	lo, hi = math.Inf(-1), math.Inf(1)
-	a, b, isRange := strings.Cut(v, ",")
-	if !isRange {
-		b = a
-	}
-	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
-	if a == "" && b == "" {
-		return 0, 0, errors.New("range needs a minimum, a maximum or both")
-	}
-	if a != "" {
-		if lo, err = strconv.ParseFloat(a, 64); err != nil {
-			return 0, 0, err
-		}
-	}
-	if b != "" {
-		if hi, err = strconv.ParseFloat(b, 64); err != nil {
-			return 0, 0, err
-		}
-	}
-	return lo, hi, nil
+	f, err := engine.ParseFilter("price:"+v, func(string) (config.FieldType, bool) { return config.TypeNumber, true })
+	return f.Min, f.Max, err
 }
 
 // pgSQL writes the statement for a request shape. The match set is

@@ -84,12 +84,10 @@ type Sphinx struct {
 	done chan struct{} // closed when searchd exits
 	db   *sql.DB
 
-	brandID   map[string]uint32 // brand → brand_id; ids start at 1
-	brandName []string          // brand_id → brand
-	hierID    map[string]uint32 // "a$b$" → hier value id; ids start at 1
-	hierName  []string          // id → "a$b$"
-	words     map[string]int    // indexed surface word → documents containing it
-	groups    int               // LIMIT and max_matches that keep facets exact
+	brands sphinxIDs      // brand ↔ brand_id
+	hiers  sphinxIDs      // "a$b$" ↔ hier value id
+	words  map[string]int // indexed surface word → documents containing it
+	groups int            // LIMIT and max_matches that keep facets exact
 }
 
 // Field weights and the ranker. proximity_bm25 is Sphinx's default ranker
@@ -199,8 +197,7 @@ func NewSphinx(dir string, products bench.Products) (*Sphinx, error) {
 		return nil, err
 	}
 	s := &Sphinx{dir: dir, data: filepath.Join(dir, "data"), conf: filepath.Join(dir, "sphinx.conf"),
-		brandID: map[string]uint32{}, brandName: []string{""},
-		hierID: map[string]uint32{}, hierName: []string{""},
+		brands: newSphinxIDs(), hiers: newSphinxIDs(),
 		words: map[string]int{}}
 	if err := os.MkdirAll(s.data, 0o755); err != nil {
 		return nil, fmt.Errorf("sphinx: %w", err)
@@ -372,14 +369,14 @@ func (s *Sphinx) load(products bench.Products) error {
 				acc += l + "$"
 				if !seen[acc] {
 					seen[acc] = true
-					ids = append(ids, s.hier(acc))
+					ids = append(ids, s.hiers.of(acc))
 				}
 			}
 		}
 		category := strings.Join(cats, " ")
 		var brand uint32
 		if p.Brand != "" {
-			brand = s.brand(p.Brand)
+			brand = s.brands.of(p.Brand)
 		}
 		inStock := 0
 		if p.InStock {
@@ -417,26 +414,26 @@ func (s *Sphinx) load(products bench.Products) error {
 	if err := s.loadSuggest(); err != nil {
 		return fmt.Errorf("sphinx: suggest index: %w", err)
 	}
-	s.groups = max(1000, len(s.brandName), len(s.hierName))
+	s.groups = max(1000, len(s.brands.name), len(s.hiers.name))
 	return nil
 }
 
-func (s *Sphinx) brand(name string) uint32 {
-	id, ok := s.brandID[name]
-	if !ok {
-		id = uint32(len(s.brandName))
-		s.brandID[name] = id
-		s.brandName = append(s.brandName, name)
-	}
-	return id
+// sphinxIDs numbers distinct strings from 1 (0 is none), both ways, for
+// the attributes Sphinx keeps as integers.
+type sphinxIDs struct {
+	id   map[string]uint32
+	name []string
 }
 
-func (s *Sphinx) hier(path string) uint32 {
-	id, ok := s.hierID[path]
+func newSphinxIDs() sphinxIDs { return sphinxIDs{id: map[string]uint32{}, name: []string{""}} }
+
+// of is name's id, assigned on first sight.
+func (d *sphinxIDs) of(name string) uint32 {
+	id, ok := d.id[name]
 	if !ok {
-		id = uint32(len(s.hierName))
-		s.hierID[path] = id
-		s.hierName = append(s.hierName, path)
+		id = uint32(len(d.name))
+		d.id[name] = id
+		d.name = append(d.name, name)
 	}
 	return id
 }
@@ -995,12 +992,12 @@ func (s *Sphinx) scanGroups(rows *sql.Rows, name string, f *sphinxFacets) error 
 		case "in_stock":
 			f.InStock[v == 1] += n
 		case "brand":
-			if v > 0 && v < uint64(len(s.brandName)) {
-				f.Brand[s.brandName[v]] += n
+			if v > 0 && v < uint64(len(s.brands.name)) {
+				f.Brand[s.brands.name[v]] += n
 			}
 		case "hierarchies":
-			if v > 0 && v < uint64(len(s.hierName)) {
-				f.Hier[s.hierName[v]] += n
+			if v > 0 && v < uint64(len(s.hiers.name)) {
+				f.Hier[s.hiers.name[v]] += n
 			}
 		}
 	}
@@ -1025,9 +1022,9 @@ func (s *Sphinx) filters(fs []string) ([]sphinxFilter, error) {
 		}
 		switch field {
 		case "brand":
-			ids[field] = append(ids[field], s.brandID[value]) // 0, no brand, if unknown: matches nothing
+			ids[field] = append(ids[field], s.brands.id[value]) // 0, no brand, if unknown: matches nothing
 		case "hierarchies":
-			ids[field] = append(ids[field], s.hierID[value])
+			ids[field] = append(ids[field], s.hiers.id[value])
 		case "price":
 			lo, hi, _ := strings.Cut(value, ",")
 			var parts []string

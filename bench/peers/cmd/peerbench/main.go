@@ -35,7 +35,15 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 2, "passes over the requests")
 	flag.StringVar(&o.jsonOut, "json", "", "write the figures as JSON to this file")
 	flag.StringVar(&o.svgOut, "svg", "", "write a latency chart (SVG, or PNG by suffix) to this file")
+	from := flag.String("from", "", "draw --svg from this saved --json report instead of running")
 	flag.Parse()
+	if *from != "" {
+		if err := redraw(*from, o.svgOut); err != nil {
+			fmt.Fprintln(os.Stderr, "peerbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "peerbench: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
@@ -186,12 +194,29 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.svgOut != "" {
-		title := fmt.Sprintf("%s catalog, %d products: latency per query class (%s)", o.catalog, rep.Products, rep.Date)
-		if err := peers.LatencyChart(o.svgOut, title, rep.Results); err != nil {
-			return err
-		}
+		return peers.LatencyChart(o.svgOut, chartTitle(&rep), rep.Results)
 	}
 	return nil
+}
+
+func chartTitle(r *report) string {
+	return fmt.Sprintf("%s catalog, %d products: latency per query class (%s)", r.Catalog, r.Products, r.Date)
+}
+
+// redraw draws the chart of a saved report.
+func redraw(from, to string) error {
+	if to == "" {
+		return errors.New("--from needs --svg FILE to draw into")
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	var rep report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("%s: %w", from, err)
+	}
+	return peers.LatencyChart(to, chartTitle(&rep), rep.Results)
 }
 
 // startPeer loads the suite into a peer engine.
