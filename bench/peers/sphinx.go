@@ -338,28 +338,13 @@ const sphinxBatch = 1000 // rows per INSERT, well under max_packet_size
 // load inserts the products, flushes the RAM chunk and loads the suggest
 // index.
 func (s *Sphinx) load(products bench.Products) error {
-	var b strings.Builder
-	rows := 0
-	flush := func() error {
-		if rows == 0 {
-			return nil
-		}
-		_, err := s.db.Exec(b.String())
-		b.Reset()
-		rows = 0
-		return err
-	}
+	ins := sphinxInsert{db: s.db, head: "INSERT INTO products (id, title, brand, category, description, keywords, product_number, brand_id, price, in_stock, hier) VALUES "}
 	seen := map[string]bool{}
 	var ids []uint32
 	var cats []string
 	err := products(func(p *catalog.Product) error {
 		s.Docs++
-		if rows == 0 {
-			b.WriteString("INSERT INTO products (id, title, brand, category, description, keywords, product_number, brand_id, price, in_stock, hier) VALUES ")
-		} else {
-			b.WriteByte(',')
-		}
-		rows++
+		b := ins.row()
 		cats, ids = cats[:0], ids[:0]
 		clear(seen)
 		for _, h := range p.Hierarchies {
@@ -382,7 +367,7 @@ func (s *Sphinx) load(products bench.Products) error {
 		if p.InStock {
 			inStock = 1
 		}
-		fmt.Fprintf(&b, "(%d,%s,%s,%s,%s,%s,%s,%d,%s,%d,(", s.Docs, sphinxQuote(p.Title), sphinxQuote(p.Brand), sphinxQuote(category),
+		fmt.Fprintf(b, "(%d,%s,%s,%s,%s,%s,%s,%d,%s,%d,(", s.Docs, sphinxQuote(p.Title), sphinxQuote(p.Brand), sphinxQuote(category),
 			sphinxQuote(p.Description), sphinxQuote(p.Keywords), sphinxQuote(p.ProductNumber), brand, sphinxFloat(p.Price), inStock)
 		for i, id := range ids {
 			if i > 0 {
@@ -392,13 +377,10 @@ func (s *Sphinx) load(products bench.Products) error {
 		}
 		b.WriteString("))")
 		s.countWords(p.Title, p.Brand, category, p.Description, p.Keywords)
-		if rows >= sphinxBatch {
-			return flush()
-		}
-		return nil
+		return ins.done()
 	})
 	if err == nil {
-		err = flush()
+		err = ins.flush()
 	}
 	if err != nil {
 		return fmt.Errorf("sphinx: insert: %w", err)
@@ -416,6 +398,45 @@ func (s *Sphinx) load(products bench.Products) error {
 	}
 	s.groups = max(1000, len(s.brands.name), len(s.hiers.name))
 	return nil
+}
+
+// sphinxInsert gathers rows into multi-row INSERTs of sphinxBatch rows.
+type sphinxInsert struct {
+	db   *sql.DB
+	head string // "INSERT INTO t (cols) VALUES "
+	b    strings.Builder
+	rows int
+}
+
+// row starts a row; the caller writes it to the builder returned, then
+// calls done.
+func (w *sphinxInsert) row() *strings.Builder {
+	if w.rows == 0 {
+		w.b.WriteString(w.head)
+	} else {
+		w.b.WriteByte(',')
+	}
+	w.rows++
+	return &w.b
+}
+
+// done sends the statement once it holds a batch.
+func (w *sphinxInsert) done() error {
+	if w.rows >= sphinxBatch {
+		return w.flush()
+	}
+	return nil
+}
+
+// flush sends the rows gathered so far.
+func (w *sphinxInsert) flush() error {
+	if w.rows == 0 {
+		return nil
+	}
+	_, err := w.db.Exec(w.b.String())
+	w.b.Reset()
+	w.rows = 0
+	return err
 }
 
 // sphinxIDs numbers distinct strings from 1 (0 is none), both ways, for
@@ -484,37 +505,20 @@ const (
 // loadSuggest fills the suggest index with the indexed words and their
 // trigrams.
 func (s *Sphinx) loadSuggest() error {
-	var b strings.Builder
-	rows, id := 0, 0
-	flush := func() error {
-		if rows == 0 {
-			return nil
-		}
-		_, err := s.db.Exec(b.String())
-		b.Reset()
-		rows = 0
-		return err
-	}
+	ins := sphinxInsert{db: s.db, head: "INSERT INTO suggest (id, trigrams, keyword, len, freq) VALUES "}
+	id := 0
 	for w, freq := range s.words {
 		n := utf8.RuneCountInString(w)
 		if n < sphinxSuggestMinLen {
 			continue
 		}
-		if rows == 0 {
-			b.WriteString("INSERT INTO suggest (id, trigrams, keyword, len, freq) VALUES ")
-		} else {
-			b.WriteByte(',')
-		}
-		rows++
 		id++
-		fmt.Fprintf(&b, "(%d,%s,%s,%d,%d)", id, sphinxQuote(sphinxTrigrams(w)), sphinxQuote(w), n, freq)
-		if rows >= sphinxBatch {
-			if err := flush(); err != nil {
-				return err
-			}
+		fmt.Fprintf(ins.row(), "(%d,%s,%s,%d,%d)", id, sphinxQuote(sphinxTrigrams(w)), sphinxQuote(w), n, freq)
+		if err := ins.done(); err != nil {
+			return err
 		}
 	}
-	if err := flush(); err != nil {
+	if err := ins.flush(); err != nil {
 		return err
 	}
 	_, err := s.db.Exec("FLUSH RAMCHUNK suggest")
