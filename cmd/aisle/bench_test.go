@@ -93,3 +93,19 @@ func TestBenchDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestFindPeers finds the peers module from inside the checkout and says
+// how to run it from outside one.
+func TestFindPeers(t *testing.T) {
+	dir, err := findPeers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cmd", "peerbench", "main.go")); err != nil {
+		t.Fatalf("found %s, which holds no peerbench: %v", dir, err)
+	}
+	t.Chdir(t.TempDir())
+	if _, err := findPeers(); err == nil || !strings.Contains(err.Error(), "cd bench/peers") {
+		t.Fatalf("outside a checkout: %v", err)
+	}
+}
