@@ -111,7 +111,7 @@ func TestStoredBuildMatchesDecoded(t *testing.T) {
 	}
 	broken := slices.Clone(raws)
 	broken[1234] = []byte(`{"productNumber":`)
-	if _, err := IndexStoredProducts(w, an, rawSource(broken), nil); err == nil || !strings.Contains(err.Error(), "stored product") {
+	if _, err := IndexStoredProducts(w, an, rawSource(broken), nil); err == nil || !strings.Contains(err.Error(), "stored product 1235") {
 		t.Fatalf("broken stored product: %v", err)
 	}
 }

@@ -102,6 +102,7 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 		products []catalog.Product
 		raw      [][]byte // stored JSON per product, when fed raw
 		arena    []byte   // raw's bytes
+		first    int      // the feed position of products[0], for errors
 		docs     []index.Doc
 		prep     []index.Prepared
 		err      error
@@ -126,7 +127,7 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 					if bt.raw != nil {
 						stored = bt.raw[i]
 						if err := json.Unmarshal(stored, p); err != nil {
-							bt.err = fmt.Errorf("stored product %d: %w", i, err)
+							bt.err = fmt.Errorf("stored product %d: %w", bt.first+i+1, err)
 							break
 						}
 					}
@@ -146,6 +147,7 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 		defer close(ordered)
 		defer close(work)
 		var cur *batch
+		fed := 0
 		send := func() bool {
 			select {
 			case work <- cur:
@@ -168,8 +170,9 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 					return errStopped
 				}
 				cur.products, cur.err, cur.done = cur.products[:0], nil, make(chan struct{})
-				cur.raw, cur.arena = cur.raw[:0], cur.arena[:0]
+				cur.raw, cur.arena, cur.first = cur.raw[:0], cur.arena[:0], fed
 			}
+			fed++
 			if p == nil {
 				// Decoded by a worker; the arena's chunks are never moved
 				// once referenced, so raw slices stay valid.
