@@ -515,11 +515,10 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 		nb.vals = append(nb.vals, 0)
 		nb.has = append(nb.has, false)
 	}
-	f := &NumericField{Name: name, vals: nb.vals, has: roaring.New(), hasBits: make([]uint64, (n+63)/64)}
+	f := &NumericField{Name: name, vals: nb.vals, has: roaring.New()}
 	for d, h := range nb.has {
 		if h {
 			f.perm = append(f.perm, uint32(d))
-			f.hasBits[d>>6] |= 1 << (d & 63)
 		}
 	}
 	f.has.AddMany(f.perm)

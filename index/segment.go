@@ -55,11 +55,6 @@ func (s *Segment) AppendStored(dst []byte, doc uint32) []byte { return s.stored.
 // Stored is the JSON object of a doc, in a new slice.
 func (s *Segment) Stored(doc uint32) []byte { return s.stored.appendDoc(nil, doc) }
 
-// StoredBytes is the memory the stored docs take, compressed.
-func (s *Segment) StoredBytes() int64 {
-	return int64(len(s.stored.data))
-}
-
 // Key is a doc's external id.
 func (s *Segment) Key(doc uint32) string { return s.keys.at(int(doc)) }
 
@@ -253,7 +248,6 @@ type NumericField struct {
 	Name       string
 	vals       []float64
 	has        *roaring.Bitmap
-	hasBits    []uint64 // has, as a dense bitset for per-doc checks
 	perm       []uint32 // docs with a value, sorted by value then doc
 	sortedVals []float64
 	buckets    []*roaring.Bitmap
@@ -311,19 +305,14 @@ func (c *RangeCheck) Contains(doc uint32) bool {
 
 // Value is a doc's value and whether it has one.
 func (f *NumericField) Value(doc uint32) (float64, bool) {
-	if !f.has.Contains(doc) {
+	if f.qpos[doc] == NoValue16 {
 		return 0, false
 	}
 	return f.vals[doc], true
 }
 
-// HasDoc reports whether doc has a value, in O(1) for per-doc loops.
-func (f *NumericField) HasDoc(doc uint32) bool {
-	return f.hasBits[doc>>6]&(1<<(doc&63)) != 0
-}
-
-// Values is the dense column (0 where a doc has no value); with Has it
-// lets loops read values without a call per doc.
+// Values is the dense column (0 where a doc has no value); with
+// Quantised it lets loops read values without a call per doc.
 func (f *NumericField) Values() []float64 { return f.vals }
 
 // Quantised is each doc's position in value order shifted down to 16

@@ -23,9 +23,6 @@ type storedDocs struct {
 // doc is doc i's stored bytes.
 func (sd *storedDocs) doc(i uint32) []byte { return sd.data[sd.off[i]:sd.off[i+1]] }
 
-// len is the number of docs.
-func (sd *storedDocs) len() int { return max(len(sd.off)-1, 0) }
-
 // add appends a doc's stored bytes.
 func (sd *storedDocs) add(b []byte) {
 	if len(sd.off) == 0 {
