@@ -3,9 +3,11 @@ package bench
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
@@ -145,5 +147,31 @@ func TestRequestsAnswer(t *testing.T) {
 				t.Fatalf("%d of %d requests of class %s found a product, want 80%%", found, len(reqs), c)
 			}
 		})
+	}
+}
+
+// TestTreeRSS counts a child process in its parent's tree.
+func TestTreeRSS(t *testing.T) {
+	self := ProcessRSS(os.Getpid())
+	if self <= 0 {
+		t.Skip("no /proc here")
+	}
+	child := exec.Command("sleep", "5")
+	if err := child.Start(); err != nil {
+		t.Skip("cannot start sleep:", err)
+	}
+	defer child.Process.Kill()
+	for range 100 { // until the child has exec'd and has a resident set
+		if ProcessRSS(child.Process.Pid) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	kid := ProcessRSS(child.Process.Pid)
+	if tree := TreeRSS(os.Getpid()); kid <= 0 || tree < kid+self/2 {
+		t.Fatalf("tree %d, self %d, child %d", tree, self, kid)
+	}
+	if parentPID(child.Process.Pid) != os.Getpid() || parentPID(-1) != -1 {
+		t.Fatal("parent pid misread")
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -146,6 +147,46 @@ func ProcessRSS(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// TreeRSS is the resident set of a process and its direct children, as
+// top would add them up (pages they share count in each): servers such as
+// PostgreSQL run a process per connection and per helper.
+func TreeRSS(pid int) int64 {
+	total := ProcessRSS(pid)
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return total
+	}
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err == nil && child != pid && parentPID(child) == pid {
+			total += ProcessRSS(child)
+		}
+	}
+	return total
+}
+
+// parentPID reads a process's parent from /proc/PID/stat, -1 when gone.
+func parentPID(pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return -1
+	}
+	// pid (comm) state ppid …; comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return -1
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // DirSize is the total size of the files under dir.

@@ -124,7 +124,7 @@ func (b *Bleve) Close() error {
 }
 
 // SizeBytes is the index's size on disk.
-func (b *Bleve) SizeBytes() int64 { return dirSize(b.dir) }
+func (b *Bleve) SizeBytes() int64 { return bench.DirSize(b.dir) }
 
 // Search runs the Bleve equivalent of an Aisle search request: a match
 // query (fuzziness 1 for typo'd queries), filters as conjunctions, the
@@ -239,22 +239,6 @@ func (b *Bleve) Search(r *engine.SearchRequest, fuzzy bool) ([]string, error) {
 		ids[i] = h.ID
 	}
 	return ids, nil
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	entries, _ := os.ReadDir(dir)
-	for _, e := range entries {
-		p := dir + "/" + e.Name()
-		if e.IsDir() {
-			n += dirSize(p)
-			continue
-		}
-		if fi, err := e.Info(); err == nil {
-			n += fi.Size()
-		}
-	}
-	return n
 }
 
 // BleveSearcher answers with Bleve in process.

@@ -1,7 +1,6 @@
 package peers
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -673,53 +672,7 @@ func (p *Postgres) RSSBytes() int64 {
 	if p.srv == nil || p.srv.cmd == nil || p.srv.cmd.Process == nil {
 		return 0
 	}
-	root := p.srv.cmd.Process.Pid
-	total := pgPidRSS(root)
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == root {
-			continue
-		}
-		if pgPPID(pid) == root {
-			total += pgPidRSS(pid)
-		}
-	}
-	return total
-}
-
-func pgPidRSS(pid int) int64 {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
-func pgPPID(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return -1
-	}
-	// pid (comm) state ppid …; comm may hold spaces and parentheses.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 2 {
-		return -1
-	}
-	n, _ := strconv.Atoi(f[1])
-	return n
+	return bench.TreeRSS(p.srv.cmd.Process.Pid)
 }
 
 // Close closes the connection, stops the server (pg_ctl stop -m fast) and

@@ -1,6 +1,7 @@
 package peers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -382,7 +383,7 @@ func TestPostgres(t *testing.T) {
 				if len(r.Products.Sorting) > 0 {
 					desc := strings.HasSuffix(r.Products.Sorting[0], "desc")
 					if !slices.IsSortedFunc(res.Hits, func(a, b string) int {
-						c := pgCmpFloat(f.products[a].Price, f.products[b].Price)
+						c := cmp.Compare(f.products[a].Price, f.products[b].Price)
 						if desc {
 							return -c
 						}
@@ -555,14 +556,4 @@ func TestPostgres(t *testing.T) {
 			t.Error("Search after Close: no error")
 		}
 	})
-}
-
-func pgCmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

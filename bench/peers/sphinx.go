@@ -47,7 +47,6 @@ package peers
 //     rounded to float32.
 
 import (
-	"bytes"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -1098,7 +1097,7 @@ func (s *Sphinx) filters(fs []string) ([]sphinxFilter, error) {
 
 // SizeBytes is the size of the index files on disk (the products index,
 // flushed to a disk chunk, and the suggest index).
-func (s *Sphinx) SizeBytes() int64 { return dirSize(s.data) }
+func (s *Sphinx) SizeBytes() int64 { return bench.DirSize(s.data) }
 
 // RSSBytes is searchd's resident memory now (VmRSS, summed over searchd
 // and any processes it forked); call it after NewSphinx for the loaded
@@ -1107,41 +1106,7 @@ func (s *Sphinx) RSSBytes() int64 {
 	if s.cmd == nil || s.cmd.Process == nil {
 		return 0
 	}
-	pids := []int{s.cmd.Process.Pid}
-	if entries, err := os.ReadDir("/proc"); err == nil {
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
-				// pid (comm) state ppid …; comm may hold spaces, so cut after ')'.
-				if i := bytes.LastIndexByte(stat, ')'); i > 0 {
-					f := strings.Fields(string(stat[i+1:]))
-					if len(f) > 1 && f[1] == strconv.Itoa(s.cmd.Process.Pid) {
-						pids = append(pids, pid)
-					}
-				}
-			}
-		}
-	}
-	var total int64
-	for _, pid := range pids {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		if err != nil {
-			continue
-		}
-		for line := range strings.Lines(string(b)) {
-			if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-				f := strings.Fields(rest)
-				if len(f) > 0 {
-					kb, _ := strconv.ParseInt(f[0], 10, 64)
-					total += kb << 10
-				}
-			}
-		}
-	}
-	return total
+	return bench.TreeRSS(s.cmd.Process.Pid)
 }
 
 // stop ends searchd: SIGTERM, as searchd --stopwait sends, then a wait
