@@ -40,9 +40,6 @@ type ImportReport struct {
 	IndexDiskSize int64   `json:"indexDiskBytes"`
 }
 
-// importBatch matches aisle import's entry size.
-const importBatch = 5000
-
 // Import feeds the suite's products into a store in dir in batches, syncs
 // it, then opens it the way `aisle serve` does (build and save the
 // index). It returns the generation with the store still open; close the
@@ -64,39 +61,21 @@ func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progres
 	if _, err := st.Append(&b, false); err != nil {
 		return fail(fmt.Errorf("import %s: store the configuration: %w", s.Name, err))
 	}
-	b.Reset()
 	start := time.Now()
-	flush := func() error {
-		if b.Len() == 0 {
-			return nil
-		}
-		rep.JSONBytes += int64(b.ProductBytes())
-		_, err := st.Append(&b, false)
-		b.Reset()
-		return err
-	}
+	w := st.NewProductWriter()
 	err = s.Products(func(p *catalog.Product) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := b.PutProduct(p); err != nil {
-			return err
+		if progress != nil && (w.Count+1)%store.BulkBatch == 0 {
+			progress(w.Count + 1)
 		}
-		rep.Products++
-		if b.Len() >= importBatch {
-			if progress != nil {
-				progress(rep.Products)
-			}
-			return flush()
-		}
-		return nil
+		return w.Put(p)
 	})
 	if err == nil {
-		err = flush()
+		err = w.Close()
 	}
-	if err == nil {
-		err = st.Sync()
-	}
+	rep.Products, rep.JSONBytes = w.Count, w.Bytes
 	if err != nil {
 		return fail(fmt.Errorf("import %s: %w", s.Name, err))
 	}

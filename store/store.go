@@ -130,6 +130,53 @@ func (b *Batch) ProductBytes() int {
 	return n
 }
 
+// BulkBatch is how many products a bulk write puts in one log entry: a
+// few megabytes, so each commit is worth its cost and the log stays
+// coarse.
+const BulkBatch = 5000
+
+// ProductWriter appends products in entries of BulkBatch, without syncing
+// each, as imports and seeding do; Close writes the rest and syncs.
+type ProductWriter struct {
+	st    *Store
+	b     Batch
+	Count int   // products put
+	Bytes int64 // their JSON size, as written
+}
+
+// NewProductWriter starts a bulk write of products.
+func (s *Store) NewProductWriter() *ProductWriter { return &ProductWriter{st: s} }
+
+// Put adds p, writing an entry when the batch is full.
+func (w *ProductWriter) Put(p *catalog.Product) error {
+	if err := w.b.PutProduct(p); err != nil {
+		return err
+	}
+	w.Count++
+	if w.b.Len() >= BulkBatch {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *ProductWriter) flush() error {
+	if w.b.Len() == 0 {
+		return nil
+	}
+	w.Bytes += int64(w.b.ProductBytes())
+	_, err := w.st.Append(&w.b, false)
+	w.b.Reset()
+	return err
+}
+
+// Close writes the products not yet written and makes them durable.
+func (w *ProductWriter) Close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.st.Sync()
+}
+
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
 

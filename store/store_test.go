@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/goccy/go-json"
+
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 )
@@ -117,5 +119,39 @@ func TestSegmentStamp(t *testing.T) {
 	_ = st.SaveSegment("products", want, func(w *SegmentWriter) error { return fmt.Errorf("boom") })
 	if _, ok, _ := st.Stamp("products"); ok {
 		t.Fatal("a failed save left a stamp")
+	}
+}
+
+// TestProductWriter writes products in entries of BulkBatch and accounts
+// for every product and byte it wrote.
+func TestProductWriter(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const n = 2*BulkBatch + 1
+	w := st.NewProductWriter()
+	var wantBytes int64
+	for i := range n {
+		p := catalog.Product{ProductNumber: fmt.Sprintf("P%05d", i), Title: "drill"}
+		b, _ := json.Marshal(&p)
+		wantBytes += int64(len(b))
+		if err := w.Put(&p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st.Seq() != 2 {
+		t.Fatalf("%d entries before Close, want 2 full ones", st.Seq())
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int
+	if err := st.Entries(0, func(e *Entry) error { sizes = append(sizes, len(e.Products)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Count(); got != n || w.Count != n || w.Bytes != wantBytes || fmt.Sprint(sizes) != fmt.Sprint([]int{BulkBatch, BulkBatch, 1}) {
+		t.Fatalf("count %d, written %d, bytes %d (want %d), entries %v", got, w.Count, w.Bytes, wantBytes, sizes)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/store"
 )
@@ -74,27 +73,11 @@ func seedDemo(st *store.Store, n int, log *slog.Logger) error {
 	if _, err := st.Append(&b, false); err != nil {
 		return err
 	}
-	b.Reset()
-	err := demo.Each(n, demoSeed, func(p *catalog.Product) error {
-		if err := b.PutProduct(p); err != nil {
-			return err
-		}
-		if b.Len() >= importBatch {
-			_, err := st.Append(&b, false)
-			b.Reset()
-			return err
-		}
-		return nil
-	})
-	if err != nil {
+	w := st.NewProductWriter()
+	if err := demo.Each(n, demoSeed, w.Put); err != nil {
 		return err
 	}
-	if b.Len() > 0 {
-		if _, err := st.Append(&b, false); err != nil {
-			return err
-		}
-	}
-	if err := st.Sync(); err != nil {
+	if err := w.Close(); err != nil {
 		return err
 	}
 	log.Info("demo catalog generated", "products", n, "took", time.Since(start).Round(time.Millisecond))

@@ -20,9 +20,6 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// importBatch is how many products go into one log entry.
-const importBatch = 5000
-
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -65,17 +62,16 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		}
 	}
 	start := time.Now()
-	total := 0
+	w := st.NewProductWriter()
 	for _, path := range files {
-		n, err := importFile(ctx, st, path, m, stderr, *quiet)
-		total += n
-		if err != nil {
+		if err := importFile(ctx, w, path, m, stderr, *quiet); err != nil {
 			return err
 		}
 	}
-	if err := st.Sync(); err != nil {
+	if err := w.Close(); err != nil {
 		return err
 	}
+	total := w.Count
 	took := time.Since(start)
 	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s)\n", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
 
@@ -112,10 +108,10 @@ func loadMapping(arg string) (*catalog.CSVMapping, error) {
 	return catalog.ParseCSVMapping(b)
 }
 
-func importFile(ctx context.Context, st *store.Store, path string, m *catalog.CSVMapping, stderr io.Writer, quiet bool) (int, error) {
+func importFile(ctx context.Context, w *store.ProductWriter, path string, m *catalog.CSVMapping, stderr io.Writer, quiet bool) error {
 	info, err := os.Stat(path)
 	if err != nil {
-		return 0, fmt.Errorf("import %s: %w", path, err)
+		return fmt.Errorf("import %s: %w", path, err)
 	}
 	var bar *progressbar.ProgressBar
 	if !quiet {
@@ -129,16 +125,7 @@ func importFile(ctx context.Context, st *store.Store, path string, m *catalog.CS
 			progressbar.OptionSetWidth(30),
 		)
 	}
-	var b store.Batch
 	n := 0
-	flush := func() error {
-		if b.Len() == 0 {
-			return nil
-		}
-		_, err := st.Append(&b, false)
-		b.Reset()
-		return err
-	}
 	err = catalog.ReadFile(path, m, func(done int64) {
 		if bar != nil {
 			_ = bar.Set64(done)
@@ -151,23 +138,14 @@ func importFile(ctx context.Context, st *store.Store, path string, m *catalog.CS
 		if err := p.Validate(); err != nil {
 			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
 		}
-		if err := b.PutProduct(p); err != nil {
-			return err
-		}
 		n++
-		if b.Len() >= importBatch {
-			return flush()
-		}
-		return nil
+		return w.Put(p)
 	})
-	if err == nil {
-		err = flush()
-	}
 	if bar != nil {
 		_ = bar.Finish()
 	}
 	if err != nil {
-		return n, fmt.Errorf("import %s: %w", path, err)
+		return fmt.Errorf("import %s: %w", path, err)
 	}
-	return n, nil
+	return nil
 }
