@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goccy/go-json"
 
@@ -75,9 +76,13 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 	if products == nil {
 		return index.NewBuilder(an).Build(), nil
 	}
-	return indexProducts(w, an, func(emit func(*catalog.Product, []byte) error) error {
+	pl := pipeline{w: w, b: index.NewBuilder(an), progress: progress}
+	if err := pl.run(func(emit func(*catalog.Product, []byte) error) error {
 		return products(func(p *catalog.Product) error { return emit(p, nil) })
-	}, progress)
+	}); err != nil {
+		return nil, err
+	}
+	return pl.b.Build(), nil
 }
 
 // RawProducts yields products in the JSON a catalog.Product marshals to,
@@ -88,15 +93,33 @@ type RawProducts func(fn func(raw []byte) error) error
 // them: the JSON is decoded on every core, not on the reading goroutine,
 // and kept as the stored document instead of being encoded again.
 func IndexStoredProducts(w *config.Website, an *analysis.Analyzer, raw RawProducts, progress Progress) (*index.Segment, error) {
-	return indexProducts(w, an, func(emit func(*catalog.Product, []byte) error) error {
+	pl := pipeline{w: w, b: index.NewBuilder(an), progress: progress}
+	if err := pl.run(func(emit func(*catalog.Product, []byte) error) error {
 		return raw(func(b []byte) error { return emit(nil, b) })
-	}, progress)
+	}); err != nil {
+		return nil, err
+	}
+	return pl.b.Build(), nil
 }
 
-// indexProducts runs the pipeline over a feed of decoded products (raw
-// nil) or stored JSON (p nil).
-func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func(p *catalog.Product, raw []byte) error) error, progress Progress) (*index.Segment, error) {
-	b := index.NewBuilder(an)
+// pipeline indexes a feed of products on every core, in feed order.
+type pipeline struct {
+	w *config.Website
+	// b receives the docs; nil indexes nothing (the products only pass
+	// to keep).
+	b *index.Builder
+	// keep, when set, is given every product's number and JSON in feed
+	// order and returns a copy the builder may keep (a store's bulk
+	// write). A repeated product number then stops the indexing (b is
+	// set to nil) instead of failing: the store's last write wins.
+	keep     func(key string, stored []byte) ([]byte, error)
+	progress Progress
+	done     int // products through the ordered stage
+}
+
+// run feeds decoded products (raw nil) or stored JSON (p nil) through the
+// pipeline.
+func (pl *pipeline) run(feed func(emit func(p *catalog.Product, raw []byte) error) error) error {
 	const chunk = 256
 	type batch struct {
 		products []catalog.Product
@@ -108,6 +131,9 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 		err      error
 		done     chan struct{}
 	}
+	var indexing atomic.Bool // workers skip tokenizing once b is dropped
+	indexing.Store(pl.b != nil)
+	prep := pl.b // Prepare reads only its analyzer: safe beside add
 	workers := max(runtime.GOMAXPROCS(0), 1)
 	work := make(chan *batch, 2*workers)
 	ordered := make(chan *batch, 2*workers)
@@ -131,11 +157,13 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 							break
 						}
 					}
-					if err := productDoc(p, w.IndexedFields, stored, &bt.docs[i]); err != nil {
+					if err := productDoc(p, pl.w.IndexedFields, stored, &bt.docs[i]); err != nil {
 						bt.err = fmt.Errorf("product %s: %w", p.ProductNumber, err)
 						break
 					}
-					b.Prepare(&bt.docs[i], &bt.prep[i])
+					if indexing.Load() {
+						prep.Prepare(&bt.docs[i], &bt.prep[i])
+					}
 				}
 				close(bt.done)
 			}
@@ -206,12 +234,7 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 				if addErr != nil {
 					break
 				}
-				if err := b.AddPrepared(&bt.docs[i], &bt.prep[i]); err != nil {
-					addErr = fmt.Errorf("product %s: %w", bt.products[i].ProductNumber, err)
-				}
-				if progress != nil && b.Len()%10000 == 0 {
-					progress(b.Len())
-				}
+				addErr = pl.add(&bt.docs[i], &bt.prep[i], &indexing)
 			}
 			if addErr != nil {
 				close(stop)
@@ -221,15 +244,40 @@ func indexProducts(w *config.Website, an *analysis.Analyzer, feed func(emit func
 	}
 	wg.Wait()
 	if err := <-readErr; err != nil && !errors.Is(err, errStopped) {
-		return nil, fmt.Errorf("index products: %w", err)
+		return fmt.Errorf("index products: %w", err)
 	}
 	if addErr != nil {
-		return nil, fmt.Errorf("index products: %w", addErr)
+		return fmt.Errorf("index products: %w", addErr)
 	}
-	if progress != nil {
-		progress(b.Len())
+	if pl.progress != nil {
+		pl.progress(pl.done)
 	}
-	return b.Build(), nil
+	return nil
+}
+
+// add is the ordered stage for one doc.
+func (pl *pipeline) add(d *index.Doc, p *index.Prepared, indexing *atomic.Bool) error {
+	if pl.keep != nil {
+		kept, err := pl.keep(d.Key, d.Stored)
+		if err != nil {
+			return err
+		}
+		d.Stored, d.KeepStored = kept, true
+	}
+	if pl.b != nil {
+		if err := pl.b.AddPrepared(d, p); err != nil {
+			if pl.keep == nil || !errors.Is(err, index.ErrDuplicateKey) {
+				return fmt.Errorf("product %s: %w", d.Key, err)
+			}
+			pl.b = nil
+			indexing.Store(false)
+		}
+	}
+	pl.done++
+	if pl.progress != nil && pl.done%10000 == 0 {
+		pl.progress(pl.done)
+	}
+	return nil
 }
 
 var errStopped = errors.New("indexing stopped")

@@ -9,7 +9,6 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/analysis"
-	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
@@ -53,20 +52,28 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		took := time.Since(start)
 		log.Info("index built", "products", seg.Len(), "took", took.Round(time.Millisecond),
 			"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
-		saveStart := time.Now()
-		if err := st.SaveSegment(productSegment, stamp, func(sw *store.SegmentWriter) error {
-			return seg.Save(sw, store.SegmentPrefix(productSegment))
-		}); err != nil {
+		if err := saveProducts(st, seg, stamp, log); err != nil {
 			return nil, err
 		}
-		log.Info("index saved", "took", time.Since(saveStart).Round(time.Millisecond))
 	}
-	g, err := Assemble(w, lang, seg, func(fn func(*catalog.Content) error) error { return st.Content(fn) })
+	g, err := Assemble(w, lang, seg, st.Content)
 	if err != nil {
 		return nil, err
 	}
 	g.Seq = stamp.Seq
 	return g, nil
+}
+
+// saveProducts saves the product segment under stamp.
+func saveProducts(st *store.Store, seg *index.Segment, stamp store.SegmentStamp, log *slog.Logger) error {
+	start := time.Now()
+	if err := st.SaveSegment(productSegment, stamp, func(sw *store.SegmentWriter) error {
+		return seg.Save(sw, store.SegmentPrefix(productSegment))
+	}); err != nil {
+		return err
+	}
+	log.Info("index saved", "took", time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 // fingerprint identifies the settings a product index depends on.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -108,6 +109,11 @@ func (b *Builder) Prepare(d *Doc, p *Prepared) {
 	}
 }
 
+// ErrDuplicateKey is returned when a doc's key is taken: the caller
+// decides whether the later doc replaces the earlier (as a store does) and
+// builds again.
+var ErrDuplicateKey = errors.New("duplicate key")
+
 // Add indexes one doc under the next doc id. A key seen before is an
 // error: callers dedupe upserts before building.
 func (b *Builder) Add(d *Doc) error {
@@ -123,7 +129,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	}
 	fk := analysis.FoldString(d.Key)
 	if prev, taken := b.keyDoc[fk]; taken && analysis.FoldString(b.keys[prev]) == fk {
-		return fmt.Errorf("duplicate key %q", d.Key)
+		return fmt.Errorf("%w %q", ErrDuplicateKey, d.Key)
 	}
 	b.keyDoc[fk] = doc
 	for _, k := range d.AltKeys {
@@ -133,14 +139,18 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 		}
 	}
 	b.keys = append(b.keys, d.Key)
-	if cap(b.arena)-len(b.arena) < len(d.Stored) {
-		b.arena = make([]byte, 0, max(arenaChunk, len(d.Stored)))
+	if d.KeepStored {
+		b.stored = append(b.stored, d.Stored)
+	} else {
+		if cap(b.arena)-len(b.arena) < len(d.Stored) {
+			b.arena = make([]byte, 0, max(arenaChunk, len(d.Stored)))
+		}
+		s := len(b.arena)
+		b.arena = append(b.arena, d.Stored...)
+		b.stored = append(b.stored, b.arena[s:len(b.arena):len(b.arena)])
 	}
-	start := len(b.arena)
-	b.arena = append(b.arena, d.Stored...)
-	b.stored = append(b.stored, b.arena[start:len(b.arena):len(b.arena)])
 
-	start = 0
+	start := 0
 	for f := TextField(0); f < NumTextFields; f++ {
 		start = b.addText(doc, f, p.buf, start, p.toks[f])
 	}

@@ -57,13 +57,16 @@ func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 // the values each index structure needs, already extracted, so the builder
 // knows nothing of products or content items.
 type Doc struct {
-	Key      string   // external id: productNumber, or a content item's id
-	AltKeys  []string // other ids that find this doc exactly (variant numbers)
-	Stored   []byte   // JSON object returned in results
-	Text     [NumTextFields][]string
-	Keywords []KeywordValue
-	Numbers  []NumberValue
-	Sort     []SortValue // text sort keys (e.g. the folded title)
+	Key     string   // external id: productNumber, or a content item's id
+	AltKeys []string // other ids that find this doc exactly (variant numbers)
+	Stored  []byte   // JSON object returned in results
+	// KeepStored says Stored stays valid and unchanged while the builder
+	// lives, so the builder keeps it instead of copying it.
+	KeepStored bool
+	Text       [NumTextFields][]string
+	Keywords   []KeywordValue
+	Numbers    []NumberValue
+	Sort       []SortValue // text sort keys (e.g. the folded title)
 }
 
 // KeywordValue is one filterable value of a keyword, boolean or hierarchy

@@ -29,19 +29,22 @@ const (
 // Store wraps one pebble database. Appends are serialised; reads may run
 // beside them and see whole entries only.
 type Store struct {
-	db  *pebble.DB
-	dir string
-	mu  sync.Mutex
-	seq uint64
+	db   *pebble.DB
+	dir  string
+	opts *pebble.Options
+	mu   sync.Mutex
+	seq  uint64
+	bulk bool // a BulkWriter holds the log
 }
 
 // Open opens or creates the database in dir.
 func Open(dir string) (*Store, error) {
-	db, err := pebble.Open(dir, options())
+	opts := options()
+	db, err := pebble.Open(dir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir}
+	s := &Store{db: db, dir: dir, opts: opts}
 	v, closer, err := db.Get([]byte(keySeq))
 	switch {
 	case err == nil:
@@ -131,51 +134,8 @@ func (b *Batch) ProductBytes() int {
 }
 
 // BulkBatch is how many products a bulk write puts in one log entry: a
-// few megabytes, so each commit is worth its cost and the log stays
-// coarse.
+// few megabytes, so the log stays coarse.
 const BulkBatch = 5000
-
-// ProductWriter appends products in entries of BulkBatch, without syncing
-// each, as imports and seeding do; Close writes the rest and syncs.
-type ProductWriter struct {
-	st    *Store
-	b     Batch
-	Count int   // products put
-	Bytes int64 // their JSON size, as written
-}
-
-// NewProductWriter starts a bulk write of products.
-func (s *Store) NewProductWriter() *ProductWriter { return &ProductWriter{st: s} }
-
-// Put adds p, writing an entry when the batch is full.
-func (w *ProductWriter) Put(p *catalog.Product) error {
-	if err := w.b.PutProduct(p); err != nil {
-		return err
-	}
-	w.Count++
-	if w.b.Len() >= BulkBatch {
-		return w.flush()
-	}
-	return nil
-}
-
-func (w *ProductWriter) flush() error {
-	if w.b.Len() == 0 {
-		return nil
-	}
-	w.Bytes += int64(w.b.ProductBytes())
-	_, err := w.st.Append(&w.b, false)
-	w.b.Reset()
-	return err
-}
-
-// Close writes the products not yet written and makes them durable.
-func (w *ProductWriter) Close() error {
-	if err := w.flush(); err != nil {
-		return err
-	}
-	return w.st.Sync()
-}
 
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
@@ -214,6 +174,9 @@ func (b *Batch) Reset() {
 func (s *Store) Append(b *Batch, sync bool) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.bulk {
+		return 0, ErrBulkInProgress
+	}
 	seq := s.seq + 1
 	var entry bytes.Buffer
 	entry.Grow(64 + 16*len(b.products))
@@ -340,6 +303,18 @@ func (s *Store) Content(fn func(*catalog.Content) error) error {
 		return fn(&c)
 	})
 }
+
+// HasProducts says whether any product is stored.
+func (s *Store) HasProducts() (bool, error) {
+	found := false
+	err := s.scan(prefixProduct, func(_, _ []byte) error { found = true; return errStopScan })
+	if errors.Is(err, errStopScan) {
+		err = nil
+	}
+	return found, err
+}
+
+var errStopScan = errors.New("stop")
 
 // Count is the number of stored products.
 func (s *Store) Count() (int, error) {

@@ -2,7 +2,10 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-json"
@@ -122,36 +125,126 @@ func TestSegmentStamp(t *testing.T) {
 	}
 }
 
-// TestProductWriter writes products in entries of BulkBatch and accounts
-// for every product and byte it wrote.
-func TestProductWriter(t *testing.T) {
-	st, err := Open(t.TempDir())
+// TestBulkWriter imports products in log entries of BulkBatch, keeps the
+// last write of a repeated product number, accounts for every product
+// and byte, and shows nothing until Commit, which survives a reopen.
+func TestBulkWriter(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b Batch
+	_ = b.PutProduct(&catalog.Product{ProductNumber: "OLD", Title: "kept"})
+	_ = b.PutProduct(&catalog.Product{ProductNumber: "P00003", Title: "before the import"})
+	if _, err := st.Append(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	const n = 2*BulkBatch + 1
+	w, err := st.NewBulkWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.NewBulkWriter(); !errors.Is(err, ErrBulkInProgress) {
+		t.Fatalf("second bulk writer: %v", err)
+	}
+	if _, err := st.Append(&b, false); !errors.Is(err, ErrBulkInProgress) {
+		t.Fatalf("append during a bulk write: %v", err)
+	}
+	var wantBytes int64
+	for i := range n {
+		// Out of order, with one product number twice.
+		p := catalog.Product{ProductNumber: fmt.Sprintf("P%05d", (i*7919)%n), Title: "drill"}
+		if i == n-1 {
+			p.ProductNumber, p.Title = "P00042", "last write"
+		}
+		data, _ := json.Marshal(&p)
+		wantBytes += int64(len(data))
+		kept, err := w.Put(p.ProductNumber, data)
+		if err != nil || !bytes.Equal(kept, data) {
+			t.Fatalf("put %s: %q %v", p.ProductNumber, kept, err)
+		}
+	}
+	if c, _ := st.Count(); c != 2 || st.Seq() != 1 {
+		t.Fatalf("before commit: %d products at seq %d, want the 2 from before at 1", c, st.Seq())
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	w.Abort() // a no-op after Commit
+	if w.Count != n || w.Bytes != wantBytes {
+		t.Fatalf("counted %d products, %d bytes; want %d, %d", w.Count, w.Bytes, n, wantBytes)
+	}
+	var after Batch
+	_ = after.PutProduct(&catalog.Product{ProductNumber: "AFTER", Title: "appended"})
+	if _, err := st.Append(&after, false); err != nil {
+		t.Fatalf("append after the bulk write: %v", err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if st.Seq() != 5 {
+		t.Fatalf("seq %d after reopening, want 5 (1 + 3 bulk entries + 1)", st.Seq())
+	}
+	var sizes []int
+	if err := st.Entries(1, func(e *Entry) error { sizes = append(sizes, len(e.Products)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(sizes) != fmt.Sprint([]int{BulkBatch, BulkBatch, 1, 1}) {
+		t.Fatalf("entry sizes %v", sizes)
+	}
+	titles := map[string]string{}
+	count := 0
+	if err := st.Products(func(p *catalog.Product) error { titles[p.ProductNumber] = p.Title; count++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// n-1 distinct bulk numbers (P00042 twice; the one the last put
+	// replaced is gone), OLD and AFTER.
+	if count != n+1 || titles["OLD"] != "kept" || titles["P00042"] != "last write" || titles["P00003"] != "drill" || titles["AFTER"] != "appended" {
+		t.Fatalf("%d products; OLD=%q P00042=%q P00003=%q AFTER=%q", count, titles["OLD"], titles["P00042"], titles["P00003"], titles["AFTER"])
+	}
+}
+
+// TestBulkWriterAbort leaves the store as it was, and usable.
+func TestBulkWriterAbort(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	const n = 2*BulkBatch + 1
-	w := st.NewProductWriter()
-	var wantBytes int64
-	for i := range n {
-		p := catalog.Product{ProductNumber: fmt.Sprintf("P%05d", i), Title: "drill"}
-		b, _ := json.Marshal(&p)
-		wantBytes += int64(len(b))
-		if err := w.Put(&p); err != nil {
+	w, err := st.NewBulkWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range BulkBatch + 10 {
+		if err := w.PutProduct(&catalog.Product{ProductNumber: fmt.Sprint(i), Title: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if st.Seq() != 2 {
-		t.Fatalf("%d entries before Close, want 2 full ones", st.Seq())
+	w.Abort()
+	if err := w.Commit(); err == nil {
+		t.Fatal("commit after abort succeeded")
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+	if has, err := st.HasProducts(); has || err != nil || st.Seq() != 0 {
+		t.Fatalf("after abort: products %v (%v), seq %d", has, err, st.Seq())
 	}
-	var sizes []int
-	if err := st.Entries(0, func(e *Entry) error { sizes = append(sizes, len(e.Products)); return nil }); err != nil {
-		t.Fatal(err)
+	var b Batch
+	_ = b.PutProduct(&catalog.Product{ProductNumber: "A", Title: "x"})
+	if seq, err := st.Append(&b, true); seq != 1 || err != nil {
+		t.Fatalf("append after abort: %d %v", seq, err)
 	}
-	if got, _ := st.Count(); got != n || w.Count != n || w.Bytes != wantBytes || fmt.Sprint(sizes) != fmt.Sprint([]int{BulkBatch, BulkBatch, 1}) {
-		t.Fatalf("count %d, written %d, bytes %d (want %d), entries %v", got, w.Count, w.Bytes, wantBytes, sizes)
+	if has, _ := st.HasProducts(); !has {
+		t.Fatal("HasProducts false after an append")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "import-") {
+			t.Fatalf("the aborted import left %s behind", e.Name())
+		}
 	}
 }

@@ -9,7 +9,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -38,7 +41,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		return err
 	}
 	defer st.Close()
-	if err := seedDemo(st, *products, log); err != nil {
+	if err := seedDemo(st, *products, f.lang, log); err != nil {
 		return err
 	}
 	return serveStore(ctx, st, f, stdout, log, func(addr, _ string) {
@@ -56,7 +59,11 @@ Press Ctrl-C to stop.
 
 // seedDemo fills an empty store with the demo shop; a store that already
 // holds products is served as it is.
-func seedDemo(st *store.Store, n int, log *slog.Logger) error {
+func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
+	lang, err := analysis.ParseLanguage(langName)
+	if err != nil {
+		return err
+	}
 	if st.Seq() > 0 {
 		log.Info("data directory already holds a catalog: serving it as it is")
 		return nil
@@ -73,11 +80,10 @@ func seedDemo(st *store.Store, n int, log *slog.Logger) error {
 	if _, err := st.Append(&b, false); err != nil {
 		return err
 	}
-	w := st.NewProductWriter()
-	if err := demo.Each(n, demoSeed, w.Put); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
+	// Indexed in the same pass and saved, so serving loads the index.
+	if _, _, err := engine.Import(st, &cfg.Websites[0], lang, func(fn func(*catalog.Product) error) error {
+		return demo.Each(n, demoSeed, fn)
+	}, log, nil); err != nil {
 		return err
 	}
 	log.Info("demo catalog generated", "products", n, "took", time.Since(start).Round(time.Millisecond))

@@ -61,21 +61,6 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 			return err
 		}
 	}
-	start := time.Now()
-	w := st.NewProductWriter()
-	for _, path := range files {
-		if err := importFile(ctx, w, path, m, stderr, *quiet); err != nil {
-			return err
-		}
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	total := w.Count
-	took := time.Since(start)
-	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s)\n", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
-
-	// Build and save the index now, so serve starts by loading it.
 	cfg, err := st.Config()
 	if err != nil {
 		return err
@@ -87,12 +72,24 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	if err != nil {
 		return err
 	}
-	start = time.Now()
-	gen, err := engine.Open(st, &cfg.Websites[0], l, log)
+	// One pass: the products go into the store in one atomic bulk write
+	// and, on a first import, into the index too; the index is saved, so
+	// serve starts by loading it.
+	start := time.Now()
+	gen, stats, err := engine.Import(st, &cfg.Websites[0], l, func(fn func(*catalog.Product) error) error {
+		for _, path := range files {
+			if err := importFile(ctx, path, m, stderr, *quiet, fn); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, log, nil)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "indexed %d products in %s; the index is saved in %s\n", gen.Products.Len(), time.Since(start).Round(time.Millisecond), *data)
+	took := time.Since(start)
+	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s); %d in the index, saved in %s\n",
+		stats.Products, took.Round(time.Millisecond), float64(stats.Products)/took.Seconds(), gen.Products.Len(), *data)
 	fmt.Fprintf(stdout, "serve it with: aisle serve --data %s\n", *data)
 	return nil
 }
@@ -108,7 +105,9 @@ func loadMapping(arg string) (*catalog.CSVMapping, error) {
 	return catalog.ParseCSVMapping(b)
 }
 
-func importFile(ctx context.Context, w *store.ProductWriter, path string, m *catalog.CSVMapping, stderr io.Writer, quiet bool) error {
+// importFile reads, normalises and validates one feed file's products
+// into put.
+func importFile(ctx context.Context, path string, m *catalog.CSVMapping, stderr io.Writer, quiet bool, put func(*catalog.Product) error) error {
 	info, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", path, err)
@@ -139,7 +138,7 @@ func importFile(ctx context.Context, w *store.ProductWriter, path string, m *cat
 			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
 		}
 		n++
-		return w.Put(p)
+		return put(p)
 	})
 	if bar != nil {
 		_ = bar.Finish()

@@ -86,7 +86,7 @@ func TestDemoShopServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if err := seedDemo(st, 3000, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := seedDemo(st, 3000, "en", slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	addr, stop := serveOnce(t, st, io.Discard)
@@ -118,7 +118,7 @@ func TestImportThenServeTwice(t *testing.T) {
 	if !strings.Contains(out.String(), "imported 3 products") {
 		t.Fatalf("import said %q", out.String())
 	}
-	if !strings.Contains(out.String(), "indexed 3 products") {
+	if !strings.Contains(out.String(), "3 in the index") {
 		t.Fatalf("import said %q", out.String())
 	}
 	for i, want := range []string{"index loaded", "index loaded"} {
@@ -138,6 +138,59 @@ func TestImportThenServeTwice(t *testing.T) {
 		st.Close()
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("start %d: log lacks %q:\n%s", i, want, logs.String())
+		}
+	}
+}
+
+// TestImportAgain upserts into a catalog (the index is rebuilt from the
+// whole store) and shows a failing import changes nothing.
+func TestImportAgain(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "shop")
+	write := func(name, lines string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	first := write("first.jsonl", `{"productNumber":"A1","title":"Cordless Drill","price":99}
+{"productNumber":"A2","title":"Table Lamp","price":25}
+`)
+	second := write("second.jsonl", `{"productNumber":"A2","title":"Floor Lamp","price":45}
+{"productNumber":"A3","title":"Desk Lamp","price":15}
+{"productNumber":"A3","title":"Desk Lamp, brass","price":19}
+`)
+	bad := write("bad.jsonl", `{"productNumber":"A4","title":"Reading Lamp","price":35}
+{"productNumber":"A5","title":"x","price":"cheap"}
+`)
+	for _, tc := range []struct {
+		feed, want string
+	}{
+		{first, "2 in the index"},
+		{second, "3 in the index"},
+		{bad, "price"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), []string{"import", "--data", data, "--quiet", tc.feed}, &out, io.Discard)
+		got := out.String()
+		if err != nil {
+			got += err.Error()
+		}
+		if !strings.Contains(got, tc.want) {
+			t.Fatalf("import %s: %s, want %q", filepath.Base(tc.feed), got, tc.want)
+		}
+	}
+	st, err := store.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	addr, stop := serveOnce(t, st, io.Discard)
+	defer stop()
+	for q, want := range map[string]int{"lamp": 2, "floor": 1, "brass": 1, "table": 0, "reading": 0, "drill": 1} {
+		if n := searchTotal(t, addr, `{"query":"`+q+`","key":"default","products":{"count":5}}`); n != want {
+			t.Errorf("%q found %d, want %d", q, n, want)
 		}
 	}
 }

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/store"
+)
+
+// ImportStats is what an import did and how long each part took.
+type ImportStats struct {
+	Products int   // products in the feed
+	Bytes    int64 // their JSON
+	// Feed is the pass over the feed: encoding, tokenizing and adding
+	// each product to the bulk write and the dictionary.
+	Feed time.Duration
+	// Index is committing the store and building and saving the index.
+	Index time.Duration
+	// Rebuilt says the index was built again from the store after the
+	// commit instead of in the feed's pass: the store held products
+	// already, or the feed repeated a product number.
+	Rebuilt bool
+}
+
+// Import writes a feed of products into the store in one atomic bulk
+// write and returns the generation serving the result. On a store without
+// products (a first import) it indexes the feed in the same pass, keeping
+// the JSON the store writes as the stored documents, so each product is
+// encoded once and never read back; otherwise the index is rebuilt from
+// the store's whole state after the commit.
+func Import(st *store.Store, w *config.Website, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
+	var stats ImportStats
+	if log == nil {
+		log = slog.Default()
+	}
+	has, err := st.HasProducts()
+	if err != nil {
+		return nil, stats, err
+	}
+	bw, err := st.NewBulkWriter()
+	if err != nil {
+		return nil, stats, err
+	}
+	defer bw.Abort()
+	start := time.Now()
+	pl := pipeline{w: w, progress: progress, keep: bw.Put}
+	if !has {
+		pl.b = index.NewBuilder(analysis.New(lang))
+	}
+	err = pl.run(func(emit func(*catalog.Product, []byte) error) error {
+		return products(func(p *catalog.Product) error { return emit(p, nil) })
+	})
+	stats.Products, stats.Bytes = bw.Count, bw.Bytes
+	if err != nil {
+		return nil, stats, fmt.Errorf("import: %w", err)
+	}
+	stats.Feed = time.Since(start)
+	start = time.Now()
+	if pl.b == nil {
+		stats.Rebuilt = true
+		if err := bw.Commit(); err != nil {
+			return nil, stats, err
+		}
+		g, err := Open(st, w, lang, log)
+		stats.Index = time.Since(start)
+		return g, stats, err
+	}
+	// The store's tables and the segment read the same JSON: lay them
+	// out side by side.
+	var seg *index.Segment
+	var wg sync.WaitGroup
+	wg.Go(func() { seg = pl.b.Build() })
+	err = bw.Commit()
+	wg.Wait()
+	if err != nil {
+		return nil, stats, err
+	}
+	log.Info("index built", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
+	stamp := store.SegmentStamp{Seq: st.Seq(), Fingerprint: fingerprint(w, lang)}
+	if err := saveProducts(st, seg, stamp, log); err != nil {
+		return nil, stats, err
+	}
+	g, err := Assemble(w, lang, seg, st.Content)
+	if err != nil {
+		return nil, stats, err
+	}
+	g.Seq = stamp.Seq
+	stats.Index = time.Since(start)
+	return g, stats, nil
+}

@@ -1,0 +1,233 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/sstable"
+	"github.com/cockroachdb/pebble/vfs"
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/catalog"
+)
+
+// ErrBulkInProgress is returned by Append while a bulk write holds the
+// log: its entries take the next sequence numbers.
+var ErrBulkInProgress = errors.New("a bulk import is in progress")
+
+// BulkWriter imports products as sorted tables that pebble ingests in one
+// step at Commit. Through batches each product was written to pebble's
+// write-ahead log, its memtable, a level-0 table and then rewritten by
+// compactions, twice over (log entry and state); ingested, the log
+// entries and the state are each written once, straight into the bottom
+// level. The import is atomic: until Commit nothing is visible, and
+// Abort or a crash leaves the store as it was.
+//
+// The products' JSON is held in memory until Commit (the state is written
+// in key order). While a bulk write is open, Append fails with
+// ErrBulkInProgress.
+type BulkWriter struct {
+	st     *Store
+	tmp    string
+	log    *sstable.Writer
+	opts   sstable.WriterOptions
+	seq    uint64 // the entry being filled
+	entry  bytes.Buffer
+	inEnt  int
+	arena  []byte
+	items  []bulkItem
+	closed bool
+
+	Count int   // products put
+	Bytes int64 // their JSON size
+}
+
+type bulkItem struct {
+	key string
+	val []byte
+}
+
+// bulkArenaChunk is the size of the blocks a bulk write keeps JSON in.
+const bulkArenaChunk = 4 << 20
+
+// NewBulkWriter starts a bulk import of products.
+func (s *Store) NewBulkWriter() (*BulkWriter, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bulk {
+		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, ErrBulkInProgress)
+	}
+	tmp, err := os.MkdirTemp(s.dir, "import-")
+	if err != nil {
+		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, err)
+	}
+	w := &BulkWriter{st: s, tmp: tmp, seq: s.seq + 1,
+		opts: s.opts.MakeWriterOptions(6, s.db.FormatMajorVersion().MaxTableFormat())}
+	if w.log, err = w.create("log.sst"); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	s.bulk = true
+	w.startEntry()
+	return w, nil
+}
+
+func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
+	f, err := vfs.Default.Create(filepath.Join(w.tmp, name))
+	if err != nil {
+		return nil, fmt.Errorf("bulk write: %w", err)
+	}
+	return sstable.NewWriter(objstorageprovider.NewFileWritable(f), w.opts), nil
+}
+
+func (w *BulkWriter) startEntry() {
+	w.entry.Reset()
+	fmt.Fprintf(&w.entry, `{"seq":%d,"products":[`, w.seq)
+	w.inEnt = 0
+}
+
+// Put adds a product by its number and JSON, as Batch.PutProduct encodes
+// it. It returns the writer's own copy of value, which stays valid and
+// unchanged for the writer's life, so an index built in the same pass
+// can keep it instead of copying it again.
+func (w *BulkWriter) Put(key string, value []byte) ([]byte, error) {
+	if w.closed {
+		return nil, errors.New("bulk write: put after commit or abort")
+	}
+	if cap(w.arena)-len(w.arena) < len(value) {
+		w.arena = make([]byte, 0, max(bulkArenaChunk, len(value)))
+	}
+	s := len(w.arena)
+	w.arena = append(w.arena, value...)
+	kept := w.arena[s:len(w.arena):len(w.arena)]
+	w.items = append(w.items, bulkItem{key, kept})
+	if w.inEnt > 0 {
+		w.entry.WriteByte(',')
+	}
+	w.entry.Write(value)
+	w.inEnt++
+	w.Count++
+	w.Bytes += int64(len(value))
+	if w.inEnt == BulkBatch {
+		if err := w.finishEntry(); err != nil {
+			return nil, err
+		}
+		w.seq++
+		w.startEntry()
+	}
+	return kept, nil
+}
+
+// PutProduct encodes p and adds it.
+func (w *BulkWriter) PutProduct(p *catalog.Product) error {
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("encode product %s: %w", p.ProductNumber, err)
+	}
+	_, err = w.Put(p.ProductNumber, data)
+	return err
+}
+
+func (w *BulkWriter) finishEntry() error {
+	w.entry.WriteString("]}")
+	if err := w.log.Set(logKey(w.seq), w.entry.Bytes()); err != nil {
+		return fmt.Errorf("bulk write: log entry %d: %w", w.seq, err)
+	}
+	return nil
+}
+
+// Commit writes the state table (the last put of a product number wins)
+// and ingests the log, the state and the new sequence number in one
+// step, durably.
+func (w *BulkWriter) Commit() error {
+	if w.closed {
+		return errors.New("bulk write: already committed or aborted")
+	}
+	defer w.Abort()
+	last := w.seq - 1
+	if w.inEnt > 0 {
+		if err := w.finishEntry(); err != nil {
+			return err
+		}
+		last = w.seq
+	}
+	if err := w.log.Close(); err != nil {
+		return fmt.Errorf("bulk write: %w", err)
+	}
+	w.log = nil
+	if w.Count == 0 {
+		return nil
+	}
+	// Stable, so of equal keys the last put stays last.
+	slices.SortStableFunc(w.items, func(a, b bulkItem) int { return strings.Compare(a.key, b.key) })
+	state, err := w.create("state.sst")
+	if err != nil {
+		return err
+	}
+	key := make([]byte, 0, 64)
+	for i, it := range w.items {
+		if i+1 < len(w.items) && w.items[i+1].key == it.key {
+			continue
+		}
+		key = append(append(key[:0], prefixProduct...), it.key...)
+		if err := state.Set(key, it.val); err != nil {
+			state.Close()
+			return fmt.Errorf("bulk write: product %s: %w", it.key, err)
+		}
+	}
+	if err := state.Close(); err != nil {
+		return fmt.Errorf("bulk write: %w", err)
+	}
+	meta, err := w.create("meta.sst")
+	if err != nil {
+		return err
+	}
+	var seqVal [8]byte
+	binary.BigEndian.PutUint64(seqVal[:], last)
+	if err := meta.Set([]byte(keySeq), seqVal[:]); err != nil {
+		meta.Close()
+		return fmt.Errorf("bulk write: %w", err)
+	}
+	if err := meta.Close(); err != nil {
+		return fmt.Errorf("bulk write: %w", err)
+	}
+	paths := []string{filepath.Join(w.tmp, "log.sst"), filepath.Join(w.tmp, "meta.sst"), filepath.Join(w.tmp, "state.sst")}
+	if err := w.st.db.Ingest(paths); err != nil {
+		return fmt.Errorf("bulk write: ingest into %s: %w", w.st.dir, err)
+	}
+	w.st.mu.Lock()
+	w.st.seq = last
+	w.st.mu.Unlock()
+	return nil
+}
+
+// Abort drops what was put and releases the log; after Commit it only
+// cleans up, so it can be deferred.
+func (w *BulkWriter) Abort() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	if w.log != nil {
+		w.log.Close()
+	}
+	os.RemoveAll(w.tmp)
+	w.items, w.arena = nil, nil
+	w.st.mu.Lock()
+	w.st.bulk = false
+	w.st.mu.Unlock()
+}
+
+func logKey(seq uint64) []byte {
+	k := make([]byte, len(prefixLog)+8)
+	copy(k, prefixLog)
+	binary.BigEndian.PutUint64(k[len(prefixLog):], seq)
+	return k
+}
