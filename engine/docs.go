@@ -14,13 +14,15 @@ import (
 // website's indexed fields. stored is p's JSON when the caller has it
 // already (it is encoded otherwise).
 func productDoc(p *catalog.Product, fields []config.IndexedField, stored []byte, d *index.Doc) error {
-	if stored == nil {
+	fresh := stored == nil
+	if fresh {
 		var err error
 		if stored, err = json.Marshal(p); err != nil {
 			return err
 		}
 	}
-	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored}
+	// Freshly encoded JSON is never reused: the builder may keep it.
+	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored, KeepStored: fresh}
 	d.Text[index.FieldTitle] = []string{p.Title}
 	if p.Brand != "" {
 		d.Text[index.FieldBrand] = []string{p.Brand}

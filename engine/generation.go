@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"html/template"
@@ -109,10 +110,9 @@ type pipeline struct {
 	// to keep).
 	b *index.Builder
 	// keep, when set, is given every product's number and JSON in feed
-	// order and returns a copy the builder may keep (a store's bulk
-	// write). A repeated product number then stops the indexing (b is
+	// order, to keep unchanged (a store's bulk write). A repeated product number then stops the indexing (b is
 	// set to nil) instead of failing: the store's last write wins.
-	keep     func(key string, stored []byte) ([]byte, error)
+	keep     func(key string, stored []byte) error
 	progress Progress
 	done     int // products through the ordered stage
 }
@@ -258,11 +258,12 @@ func (pl *pipeline) run(feed func(emit func(p *catalog.Product, raw []byte) erro
 // add is the ordered stage for one doc.
 func (pl *pipeline) add(d *index.Doc, p *index.Prepared, indexing *atomic.Bool) error {
 	if pl.keep != nil {
-		kept, err := pl.keep(d.Key, d.Stored)
-		if err != nil {
+		if !d.KeepStored { // raw bytes in a reused batch arena
+			d.Stored, d.KeepStored = bytes.Clone(d.Stored), true
+		}
+		if err := pl.keep(d.Key, d.Stored); err != nil {
 			return err
 		}
-		d.Stored, d.KeepStored = kept, true
 	}
 	if pl.b != nil {
 		if err := pl.b.AddPrepared(d, p); err != nil {

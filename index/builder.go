@@ -81,6 +81,7 @@ type Prepared struct {
 	buf   []byte
 	toks  [NumTextFields][]preparedTok
 	kwEnd []int32
+	sorts []string // folded sort values
 }
 
 type preparedTok struct {
@@ -106,6 +107,10 @@ func (b *Builder) Prepare(d *Doc, p *Prepared) {
 	for _, kv := range d.Keywords {
 		p.buf = analysis.Fold(p.buf, kv.Value)
 		p.kwEnd = append(p.kwEnd, int32(len(p.buf)))
+	}
+	p.sorts = p.sorts[:0]
+	for _, sv := range d.Sort {
+		p.sorts = append(p.sorts, analysis.FoldString(sv.Value))
 	}
 }
 
@@ -173,7 +178,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 			nb.vals[doc], nb.has[doc] = nv.Value, true
 		}
 	}
-	for _, sv := range d.Sort {
+	for i, sv := range d.Sort {
 		sb := b.sorts[sv.Field]
 		if sb == nil {
 			sb = &sortBuilder{}
@@ -182,7 +187,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 		for len(sb.vals) <= int(doc) {
 			sb.vals = append(sb.vals, "")
 		}
-		sb.vals[doc] = analysis.FoldString(sv.Value)
+		sb.vals[doc] = p.sorts[i]
 	}
 	return nil
 }
@@ -197,16 +202,20 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 		id, ok := b.surfaces[string(folded)]
 		if !ok {
 			surface := string(folded)
-			term := surface
-			if !tk.numeric {
-				term = b.an.Stem(surface)
-			}
-			if id, ok = b.terms[term]; !ok {
-				id = uint32(len(b.termStr))
-				b.terms[term] = id
-				b.termStr = append(b.termStr, term)
-				b.termPost = append(b.termPost, nil)
-				b.seen = append(b.seen, 0)
+			// A word with an ASCII digit is its own term (never stemmed),
+			// and no stem has one: only the other words need the terms
+			// map. Product numbers make most terms such words.
+			if tk.numeric && hasDigit(surface) {
+				id = b.newTerm(surface)
+			} else {
+				term := surface
+				if !tk.numeric {
+					term = b.an.Stem(surface)
+				}
+				if id, ok = b.terms[term]; !ok {
+					id = b.newTerm(term)
+					b.terms[term] = id
+				}
 			}
 			b.surfaces[surface] = id
 		}
@@ -241,6 +250,14 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 		fp[i].TFs = append(fp[i].TFs, uint8(min(tc.n, 255)))
 	}
 	return start
+}
+
+func (b *Builder) newTerm(term string) uint32 {
+	id := uint32(len(b.termStr))
+	b.termStr = append(b.termStr, term)
+	b.termPost = append(b.termPost, nil)
+	b.seen = append(b.seen, 0)
+	return id
 }
 
 type termCount struct {

@@ -30,20 +30,24 @@ var ErrBulkInProgress = errors.New("a bulk import is in progress")
 // level. The import is atomic: until Commit nothing is visible, and
 // Abort or a crash leaves the store as it was.
 //
-// The products' JSON is held in memory until Commit (the state is written
-// in key order). While a bulk write is open, Append fails with
+// The products' JSON is held until Commit (the state is written in key
+// order); log entries are compressed and written on their own goroutine
+// while the caller goes on. While a bulk write is open, Append fails with
 // ErrBulkInProgress.
 type BulkWriter struct {
 	st     *Store
 	tmp    string
-	log    *sstable.Writer
 	opts   sstable.WriterOptions
-	seq    uint64 // the entry being filled
-	entry  bytes.Buffer
+	seq    uint64        // the entry being filled
+	entry  *bytes.Buffer // its JSON
 	inEnt  int
-	arena  []byte
 	items  []bulkItem
 	closed bool
+
+	log     *sstable.Writer
+	logq    chan logEntry // to the log's goroutine
+	spare   chan *bytes.Buffer
+	logDone chan error
 
 	Count int   // products put
 	Bytes int64 // their JSON size
@@ -54,8 +58,10 @@ type bulkItem struct {
 	val []byte
 }
 
-// bulkArenaChunk is the size of the blocks a bulk write keeps JSON in.
-const bulkArenaChunk = 4 << 20
+type logEntry struct {
+	seq  uint64
+	data *bytes.Buffer
+}
 
 // NewBulkWriter starts a bulk import of products.
 func (s *Store) NewBulkWriter() (*BulkWriter, error) {
@@ -75,8 +81,28 @@ func (s *Store) NewBulkWriter() (*BulkWriter, error) {
 		return nil, err
 	}
 	s.bulk = true
+	// Two entry buffers: one filling, one being written.
+	w.logq, w.spare, w.logDone = make(chan logEntry, 1), make(chan *bytes.Buffer, 2), make(chan error, 1)
+	w.spare <- new(bytes.Buffer)
+	w.entry = new(bytes.Buffer)
+	go w.writeLog()
 	w.startEntry()
 	return w, nil
+}
+
+// writeLog writes entries to the log table until logq closes; after an
+// error it drains the queue and reports the error.
+func (w *BulkWriter) writeLog() {
+	var err error
+	for e := range w.logq {
+		if err == nil {
+			if err = w.log.Set(logKey(e.seq), e.data.Bytes()); err != nil {
+				err = fmt.Errorf("bulk write: log entry %d: %w", e.seq, err)
+			}
+		}
+		w.spare <- e.data
+	}
+	w.logDone <- err
 }
 
 func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
@@ -89,25 +115,18 @@ func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
 
 func (w *BulkWriter) startEntry() {
 	w.entry.Reset()
-	fmt.Fprintf(&w.entry, `{"seq":%d,"products":[`, w.seq)
+	fmt.Fprintf(w.entry, `{"seq":%d,"products":[`, w.seq)
 	w.inEnt = 0
 }
 
 // Put adds a product by its number and JSON, as Batch.PutProduct encodes
-// it. It returns the writer's own copy of value, which stays valid and
-// unchanged for the writer's life, so an index built in the same pass
-// can keep it instead of copying it again.
-func (w *BulkWriter) Put(key string, value []byte) ([]byte, error) {
+// it. The writer keeps value, not a copy: it must not change until Commit
+// or Abort returns.
+func (w *BulkWriter) Put(key string, value []byte) error {
 	if w.closed {
-		return nil, errors.New("bulk write: put after commit or abort")
+		return errors.New("bulk write: put after commit or abort")
 	}
-	if cap(w.arena)-len(w.arena) < len(value) {
-		w.arena = make([]byte, 0, max(bulkArenaChunk, len(value)))
-	}
-	s := len(w.arena)
-	w.arena = append(w.arena, value...)
-	kept := w.arena[s:len(w.arena):len(w.arena)]
-	w.items = append(w.items, bulkItem{key, kept})
+	w.items = append(w.items, bulkItem{key, value})
 	if w.inEnt > 0 {
 		w.entry.WriteByte(',')
 	}
@@ -116,13 +135,34 @@ func (w *BulkWriter) Put(key string, value []byte) ([]byte, error) {
 	w.Count++
 	w.Bytes += int64(len(value))
 	if w.inEnt == BulkBatch {
-		if err := w.finishEntry(); err != nil {
-			return nil, err
-		}
+		w.sendEntry()
 		w.seq++
 		w.startEntry()
 	}
-	return kept, nil
+	return nil
+}
+
+// sendEntry hands the filled entry to the log's goroutine and takes the
+// spare buffer.
+func (w *BulkWriter) sendEntry() {
+	w.entry.WriteString("]}")
+	w.logq <- logEntry{w.seq, w.entry}
+	w.entry = <-w.spare
+}
+
+// finishLog writes the last entry and waits for the log table.
+func (w *BulkWriter) finishLog() error {
+	if w.logq == nil {
+		return nil
+	}
+	close(w.logq)
+	w.logq = nil
+	err := <-w.logDone
+	if cerr := w.log.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("bulk write: %w", cerr)
+	}
+	w.log = nil
+	return err
 }
 
 // PutProduct encodes p and adds it.
@@ -131,16 +171,7 @@ func (w *BulkWriter) PutProduct(p *catalog.Product) error {
 	if err != nil {
 		return fmt.Errorf("encode product %s: %w", p.ProductNumber, err)
 	}
-	_, err = w.Put(p.ProductNumber, data)
-	return err
-}
-
-func (w *BulkWriter) finishEntry() error {
-	w.entry.WriteString("]}")
-	if err := w.log.Set(logKey(w.seq), w.entry.Bytes()); err != nil {
-		return fmt.Errorf("bulk write: log entry %d: %w", w.seq, err)
-	}
-	return nil
+	return w.Put(p.ProductNumber, data)
 }
 
 // Commit writes the state table (the last put of a product number wins)
@@ -153,15 +184,12 @@ func (w *BulkWriter) Commit() error {
 	defer w.Abort()
 	last := w.seq - 1
 	if w.inEnt > 0 {
-		if err := w.finishEntry(); err != nil {
-			return err
-		}
+		w.sendEntry()
 		last = w.seq
 	}
-	if err := w.log.Close(); err != nil {
-		return fmt.Errorf("bulk write: %w", err)
+	if err := w.finishLog(); err != nil {
+		return err
 	}
-	w.log = nil
 	if w.Count == 0 {
 		return nil
 	}
@@ -215,11 +243,9 @@ func (w *BulkWriter) Abort() {
 		return
 	}
 	w.closed = true
-	if w.log != nil {
-		w.log.Close()
-	}
+	_ = w.finishLog() // dropped with the files
 	os.RemoveAll(w.tmp)
-	w.items, w.arena = nil, nil
+	w.items = nil
 	w.st.mu.Lock()
 	w.st.bulk = false
 	w.st.mu.Unlock()

@@ -160,9 +160,8 @@ func TestBulkWriter(t *testing.T) {
 		}
 		data, _ := json.Marshal(&p)
 		wantBytes += int64(len(data))
-		kept, err := w.Put(p.ProductNumber, data)
-		if err != nil || !bytes.Equal(kept, data) {
-			t.Fatalf("put %s: %q %v", p.ProductNumber, kept, err)
+		if err := w.Put(p.ProductNumber, data); err != nil {
+			t.Fatalf("put %s: %v", p.ProductNumber, err)
 		}
 	}
 	if c, _ := st.Count(); c != 2 || st.Seq() != 1 {
