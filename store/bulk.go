@@ -85,18 +85,19 @@ func (s *Store) NewBulkWriter() (*BulkWriter, error) {
 	w.logq, w.spare, w.logDone = make(chan logEntry, 1), make(chan *bytes.Buffer, 2), make(chan error, 1)
 	w.spare <- new(bytes.Buffer)
 	w.entry = new(bytes.Buffer)
-	go w.writeLog()
+	go w.writeLog(w.logq, w.log)
 	w.startEntry()
 	return w, nil
 }
 
-// writeLog writes entries to the log table until logq closes; after an
-// error it drains the queue and reports the error.
-func (w *BulkWriter) writeLog() {
+// writeLog writes entries to the log table until q closes; after an
+// error it drains the queue and reports the error. It takes q and log as
+// arguments: finishLog clears the fields, maybe before this starts.
+func (w *BulkWriter) writeLog(q <-chan logEntry, log *sstable.Writer) {
 	var err error
-	for e := range w.logq {
+	for e := range q {
 		if err == nil {
-			if err = w.log.Set(logKey(e.seq), e.data.Bytes()); err != nil {
+			if err = log.Set(logKey(e.seq), e.data.Bytes()); err != nil {
 				err = fmt.Errorf("bulk write: log entry %d: %w", e.seq, err)
 			}
 		}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
+	"time"
 	"testing"
 
 	"github.com/goccy/go-json"
@@ -245,5 +247,41 @@ func TestBulkWriterAbort(t *testing.T) {
 		if strings.HasPrefix(e.Name(), "import-") {
 			t.Fatalf("the aborted import left %s behind", e.Name())
 		}
+	}
+}
+
+// TestBulkCommitBeforeLogWriterRuns commits before the log's goroutine
+// has been scheduled (one P, nothing yields): it once read the cleared
+// queue field, ranged over a nil channel and hung the commit.
+func TestBulkCommitBeforeLogWriterRuns(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	done := make(chan error, 1)
+	go func() {
+		w, err := st.NewBulkWriter()
+		if err != nil {
+			done <- err
+			return
+		}
+		if err := w.Put("A", []byte(`{"productNumber":"A"}`)); err != nil {
+			done <- err
+			return
+		}
+		done <- w.Commit()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("commit hung")
+	}
+	if n, _ := st.Count(); n != 1 {
+		t.Fatalf("%d products after commit", n)
 	}
 }
