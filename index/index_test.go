@@ -17,10 +17,21 @@ import (
 )
 
 // memKV is a sorted in-memory KV for round-trip tests; the store's pebble
-// implementation is tested in package store.
-type memKV struct{ m map[string][]byte }
+// implementation is tested in package store. Like the store's table
+// writer, it refuses keys that do not ascend.
+type memKV struct {
+	m    map[string][]byte
+	last string
+}
 
-func (kv *memKV) Set(k, v []byte) error { kv.m[string(k)] = slices.Clone(v); return nil }
+func (kv *memKV) Set(k, v []byte) error {
+	if len(kv.m) > 0 && string(k) <= kv.last {
+		return fmt.Errorf("key %q after %q", k, kv.last)
+	}
+	kv.last = string(k)
+	kv.m[string(k)] = slices.Clone(v)
+	return nil
+}
 
 func (kv *memKV) Scan(prefix []byte, fn func(k, v []byte) error) error {
 	keys := make([]string, 0)

@@ -14,7 +14,8 @@ import (
 	"github.com/klauspost/compress/s2"
 )
 
-// KVWriter receives a segment's keys; the store batches them into pebble.
+// KVWriter receives a segment's keys in ascending order; the store
+// streams them into a table pebble ingests.
 type KVWriter interface {
 	Set(key, value []byte) error
 }
@@ -70,7 +71,8 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 }
 
 // Save writes the segment under prefix, so a restart loads it instead of
-// re-indexing. Postings go out as delta-coded per-field docs and
+// re-indexing. Keys go out in ascending order (kinds D/ T/ W/ a/ dict
+// fl/ k/ meta n/ s/), so the store streams them into a table. Postings go out as delta-coded per-field docs and
 // frequencies, with roaring bitmaps for the terms that keep one.
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
@@ -88,15 +90,24 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	}
 	slices.Sort(meta.Numeric)
 	slices.Sort(meta.Sorts)
-	mb, err := json.Marshal(meta)
-	if err != nil {
-		return err
-	}
-	if err := w.Set(key(kMeta), mb); err != nil {
-		return err
-	}
 	var buf, fps []byte
 	var posts []FieldPosting
+	for d := uint32(0); d < s.n; d++ {
+		if d%docChunk == 0 {
+			buf = buf[:0]
+		}
+		key := s.keys.at(int(d))
+		buf = binary.AppendUvarint(buf, uint64(len(key)))
+		buf = append(buf, key...)
+		doc := s.stored.doc(d)
+		buf = binary.AppendUvarint(buf, uint64(len(doc)))
+		buf = append(buf, doc...)
+		if d%docChunk == docChunk-1 || d == s.n-1 {
+			if err := w.Set(chunkKey(prefix, kDoc, int(d/docChunk)), buf); err != nil {
+				return err
+			}
+		}
+	}
 	for id := 0; id < s.terms.len(); id++ {
 		if id%termChunk == 0 {
 			buf = buf[:0]
@@ -138,32 +149,6 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 			}
 		}
 	}
-	for f := range s.fieldLen {
-		if err := w.Set(key(kFldLen, string(rune('0'+f))), s.fieldLen[f]); err != nil {
-			return err
-		}
-	}
-	if s.stored.dict != nil {
-		if err := w.Set(key(kDict), s.stored.dictData); err != nil {
-			return err
-		}
-	}
-	for d := uint32(0); d < s.n; d++ {
-		if d%docChunk == 0 {
-			buf = buf[:0]
-		}
-		key := s.keys.at(int(d))
-		buf = binary.AppendUvarint(buf, uint64(len(key)))
-		buf = append(buf, key...)
-		doc := s.stored.doc(d)
-		buf = binary.AppendUvarint(buf, uint64(len(doc)))
-		buf = append(buf, doc...)
-		if d%docChunk == docChunk-1 || d == s.n-1 {
-			if err := w.Set(chunkKey(prefix, kDoc, int(d/docChunk)), buf); err != nil {
-				return err
-			}
-		}
-	}
 	for i, d := range s.keyDoc.docs {
 		k := s.keyDoc.keys.at(i)
 		if foldKey(s.keys.at(int(d))) == k {
@@ -174,7 +159,23 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 			return err
 		}
 	}
-	for name, k := range s.keyword {
+	if s.stored.dict != nil {
+		if err := w.Set(key(kDict), s.stored.dictData); err != nil {
+			return err
+		}
+	}
+	for f := range s.fieldLen {
+		if err := w.Set(key(kFldLen, string(rune('0'+f))), s.fieldLen[f]); err != nil {
+			return err
+		}
+	}
+	for _, name := range sortedNames(s.keyword) {
+		k := s.keyword[name]
+		buf = appendUint32s(buf[:0], k.offs)
+		buf = appendUint32s(buf, k.vals)
+		if err := w.Set(key(kKeyword, name, "\x00col"), buf); err != nil {
+			return err
+		}
 		for id, bm := range k.Bitmaps {
 			b, err := bm.ToBytes()
 			if err != nil {
@@ -184,13 +185,16 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 				return err
 			}
 		}
-		buf = appendUint32s(buf[:0], k.offs)
-		buf = appendUint32s(buf, k.vals)
-		if err := w.Set(key(kKeyword, name, "\x00col"), buf); err != nil {
-			return err
-		}
 	}
-	for name, nf := range s.numeric {
+	mb, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	if err := w.Set(key(kMeta), mb); err != nil {
+		return err
+	}
+	for _, name := range meta.Numeric {
+		nf := s.numeric[name]
 		buf = binary.AppendUvarint(buf[:0], uint64(len(nf.vals)))
 		for _, v := range nf.vals {
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
@@ -211,6 +215,16 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		}
 	}
 	return nil
+}
+
+// sortedNames is a map's keys in order.
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func appendPostings(buf []byte, posts []FieldPosting) []byte {

@@ -8,9 +8,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
+	"github.com/cockroachdb/pebble/sstable"
+	"github.com/cockroachdb/pebble/vfs"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
@@ -426,26 +431,42 @@ func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
 	return stamp, true, nil
 }
 
-// SaveSegment replaces the named segment with what save writes, in batches,
-// and stamps it last: a crash midway leaves no stamp, so the next start
-// rebuilds rather than loading half a segment.
+// SaveSegment replaces the named segment with what save writes and stamps
+// it last: a crash midway leaves no stamp, so the next start rebuilds
+// rather than loading half a segment. save writes its keys in ascending
+// order, straight into a table that pebble ingests, so the segment is
+// written once instead of passing through the write-ahead log, a
+// memtable and compactions.
 func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *SegmentWriter) error) error {
 	prefix := []byte(SegmentPrefix(name))
 	if err := s.db.Delete([]byte(keySegment+name), pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	if err := s.db.DeleteRange(prefix, prefixEnd(string(prefix)), pebble.NoSync); err != nil {
+	tmp, err := os.MkdirTemp(s.dir, "segment-")
+	if err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	w := &SegmentWriter{db: s.db, b: s.db.NewBatch()}
-	if err := save(w); err != nil {
-		w.b.Close()
+	defer os.RemoveAll(tmp)
+	path := filepath.Join(tmp, "segment.sst")
+	f, err := vfs.Default.Create(path)
+	if err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	if err := w.b.Commit(pebble.NoSync); err != nil {
+	w := &SegmentWriter{prefix: prefix, tw: sstable.NewWriter(objstorageprovider.NewFileWritable(f),
+		s.opts.MakeWriterOptions(6, s.db.FormatMajorVersion().MaxTableFormat()))}
+	err = save(w)
+	if cerr := w.tw.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.db.DeleteRange(prefix, prefixEnd(string(prefix)), pebble.NoSync)
+	}
+	if err == nil && w.n > 0 {
+		err = s.db.Ingest([]string{path})
+	}
+	if err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	w.b.Close()
 	sv, _ := json.Marshal(stamp)
 	if err := s.db.Set([]byte(keySegment+name), sv, pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
@@ -453,28 +474,21 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 	return nil
 }
 
-// SegmentWriter batches a segment's keys, committing every few MiB so a
-// large catalog does not build one giant batch.
+// SegmentWriter streams a segment's keys into the table SaveSegment
+// ingests.
 type SegmentWriter struct {
-	db *pebble.DB
-	b  *pebble.Batch
+	prefix []byte
+	tw     *sstable.Writer
+	n      int
 }
 
-const segmentBatchBytes = 32 << 20
-
-// Set writes one key of the segment.
+// Set writes the segment's next key, which must sort after the last one.
 func (w *SegmentWriter) Set(key, value []byte) error {
-	if err := w.b.Set(key, value, nil); err != nil {
-		return err
+	if !bytes.HasPrefix(key, w.prefix) {
+		return fmt.Errorf("key %q outside the segment %q", key, w.prefix)
 	}
-	if w.b.Len() >= segmentBatchBytes {
-		if err := w.b.Commit(pebble.NoSync); err != nil {
-			return err
-		}
-		w.b.Close()
-		w.b = w.db.NewBatch()
-	}
-	return nil
+	w.n++
+	return w.tw.Set(key, value)
 }
 
 // Scan calls fn for every key with prefix, in order. Values are valid only

@@ -120,10 +120,23 @@ func TestSegmentStamp(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d keys after replacing the segment, want 1", n)
 	}
-	// A failed save leaves no stamp, so the next start rebuilds.
-	_ = st.SaveSegment("products", want, func(w *SegmentWriter) error { return fmt.Errorf("boom") })
-	if _, ok, _ := st.Stamp("products"); ok {
-		t.Fatal("a failed save left a stamp")
+	// A failed save leaves no stamp, so the next start rebuilds: an
+	// error from the segment, a key outside it, a key written twice.
+	for _, save := range []func(w *SegmentWriter) error{
+		func(w *SegmentWriter) error { return fmt.Errorf("boom") },
+		func(w *SegmentWriter) error { return w.Set([]byte("p/elsewhere"), []byte("x")) },
+		func(w *SegmentWriter) error {
+			k := []byte(SegmentPrefix("products") + "twice")
+			_ = w.Set(k, []byte("1"))
+			return w.Set(k, []byte("2"))
+		},
+	} {
+		if err := st.SaveSegment("products", want, save); err == nil {
+			t.Fatal("a broken save succeeded")
+		}
+		if _, ok, _ := st.Stamp("products"); ok {
+			t.Fatal("a failed save left a stamp")
+		}
 	}
 }
 
