@@ -24,8 +24,19 @@ type Builder struct {
 
 	terms    map[string]uint32
 	termStr  []string
-	termPost [][]FieldPosting
-	surfaces map[string]uint32
+	// Postings are recorded in doc order, one entry per term a field
+	// holds, and inverted by term at Build: appending to each term's own
+	// list touched a different cache line for every word of every
+	// product, which cost more than the rest of adding it.
+	recTerm []uint32
+	recFT   []uint16 // field<<8 | term frequency
+	docRec  []uint32 // doc d's records start at docRec[d]
+	// surfaces maps folded words to term ids; words with a digit have a
+	// map of their own. Those are mostly product numbers, new with every
+	// product: two million of them beside the common words made each
+	// lookup of a common word a cache miss, three times slower.
+	surfaces    map[string]uint32
+	numSurfaces map[string]uint32 // words with an ASCII digit
 
 	fieldLen [NumTextFields][]uint8
 
@@ -63,7 +74,8 @@ func NewBuilder(an *analysis.Analyzer) *Builder {
 	return &Builder{
 		an:       an,
 		terms:    make(map[string]uint32),
-		surfaces: make(map[string]uint32),
+		surfaces:    make(map[string]uint32),
+		numSurfaces: make(map[string]uint32),
 		keyDoc:   make(map[string]uint32),
 		keyword:  make(map[string]*kwBuilder),
 		numeric:  make(map[string]*numBuilder),
@@ -155,6 +167,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 		b.stored = append(b.stored, b.arena[s:len(b.arena):len(b.arena)])
 	}
 
+	b.docRec = append(b.docRec, uint32(len(b.recTerm)))
 	start := 0
 	for f := TextField(0); f < NumTextFields; f++ {
 		start = b.addText(doc, f, p.buf, start, p.toks[f])
@@ -199,13 +212,20 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 	for _, tk := range toks {
 		folded := buf[start:tk.end]
 		start = int(tk.end)
-		id, ok := b.surfaces[string(folded)]
+		// Which map holds a word depends on its bytes only, so the two
+		// never share a key.
+		num := hasDigit(folded)
+		surfaces := b.surfaces
+		if num {
+			surfaces = b.numSurfaces
+		}
+		id, ok := surfaces[string(folded)]
 		if !ok {
 			surface := string(folded)
 			// A word with an ASCII digit is its own term (never stemmed),
 			// and no stem has one: only the other words need the terms
-			// map. Product numbers make most terms such words.
-			if tk.numeric && hasDigit(surface) {
+			// map.
+			if num {
 				id = b.newTerm(surface)
 			} else {
 				term := surface
@@ -217,7 +237,7 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 					b.terms[term] = id
 				}
 			}
-			b.surfaces[surface] = id
+			surfaces[surface] = id
 		}
 		// seen[id] is 1 + the term's place in tf for this field, so a
 		// long description counts its words without rescanning tf.
@@ -236,18 +256,8 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 	}
 	b.fieldLen[f][doc] = uint8(min(len(toks), 255))
 	for _, tc := range b.tf {
-		fp := b.termPost[tc.id]
-		i := len(fp) - 1
-		for i >= 0 && fp[i].Field != f {
-			i--
-		}
-		if i < 0 {
-			fp = append(fp, FieldPosting{Field: f})
-			i = len(fp) - 1
-			b.termPost[tc.id] = fp
-		}
-		fp[i].Docs = append(fp[i].Docs, doc)
-		fp[i].TFs = append(fp[i].TFs, uint8(min(tc.n, 255)))
+		b.recTerm = append(b.recTerm, tc.id)
+		b.recFT = append(b.recFT, uint16(f)<<8|uint16(min(tc.n, 255)))
 	}
 	return start
 }
@@ -255,7 +265,6 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 func (b *Builder) newTerm(term string) uint32 {
 	id := uint32(len(b.termStr))
 	b.termStr = append(b.termStr, term)
-	b.termPost = append(b.termPost, nil)
 	b.seen = append(b.seen, 0)
 	return id
 }
@@ -359,25 +368,11 @@ func (b *Builder) buildTerms(s *Segment) {
 	slices.SortFunc(order, func(a, c uint32) int { return strings.Compare(b.termStr[a], b.termStr[c]) })
 	remap := make([]uint32, len(order))
 	s.terms = newDict(len(order), textBytes)
-	postings := 0
-	for _, fp := range b.termPost {
-		for i := range fp {
-			postings += len(fp[i].Docs)
-		}
-	}
-	s.post = newPostings(len(order), postings)
+	s.post = b.invert(order)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
 		t := b.termStr[old]
 		s.terms.add(t)
-		fp := b.termPost[old]
-		slices.SortFunc(fp, func(x, y FieldPosting) int { return int(x.Field) - int(y.Field) })
-		bm := roaring.New()
-		for i := range fp {
-			bm.AddMany(fp[i].Docs)
-		}
-		s.post.addTerm(fp, bm)
-		b.termPost[old] = nil // let the build's copy go as the arenas fill
 		if hasDigit(t) {
 			continue
 		}
@@ -387,19 +382,93 @@ func (b *Builder) buildTerms(s *Segment) {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(newID))
 	}
-	words := make([]string, 0, len(b.surfaces))
+	words := make([]string, 0, len(b.surfaces)+len(b.numSurfaces))
 	textBytes = 0
-	for w := range b.surfaces {
-		words = append(words, w)
-		textBytes += len(w)
+	for _, m := range []map[string]uint32{b.surfaces, b.numSurfaces} {
+		for w := range m {
+			words = append(words, w)
+			textBytes += len(w)
+		}
 	}
 	sort.Strings(words)
 	s.surfaces = newDict(len(words), textBytes)
 	s.surfaceTerm = make([]uint32, len(words))
 	for i, w := range words {
 		s.surfaces.add(w)
-		s.surfaceTerm[i] = remap[b.surfaces[w]]
+		id, ok := b.surfaces[w]
+		if !ok {
+			id = b.numSurfaces[w]
+		}
+		s.surfaceTerm[i] = remap[id]
 	}
+}
+
+// invert turns the records into postings laid out in the order of the
+// sorted terms: a count per term and field, their offsets, then one pass
+// over the records in doc order dropping each into place (so every list
+// comes out sorted by doc). Terms in 32 docs or more keep a bitmap.
+func (b *Builder) invert(order []uint32) postings {
+	const nf = int(NumTextFields)
+	n := len(b.recTerm)
+	if n >= math.MaxUint32 {
+		panic("index: more than 4 billion postings")
+	}
+	cur := make([]uint32, len(b.termStr)*nf) // counts, then write positions
+	for i, t := range b.recTerm {
+		cur[int(t)*nf+int(b.recFT[i]>>8)]++
+	}
+	p := postings{
+		spanOff: make([]uint32, 1, len(order)+1),
+		docs:    make([]uint32, n),
+		tfs:     make([]uint8, n),
+		df:      make([]uint32, len(order)),
+		bitmaps: make([]*roaring.Bitmap, len(order)),
+	}
+	pos := uint32(0)
+	for _, old := range order {
+		for f := range nf {
+			k := int(old)*nf + f
+			if c := cur[k]; c > 0 {
+				p.spans = append(p.spans, postSpan{start: pos, n: c, field: TextField(f)})
+				cur[k] = pos
+				pos += c
+			}
+		}
+		p.spanOff = append(p.spanOff, uint32(len(p.spans)))
+	}
+	docRec := append(b.docRec, uint32(n))
+	for d := range len(docRec) - 1 {
+		for r := docRec[d]; r < docRec[d+1]; r++ {
+			ft := b.recFT[r]
+			k := int(b.recTerm[r])*nf + int(ft>>8)
+			at := cur[k]
+			cur[k] = at + 1
+			p.docs[at], p.tfs[at] = uint32(d), uint8(ft)
+		}
+	}
+	b.recTerm, b.recFT, b.docRec = nil, nil, nil
+	for id := range order {
+		spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
+		total := uint32(0)
+		for _, sp := range spans {
+			total += sp.n
+		}
+		if len(spans) == 1 && total < bitmapMinDF {
+			p.df[id] = total // one field: no doc twice
+			continue
+		}
+		bm := roaring.New()
+		for _, sp := range spans {
+			bm.AddMany(p.docs[sp.start : sp.start+sp.n])
+		}
+		df := uint32(bm.GetCardinality())
+		p.df[id] = df
+		if df >= bitmapMinDF {
+			bm.RunOptimize()
+			p.bitmaps[id] = bm
+		}
+	}
+	return p
 }
 
 // buildFieldLens pads the field lengths to n docs and averages them.
@@ -438,7 +507,7 @@ func packKeys(keys []string) dict {
 	return d
 }
 
-func hasDigit(s string) bool {
+func hasDigit[S string | []byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= '0' && s[i] <= '9' {
 			return true

@@ -134,6 +134,53 @@ func TestTermsAndStemming(t *testing.T) {
 	}
 }
 
+// TestNumericAndWordTerms covers words with digits, which the builder
+// keeps apart from other words: each surface and term must still be
+// listed once and find its docs, including a truncated token whose digit
+// fell off and Arabic-Indic digits.
+func TestNumericAndWordTerms(t *testing.T) {
+	long := strings.Repeat("k", analysis.MaxTokenLen)
+	texts := []string{
+		"Drill AB-12 drills", "ab12 model 12 ab", "12.5 volts", long + "7 " + long,
+		"٣٤ mm", "x100 X100 x-100", long + " and again",
+	}
+	b := NewBuilder(analysis.New(analysis.English))
+	for i, text := range texts {
+		d := Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		d.Text[FieldTitle] = []string{text}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := b.Build()
+	if !s.surfaces.sorted() || !s.terms.sorted() {
+		t.Fatal("surfaces or terms listed twice or out of order")
+	}
+	for _, tc := range []struct {
+		term string
+		docs []uint32
+	}{
+		{"ab12", []uint32{0, 1}}, {"12", []uint32{0, 1}}, {"drill", []uint32{0}}, {"ab", []uint32{0, 1}},
+		{"12.5", []uint32{2}}, {long, []uint32{3, 6}}, {"٣٤", []uint32{4}},
+		{"x100", []uint32{5}}, {"100", []uint32{5}},
+	} {
+		id, ok := s.Term(tc.term)
+		if !ok {
+			t.Errorf("no term %q", tc.term)
+			continue
+		}
+		if got := s.TermDocs(id).ToArray(); !slices.Equal(got, tc.docs) {
+			t.Errorf("%q in docs %v, want %v", tc.term, got, tc.docs)
+		}
+	}
+	// Every surface leads to a term that exists.
+	for i := range s.surfaces.len() {
+		if int(s.surfaceTerm[i]) >= s.Terms() {
+			t.Fatalf("surface %q points past the terms", s.surfaces.at(i))
+		}
+	}
+}
+
 func TestRangeMatchesBruteForce(t *testing.T) {
 	docs := testDocs(5000)
 	s := buildTest(t, docs)

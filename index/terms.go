@@ -101,25 +101,6 @@ func newPostings(terms, entries int) postings {
 // words) build one when a query needs it, from their few postings.
 const bitmapMinDF = 32
 
-// addTerm appends a term's postings (fields ascending) and its bitmap when
-// it is frequent enough to keep one.
-func (p *postings) addTerm(fps []FieldPosting, union *roaring.Bitmap) {
-	for _, fp := range fps {
-		p.spans = append(p.spans, postSpan{start: uint32(len(p.docs)), n: uint32(len(fp.Docs)), field: fp.Field})
-		p.docs = append(p.docs, fp.Docs...)
-		p.tfs = append(p.tfs, fp.TFs...)
-	}
-	p.spanOff = append(p.spanOff, uint32(len(p.spans)))
-	df := union.GetCardinality()
-	p.df = append(p.df, uint32(df))
-	if df >= bitmapMinDF {
-		union.RunOptimize()
-		p.bitmaps = append(p.bitmaps, union)
-	} else {
-		p.bitmaps = append(p.bitmaps, nil)
-	}
-}
-
 // fieldPostings appends term id's postings to dst as views into the
 // arenas.
 func (p *postings) fieldPostings(id uint32, dst []FieldPosting) []FieldPosting {
