@@ -4,6 +4,7 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -133,39 +134,53 @@ func (a *Analyzer) Each(text string, fn func(folded []byte, numeric bool, pos in
 	buf := sc.buf
 	parts := sc.parts[:0]
 	// Split the folded text into runs of letters and digits. A '.' or ','
-	// between digits stays inside a number; '-' or '/' joins parts.
+	// between digits stays inside a number; '-' or '/' joins parts. ASCII
+	// bytes are classed by a table; other runes are decoded.
 	i := 0
 	joinNext := false
 	for i < len(buf) {
-		r, size := rune(buf[i]), 1
-		if r >= utf8.RuneSelf {
+		c := buf[i]
+		size, word := 1, false
+		if c < utf8.RuneSelf {
+			word = asciiClass[c] != 0
+		} else {
+			var r rune
 			r, size = utf8.DecodeRune(buf[i:])
+			word = isWordRune(r)
 		}
-		if !isWordRune(r) {
-			joinNext = (r == '-' || r == '/') && len(parts) > 0 && parts[len(parts)-1].end == i
+		if !word {
+			joinNext = (c == '-' || c == '/') && len(parts) > 0 && parts[len(parts)-1].end == i
 			i += size
 			continue
 		}
 		p := part{start: i, joined: joinNext}
 		joinNext = false
+	run:
 		for i < len(buf) {
-			r, size := rune(buf[i]), 1
-			if r >= utf8.RuneSelf {
-				r, size = utf8.DecodeRune(buf[i:])
-			}
-			if isWordRune(r) {
-				if r >= '0' && r <= '9' || unicode.IsDigit(r) {
-					p.digit = true
+			c := buf[i]
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRune(buf[i:])
+				if !isWordRune(r) {
+					break
 				}
+				p.digit = p.digit || unicode.IsDigit(r)
 				i += size
 				continue
 			}
-			if (r == '.' || r == ',') && p.digit && i+1 < len(buf) && buf[i+1] >= '0' && buf[i+1] <= '9' && buf[i-1] >= '0' && buf[i-1] <= '9' {
-				buf[i] = '.'
+			switch asciiClass[c] {
+			case classLetter:
 				i++
-				continue
+			case classDigit:
+				p.digit = true
+				i++
+			default:
+				if (c == '.' || c == ',') && p.digit && i+1 < len(buf) && buf[i+1] >= '0' && buf[i+1] <= '9' && buf[i-1] >= '0' && buf[i-1] <= '9' {
+					buf[i] = '.'
+					i++
+					continue
+				}
+				break run
 			}
-			break
 		}
 		p.end = i
 		parts = append(parts, p)
@@ -212,6 +227,23 @@ func truncate(b []byte) []byte {
 	return b
 }
 
+// ASCII byte classes for splitting words.
+const (
+	classOther = iota
+	classLetter
+	classDigit
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = classLetter, classLetter
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = classDigit
+	}
+	return t
+}()
+
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z'
@@ -233,6 +265,9 @@ func hasDigit(s string) bool {
 func foldForTokens(dst []byte, s string) []byte {
 	start := len(dst)
 	dst = Fold(dst, s)
+	if bytes.IndexByte(dst[start:], '\'') < 0 {
+		return dst
+	}
 	out := dst[:start]
 	for i := start; i < len(dst); i++ {
 		c := dst[i]

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -195,4 +196,47 @@ func BenchmarkEach(b *testing.B) {
 	for b.Loop() {
 		an.Each(text, func([]byte, bool, int) { n++ })
 	}
+}
+
+type tok struct {
+	folded  string
+	numeric bool
+	pos     int
+}
+
+func collect(each func(string, func([]byte, bool, int)), text string) []tok {
+	var out []tok
+	each(text, func(b []byte, numeric bool, pos int) { out = append(out, tok{string(b), numeric, pos}) })
+	return out
+}
+
+// sameTokens checks the tokenizer against the reference it replaced.
+func sameTokens(t *testing.T, an *Analyzer, text string) {
+	t.Helper()
+	got, want := collect(an.Each, text), collect(an.eachReference, text)
+	if !slices.Equal(got, want) {
+		t.Fatalf("%q:\n got  %v\n want %v", text, got, want)
+	}
+	if got, want := Fold(nil, text), foldReference(nil, text); string(got) != string(want) {
+		t.Fatalf("Fold(%q) = %q, want %q", text, got, want)
+	}
+}
+
+func TestEachMatchesReference(t *testing.T) {
+	an := New(English)
+	for _, text := range []string{
+		"", "Makita 18V LXT Lithium-Ion 1/2 in. Driver-Drill", "3.5,7 1,000.25 a.b 12.", "women's men’s 'quoted'",
+		"Crème Brûlée ÆØÅ straße İstanbul", "\xff\xfe bad utf8 \xc3", "AI-000002 ai000002 x-100/200", "\u0663\u0664-mm",
+		strings.Repeat("k", 70) + "7 end", "tab\tnew\nline--double//slash", "ﬁ ligature ½ fraction ①",
+	} {
+		sameTokens(t, an, text)
+	}
+}
+
+func FuzzEachMatchesReference(f *testing.F) {
+	for _, s := range []string{"Makita 18V LXT Lithium-Ion", "3.5,7 a-1/b", "Crème women's", "\xff1.2"} {
+		f.Add(s)
+	}
+	an := New(English)
+	f.Fuzz(func(t *testing.T, text string) { sameTokens(t, an, text) })
 }

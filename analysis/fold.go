@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -20,13 +21,19 @@ var special = map[rune]string{
 // bytes become spaces.
 func Fold(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
+		if s[i] < utf8.RuneSelf {
+			// A run of ASCII: one grow, then a table per byte.
+			j := i + 1
+			for j < len(s) && s[j] < utf8.RuneSelf {
+				j++
 			}
-			dst = append(dst, c)
-			i++
+			n := len(dst)
+			dst = slices.Grow(dst, j-i)[:n+j-i]
+			out := dst[n:]
+			for k, c := range []byte(s[i:j]) {
+				out[k] = asciiLower[c]
+			}
+			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -66,6 +73,16 @@ func Fold(dst []byte, s string) []byte {
 	}
 	return dst
 }
+
+var asciiLower = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if c >= 'A' && c <= 'Z' {
+			t[c] = byte(c) + 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // FoldString is Fold for callers that need a string key.
 func FoldString(s string) string {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,8 +23,8 @@ type Builder struct {
 	an       *analysis.Analyzer
 	kwFields map[string]bool
 
-	terms    map[string]uint32
-	termStr  []string
+	terms   map[string]uint32
+	termStr []string
 	// Postings are recorded in doc order, one entry per term a field
 	// holds, and inverted by term at Build: appending to each term's own
 	// list touched a different cache line for every word of every
@@ -72,14 +73,14 @@ type sortBuilder struct{ vals []string }
 // NewBuilder starts an empty generation analysed with an.
 func NewBuilder(an *analysis.Analyzer) *Builder {
 	return &Builder{
-		an:       an,
-		terms:    make(map[string]uint32),
+		an:          an,
+		terms:       make(map[string]uint32),
 		surfaces:    make(map[string]uint32),
 		numSurfaces: make(map[string]uint32),
-		keyDoc:   make(map[string]uint32),
-		keyword:  make(map[string]*kwBuilder),
-		numeric:  make(map[string]*numBuilder),
-		sorts:    make(map[string]*sortBuilder),
+		keyDoc:      make(map[string]uint32),
+		keyword:     make(map[string]*kwBuilder),
+		numeric:     make(map[string]*numBuilder),
+		sorts:       make(map[string]*sortBuilder),
 	}
 }
 
@@ -619,7 +620,9 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	}
 	f.has.AddMany(f.perm)
 	f.has.RunOptimize()
-	slices.SortStableFunc(f.perm, func(a, c uint32) int {
+	// Ties by doc id: the order a stable sort gives, at an unstable
+	// sort's cost.
+	slices.SortFunc(f.perm, func(a, c uint32) int {
 		va, vc := f.vals[a], f.vals[c]
 		switch {
 		case va < vc:
@@ -627,7 +630,7 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 		case va > vc:
 			return 1
 		}
-		return 0
+		return cmp.Compare(a, c)
 	})
 	f.sortedVals = make([]float64, len(f.perm))
 	for i, d := range f.perm {
@@ -687,7 +690,12 @@ func textRank(vals []string, n uint32) []uint32 {
 			order = append(order, d)
 		}
 	}
-	slices.SortStableFunc(order, func(a, c uint32) int { return strings.Compare(vals[a], vals[c]) })
+	slices.SortFunc(order, func(a, c uint32) int {
+		if r := strings.Compare(vals[a], vals[c]); r != 0 {
+			return r
+		}
+		return cmp.Compare(a, c)
+	})
 	rank := make([]uint32, n)
 	for i := range rank {
 		rank[i] = math.MaxUint32
