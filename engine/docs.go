@@ -21,22 +21,28 @@ func productDoc(p *catalog.Product, fields []config.IndexedField, stored []byte,
 			return err
 		}
 	}
-	// Freshly encoded JSON is never reused: the builder may keep it.
-	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored, KeepStored: fresh}
-	d.Text[index.FieldTitle] = []string{p.Title}
+	// Freshly encoded JSON is never reused: the builder may keep it. The
+	// doc's slices are reused from its last product.
+	text := d.Text
+	for f := range text {
+		text[f] = text[f][:0]
+	}
+	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored, KeepStored: fresh,
+		Text: text, Keywords: d.Keywords[:0], Numbers: d.Numbers[:0], Sort: d.Sort[:0]}
+	d.Text[index.FieldTitle] = append(d.Text[index.FieldTitle], p.Title)
 	if p.Brand != "" {
-		d.Text[index.FieldBrand] = []string{p.Brand}
+		d.Text[index.FieldBrand] = append(d.Text[index.FieldBrand], p.Brand)
 	}
 	for _, h := range p.Hierarchies {
 		d.Text[index.FieldCategory] = append(d.Text[index.FieldCategory], h...)
 	}
 	if p.Keywords != "" {
-		d.Text[index.FieldKeywords] = []string{p.Keywords}
+		d.Text[index.FieldKeywords] = append(d.Text[index.FieldKeywords], p.Keywords)
 	}
 	if p.Description != "" {
-		d.Text[index.FieldDescription] = []string{p.Description}
+		d.Text[index.FieldDescription] = append(d.Text[index.FieldDescription], p.Description)
 	}
-	d.Text[index.FieldProductNumber] = append([]string{p.ProductNumber}, p.VariantProductNumbers...)
+	d.Text[index.FieldProductNumber] = append(append(d.Text[index.FieldProductNumber], p.ProductNumber), p.VariantProductNumbers...)
 	for _, k := range sortedKeys(p.ExtraData) {
 		d.Text[index.FieldExtra] = append(d.Text[index.FieldExtra], p.ExtraData[k])
 	}
@@ -79,13 +85,19 @@ func addProductField(p *catalog.Product, f config.IndexedField, d *index.Doc) {
 		if f.Name == "hierarchies" {
 			paths = p.Hierarchies
 		}
+		// Each level's value is a prefix of the whole path's: one string
+		// per path.
 		var sb strings.Builder
 		for _, path := range paths {
 			sb.Reset()
 			for _, level := range path {
 				sb.WriteString(level)
 				sb.WriteByte('$')
-				kw(sb.String())
+			}
+			full, end := sb.String(), 0
+			for _, level := range path {
+				end += len(level) + 1
+				kw(full[:end])
 			}
 		}
 		return

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -359,17 +358,18 @@ func (b *Builder) Build() *Segment {
 
 // buildTerms lays out the dictionary, the postings and the words.
 func (b *Builder) buildTerms(s *Segment) {
-	// Terms in sorted order so ids follow the dictionary.
-	order := make([]uint32, len(b.termStr))
-	textBytes := 0
-	for i := range order {
-		order[i] = uint32(i)
-		textBytes += len(b.termStr[i])
-	}
-	slices.SortFunc(order, func(a, c uint32) int { return strings.Compare(b.termStr[a], b.termStr[c]) })
+	// Words with a digit are their own terms, and most of either list:
+	// they are sorted once, beside the other words and terms, and merged
+	// into both.
+	var nums []keyID
+	var wg sync.WaitGroup
+	wg.Go(func() { nums = sortedIDs(b.numSurfaces) })
+	wordTerms, words := sortedIDs(b.terms), sortedIDs(b.surfaces)
+	wg.Wait()
+	order := make([]uint32, 0, len(b.termStr))
+	textBytes := mergeIDs(wordTerms, nums, func(k keyID) { order = append(order, k.id) })
 	remap := make([]uint32, len(order))
 	s.terms = newDict(len(order), textBytes)
-	s.post = b.invert(order)
 	for newID, old := range order {
 		remap[old] = uint32(newID)
 		t := b.termStr[old]
@@ -383,25 +383,52 @@ func (b *Builder) buildTerms(s *Segment) {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(newID))
 	}
-	words := make([]string, 0, len(b.surfaces)+len(b.numSurfaces))
-	textBytes = 0
-	for _, m := range []map[string]uint32{b.surfaces, b.numSurfaces} {
-		for w := range m {
-			words = append(words, w)
-			textBytes += len(w)
+	wg.Go(func() {
+		n := len(words) + len(nums)
+		s.surfaceTerm = make([]uint32, 0, n)
+		var all []keyID
+		all = slices.Grow(all, n)
+		textBytes := mergeIDs(words, nums, func(k keyID) { all = append(all, k) })
+		s.surfaces = newDict(n, textBytes)
+		for _, k := range all {
+			s.surfaces.add(k.key)
+			s.surfaceTerm = append(s.surfaceTerm, remap[k.id])
 		}
+	})
+	s.post = b.invert(order)
+	wg.Wait()
+}
+
+type keyID struct {
+	key string
+	id  uint32
+}
+
+// sortedIDs is a map's entries sorted by key.
+func sortedIDs(m map[string]uint32) []keyID {
+	out := make([]keyID, 0, len(m))
+	for k, id := range m {
+		out = append(out, keyID{k, id})
 	}
-	sort.Strings(words)
-	s.surfaces = newDict(len(words), textBytes)
-	s.surfaceTerm = make([]uint32, len(words))
-	for i, w := range words {
-		s.surfaces.add(w)
-		id, ok := b.surfaces[w]
-		if !ok {
-			id = b.numSurfaces[w]
+	slices.SortFunc(out, func(a, b keyID) int { return strings.Compare(a.key, b.key) })
+	return out
+}
+
+// mergeIDs calls fn with the entries of two sorted lists in order and
+// returns their keys' total length.
+func mergeIDs(a, b []keyID, fn func(keyID)) int {
+	total := 0
+	for len(a) > 0 || len(b) > 0 {
+		var k keyID
+		if len(b) == 0 || len(a) > 0 && a[0].key < b[0].key {
+			k, a = a[0], a[1:]
+		} else {
+			k, b = b[0], b[1:]
 		}
-		s.surfaceTerm[i] = remap[id]
+		total += len(k.key)
+		fn(k)
 	}
+	return total
 }
 
 // invert turns the records into postings laid out in the order of the
