@@ -28,9 +28,9 @@ type Builder struct {
 	// holds, and inverted by term at Build: appending to each term's own
 	// list touched a different cache line for every word of every
 	// product, which cost more than the rest of adding it.
-	recTerm []uint32
-	recFT   []uint16 // field<<8 | term frequency
-	docRec  []uint32 // doc d's records start at docRec[d]
+	recs   []recChunk
+	nrec   int
+	docRec []uint32 // doc d's records start at docRec[d]
 	// surfaces maps folded words to term ids; words with a digit have a
 	// map of their own. Those are mostly product numbers, new with every
 	// product: two million of them beside the common words made each
@@ -144,6 +144,13 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	if doc == math.MaxUint32 {
 		return fmt.Errorf("index full at %d docs", doc)
 	}
+	toks := 0
+	for f := range p.toks {
+		toks += len(p.toks[f])
+	}
+	if b.nrec+toks >= math.MaxUint32 {
+		return fmt.Errorf("index full at %d postings", b.nrec)
+	}
 	fk := analysis.FoldString(d.Key)
 	if prev, taken := b.keyDoc[fk]; taken && analysis.FoldString(b.keys[prev]) == fk {
 		return fmt.Errorf("%w %q", ErrDuplicateKey, d.Key)
@@ -167,7 +174,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 		b.stored = append(b.stored, b.arena[s:len(b.arena):len(b.arena)])
 	}
 
-	b.docRec = append(b.docRec, uint32(len(b.recTerm)))
+	b.docRec = append(b.docRec, uint32(b.nrec))
 	start := 0
 	for f := TextField(0); f < NumTextFields; f++ {
 		start = b.addText(doc, f, p.buf, start, p.toks[f])
@@ -256,9 +263,14 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 	}
 	b.fieldLen[f][doc] = uint8(min(len(toks), 255))
 	for _, tc := range b.tf {
-		b.recTerm = append(b.recTerm, tc.id)
-		b.recFT = append(b.recFT, uint16(f)<<8|uint16(min(tc.n, 255)))
+		if len(b.recs) == 0 || len(b.recs[len(b.recs)-1].term) == recChunkLen {
+			b.recs = append(b.recs, recChunk{make([]uint32, 0, recChunkLen), make([]uint16, 0, recChunkLen)})
+		}
+		c := &b.recs[len(b.recs)-1]
+		c.term = append(c.term, tc.id)
+		c.ft = append(c.ft, uint16(f)<<8|uint16(min(tc.n, 255)))
 	}
+	b.nrec += len(b.tf)
 	return start
 }
 
@@ -268,6 +280,15 @@ func (b *Builder) newTerm(term string) uint32 {
 	b.seen = append(b.seen, 0)
 	return id
 }
+
+// recChunk holds postings records, term and field<<8|tf; chunks of a
+// fixed size grow without copying what came before.
+type recChunk struct {
+	term []uint32
+	ft   []uint16
+}
+
+const recChunkLen = 1 << 16
 
 type termCount struct {
 	id uint32
@@ -437,13 +458,12 @@ func mergeIDs(a, b []keyID, fn func(keyID)) int {
 // comes out sorted by doc). Terms in 32 docs or more keep a bitmap.
 func (b *Builder) invert(order []uint32) postings {
 	const nf = int(NumTextFields)
-	n := len(b.recTerm)
-	if n >= math.MaxUint32 {
-		panic("index: more than 4 billion postings")
-	}
+	n := b.nrec
 	cur := make([]uint32, len(b.termStr)*nf) // counts, then write positions
-	for i, t := range b.recTerm {
-		cur[int(t)*nf+int(b.recFT[i]>>8)]++
+	for _, c := range b.recs {
+		for i, t := range c.term {
+			cur[int(t)*nf+int(c.ft[i]>>8)]++
+		}
 	}
 	p := postings{
 		spanOff: make([]uint32, 1, len(order)+1),
@@ -464,17 +484,25 @@ func (b *Builder) invert(order []uint32) postings {
 		}
 		p.spanOff = append(p.spanOff, uint32(len(p.spans)))
 	}
-	docRec := append(b.docRec, uint32(n))
-	for d := range len(docRec) - 1 {
-		for r := docRec[d]; r < docRec[d+1]; r++ {
-			ft := b.recFT[r]
-			k := int(b.recTerm[r])*nf + int(ft>>8)
-			at := cur[k]
-			cur[k] = at + 1
-			p.docs[at], p.tfs[at] = uint32(d), uint8(ft)
+	if n > 0 {
+		docRec := append(b.docRec, uint32(n))
+		d, r, next := 0, uint32(0), docRec[1]
+		for _, c := range b.recs {
+			for i, t := range c.term {
+				for r == next { // docs without records
+					d++
+					next = docRec[d+1]
+				}
+				ft := c.ft[i]
+				k := int(t)*nf + int(ft>>8)
+				at := cur[k]
+				cur[k] = at + 1
+				p.docs[at], p.tfs[at] = uint32(d), uint8(ft)
+				r++
+			}
 		}
 	}
-	b.recTerm, b.recFT, b.docRec = nil, nil, nil
+	b.recs, b.docRec = nil, nil
 	for id := range order {
 		spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
 		total := uint32(0)
