@@ -75,7 +75,7 @@ func (s *Store) NewBulkWriter() (*BulkWriter, error) {
 		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, err)
 	}
 	w := &BulkWriter{st: s, tmp: tmp, seq: s.seq + 1,
-		opts: s.opts.MakeWriterOptions(6, s.db.FormatMajorVersion().MaxTableFormat())}
+		opts: s.tableOptions()}
 	if w.log, err = w.create("log.sst"); err != nil {
 		os.RemoveAll(tmp)
 		return nil, err
@@ -104,6 +104,15 @@ func (w *BulkWriter) writeLog(q <-chan logEntry, log *sstable.Writer) {
 		w.spare <- e.data
 	}
 	w.logDone <- err
+}
+
+// tableOptions are the options of the tables Aisle writes for pebble to
+// ingest: the database's own for its bottom level, with blocks compressed
+// on a goroutine of their own while the caller fills the next.
+func (s *Store) tableOptions() sstable.WriterOptions {
+	o := s.opts.MakeWriterOptions(6, s.db.FormatMajorVersion().MaxTableFormat())
+	o.Parallelism = true
+	return o
 }
 
 func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
