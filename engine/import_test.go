@@ -61,11 +61,10 @@ func TestImportIndexesInOnePass(t *testing.T) {
 	if inPass.Terms() != rebuilt.Terms() {
 		t.Fatalf("%d terms in the pass, %d rebuilt", inPass.Terms(), rebuilt.Terms())
 	}
+	// Both number docs in product-number order, whatever the feed's.
 	for doc := range uint32(inPass.Len()) {
-		key := inPass.Key(doc)
-		other, ok := rebuilt.DocByKey(analysis.FoldString(key))
-		if !ok || !bytes.Equal(inPass.Stored(doc), rebuilt.Stored(other)) {
-			t.Fatalf("doc %s differs", key)
+		if inPass.Key(doc) != rebuilt.Key(doc) || !bytes.Equal(inPass.Stored(doc), rebuilt.Stored(doc)) {
+			t.Fatalf("doc %d: %s in the pass, %s rebuilt", doc, inPass.Key(doc), rebuilt.Key(doc))
 		}
 	}
 	for id := range uint32(rebuilt.Terms()) {

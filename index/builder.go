@@ -31,6 +31,9 @@ type Builder struct {
 	recs   []recChunk
 	nrec   int
 	docRec []uint32 // doc d's records start at docRec[d]
+	// docOrder, set by orderByKey, is the doc added docOrder[d] for each
+	// new doc id d; the records keep the ids docs were added under.
+	docOrder []uint32
 	// surfaces maps folded words to term ids; words with a digit have a
 	// map of their own. Those are mostly product numbers, new with every
 	// product: two million of them beside the common words made each
@@ -325,6 +328,7 @@ func (b *Builder) addKeyword(doc uint32, kv KeywordValue, folded []byte) {
 // be used afterwards. Its parts (dictionary and postings, stored docs,
 // keys, columns, sort ranks) are independent, so they build on every core.
 func (b *Builder) Build() *Segment {
+	b.orderByKey()
 	n := uint32(len(b.keys))
 	s := &Segment{
 		n:       n,
@@ -374,6 +378,79 @@ func (b *Builder) Build() *Segment {
 	wg.Wait()
 	maps.Copy(s.sorts, numRanks)
 	maps.Copy(s.sorts, textRanks)
+	return s
+}
+
+// orderByKey numbers the docs in their keys' byte order, the order a
+// rebuild from the store reads them in, so doc ids (which break ties and
+// order unsorted listings) do not depend on the order a feed came in.
+func (b *Builder) orderByKey() {
+	n := len(b.keys)
+	if slices.IsSorted(b.keys) {
+		return
+	}
+	inv := make([]uint32, n) // new id → id added under
+	for i := range inv {
+		inv[i] = uint32(i)
+	}
+	// Keys are distinct: a repeated one is refused when added.
+	slices.SortFunc(inv, func(x, y uint32) int { return strings.Compare(b.keys[x], b.keys[y]) })
+	perm := make([]uint32, n) // id added under → new id
+	for nw, old := range inv {
+		perm[old] = uint32(nw)
+	}
+	b.docOrder = inv
+	b.keys = permute(b.keys, inv)
+	b.stored = permute(b.stored, inv)
+	for k, d := range b.keyDoc {
+		b.keyDoc[k] = perm[d]
+	}
+	for f := range b.fieldLen {
+		if len(b.fieldLen[f]) > 0 {
+			b.fieldLen[f] = permute(padded(b.fieldLen[f], n), inv)
+		}
+	}
+	for _, nb := range b.numeric {
+		nb.vals = permute(padded(nb.vals, n), inv)
+		nb.has = permute(padded(nb.has, n), inv)
+	}
+	for _, sb := range b.sorts {
+		sb.vals = permute(padded(sb.vals, n), inv)
+	}
+	for _, kb := range b.keyword {
+		for len(kb.offs) <= n {
+			kb.offs = append(kb.offs, uint32(len(kb.vals)))
+		}
+		offs, vals := make([]uint32, 0, n+1), make([]uint32, 0, len(kb.vals))
+		for _, old := range inv {
+			offs = append(offs, uint32(len(vals)))
+			vals = append(vals, kb.vals[kb.offs[old]:kb.offs[old+1]]...)
+		}
+		kb.offs, kb.vals = append(offs, uint32(len(vals))), vals
+		for _, docs := range kb.docVals {
+			for i, d := range docs {
+				docs[i] = perm[d]
+			}
+			slices.Sort(docs)
+		}
+	}
+}
+
+// permute is s reordered: element i of the result is s[order[i]].
+func permute[T any](s []T, order []uint32) []T {
+	out := make([]T, len(order))
+	for i, o := range order {
+		out[i] = s[o]
+	}
+	return out
+}
+
+// padded is s extended with zero values to n elements.
+func padded[T any](s []T, n int) []T {
+	for len(s) < n {
+		var zero T
+		s = append(s, zero)
+	}
 	return s
 }
 
@@ -484,25 +561,23 @@ func (b *Builder) invert(order []uint32) postings {
 		}
 		p.spanOff = append(p.spanOff, uint32(len(p.spans)))
 	}
-	if n > 0 {
-		docRec := append(b.docRec, uint32(n))
-		d, r, next := 0, uint32(0), docRec[1]
-		for _, c := range b.recs {
-			for i, t := range c.term {
-				for r == next { // docs without records
-					d++
-					next = docRec[d+1]
-				}
-				ft := c.ft[i]
-				k := int(t)*nf + int(ft>>8)
-				at := cur[k]
-				cur[k] = at + 1
-				p.docs[at], p.tfs[at] = uint32(d), uint8(ft)
-				r++
-			}
+	docRec := append(b.docRec, uint32(n))
+	for d := range len(docRec) - 1 {
+		old := d
+		if b.docOrder != nil {
+			old = int(b.docOrder[d])
+		}
+		for r := docRec[old]; r < docRec[old+1]; r++ {
+			c := &b.recs[r/recChunkLen]
+			i := r % recChunkLen
+			ft := c.ft[i]
+			k := int(c.term[i])*nf + int(ft>>8)
+			at := cur[k]
+			cur[k] = at + 1
+			p.docs[at], p.tfs[at] = uint32(d), uint8(ft)
 		}
 	}
-	b.recs, b.docRec = nil, nil
+	b.recs, b.docRec, b.docOrder = nil, nil, nil
 	for id := range order {
 		spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
 		total := uint32(0)
