@@ -24,7 +24,7 @@ func build(t testing.TB, n, nBrands int) *fixture {
 	b := index.NewBuilder(analysis.New(analysis.English))
 	fx := &fixture{}
 	for i := range n {
-		d := index.Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		d := index.Doc{Key: fmt.Sprintf("%06d", i), Stored: []byte("{}")} // keys in doc order
 		brand := fmt.Sprintf("B%03d", int(float64(nBrands)*r.Float64()*r.Float64()))
 		d.Keywords = append(d.Keywords, index.KeywordValue{Field: "brand", Value: brand})
 		var tags []string
@@ -138,7 +138,7 @@ func TestHierarchyCountsMatchBruteForce(t *testing.T) {
 	b := index.NewBuilder(analysis.New(analysis.English))
 	var docVals [][]string
 	for i := range 5000 {
-		d := index.Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		d := index.Doc{Key: fmt.Sprintf("%06d", i), Stored: []byte("{}")} // keys in doc order
 		seen := map[string]bool{}
 		var vals []string
 		for range r.IntN(3) { // 0, 1 or 2 paths
@@ -190,7 +190,8 @@ func TestRangeOnShiftedColumn(t *testing.T) {
 	prices := make([]float64, n)
 	has := make([]bool, n)
 	for i := range n {
-		d := index.Doc{Key: fmt.Sprint(i), Stored: []byte("{}")}
+		// Keys in doc order: the builder numbers docs by key.
+		d := index.Doc{Key: fmt.Sprintf("%06d", i), Stored: []byte("{}")}
 		if r.IntN(5) != 0 {
 			prices[i], has[i] = float64(r.IntN(3000))/10, true
 			d.Numbers = append(d.Numbers, index.NumberValue{Field: "price", Value: prices[i]})
