@@ -49,6 +49,15 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
+	// Tables of an import or a segment save that a crash cut short: never
+	// ingested, so nothing refers to them. Pebble's lock means no other
+	// process is writing them.
+	for _, pattern := range []string{"import-*", "segment-*"} {
+		left, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, p := range left {
+			os.RemoveAll(p)
+		}
+	}
 	s := &Store{db: db, dir: dir, opts: opts}
 	v, closer, err := db.Get([]byte(keySeq))
 	switch {
