@@ -153,4 +153,3 @@ func isWordRuneReference(r rune) bool {
 	}
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
-

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-json"
 
