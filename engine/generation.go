@@ -110,8 +110,9 @@ type pipeline struct {
 	// to keep).
 	b *index.Builder
 	// keep, when set, is given every product's number and JSON in feed
-	// order, to keep unchanged (a store's bulk write). A repeated product number then stops the indexing (b is
-	// set to nil) instead of failing: the store's last write wins.
+	// order, to keep unchanged (a store's bulk write). A repeated product
+	// number then stops the indexing (b is set to nil) instead of
+	// failing: the store's last write wins, and the caller rebuilds.
 	keep     func(key string, stored []byte) error
 	progress Progress
 	done     int // products through the ordered stage

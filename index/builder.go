@@ -17,7 +17,8 @@ import (
 )
 
 // Builder accumulates docs into the next generation. It is not safe for
-// concurrent use; Build hands back an immutable Segment.
+// concurrent use; Build hands back an immutable Segment, its doc ids in
+// key order whatever order the docs were added in.
 type Builder struct {
 	an       *analysis.Analyzer
 	kwFields map[string]bool
@@ -134,14 +135,14 @@ func (b *Builder) Prepare(d *Doc, p *Prepared) {
 // builds again.
 var ErrDuplicateKey = errors.New("duplicate key")
 
-// Add indexes one doc under the next doc id. A key seen before is an
-// error: callers dedupe upserts before building.
+// Add indexes one doc. A key seen before is an error: callers dedupe
+// upserts before building.
 func (b *Builder) Add(d *Doc) error {
 	b.Prepare(d, &b.prep)
 	return b.AddPrepared(d, &b.prep)
 }
 
-// AddPrepared indexes d, analysed by Prepare, under the next doc id.
+// AddPrepared indexes d, analysed by Prepare.
 func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	doc := uint32(len(b.keys))
 	if doc == math.MaxUint32 {
