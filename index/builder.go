@@ -390,51 +390,64 @@ func (b *Builder) orderByKey() {
 	if slices.IsSorted(b.keys) {
 		return
 	}
-	inv := make([]uint32, n) // new id → id added under
-	for i := range inv {
-		inv[i] = uint32(i)
-	}
 	// Keys are distinct: a repeated one is refused when added.
-	slices.SortFunc(inv, func(x, y uint32) int { return strings.Compare(b.keys[x], b.keys[y]) })
+	byKey := make([]keyID, n)
+	for i, k := range b.keys {
+		byKey[i] = keyID{k, uint32(i)}
+	}
+	sortKeyIDs(byKey)
+	inv := make([]uint32, n) // new id → id added under
+	for i, k := range byKey {
+		inv[i] = k.id
+	}
 	perm := make([]uint32, n) // id added under → new id
 	for nw, old := range inv {
 		perm[old] = uint32(nw)
 	}
 	b.docOrder = inv
-	b.keys = permute(b.keys, inv)
-	b.stored = permute(b.stored, inv)
-	for k, d := range b.keyDoc {
-		b.keyDoc[k] = perm[d]
-	}
-	for f := range b.fieldLen {
-		if len(b.fieldLen[f]) > 0 {
-			b.fieldLen[f] = permute(padded(b.fieldLen[f], n), inv)
-		}
-	}
-	for _, nb := range b.numeric {
-		nb.vals = permute(padded(nb.vals, n), inv)
-		nb.has = permute(padded(nb.has, n), inv)
-	}
-	for _, sb := range b.sorts {
-		sb.vals = permute(padded(sb.vals, n), inv)
-	}
-	for _, kb := range b.keyword {
-		for len(kb.offs) <= n {
-			kb.offs = append(kb.offs, uint32(len(kb.vals)))
-		}
-		offs, vals := make([]uint32, 0, n+1), make([]uint32, 0, len(kb.vals))
-		for _, old := range inv {
-			offs = append(offs, uint32(len(vals)))
-			vals = append(vals, kb.vals[kb.offs[old]:kb.offs[old+1]]...)
-		}
-		kb.offs, kb.vals = append(offs, uint32(len(vals))), vals
-		for _, docs := range kb.docVals {
-			for i, d := range docs {
-				docs[i] = perm[d]
+	// The parts are independent: renumber them on every core.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		b.keys = permute(b.keys, inv)
+		b.stored = permute(b.stored, inv)
+		for f := range b.fieldLen {
+			if len(b.fieldLen[f]) > 0 {
+				b.fieldLen[f] = permute(padded(b.fieldLen[f], n), inv)
 			}
-			slices.Sort(docs)
 		}
+		for _, nb := range b.numeric {
+			nb.vals = permute(padded(nb.vals, n), inv)
+			nb.has = permute(padded(nb.has, n), inv)
+		}
+		for _, sb := range b.sorts {
+			sb.vals = permute(padded(sb.vals, n), inv)
+		}
+	})
+	wg.Go(func() {
+		for k, d := range b.keyDoc {
+			b.keyDoc[k] = perm[d]
+		}
+	})
+	for _, kb := range b.keyword {
+		wg.Go(func() {
+			for len(kb.offs) <= n {
+				kb.offs = append(kb.offs, uint32(len(kb.vals)))
+			}
+			offs, vals := make([]uint32, 0, n+1), make([]uint32, 0, len(kb.vals))
+			for _, old := range inv {
+				offs = append(offs, uint32(len(vals)))
+				vals = append(vals, kb.vals[kb.offs[old]:kb.offs[old+1]]...)
+			}
+			kb.offs, kb.vals = append(offs, uint32(len(vals))), vals
+			for _, docs := range kb.docVals {
+				for i, d := range docs {
+					docs[i] = perm[d]
+				}
+				slices.Sort(docs)
+			}
+		})
 	}
+	wg.Wait()
 }
 
 // permute is s reordered: element i of the result is s[order[i]].
@@ -509,8 +522,18 @@ func sortedIDs(m map[string]uint32) []keyID {
 	for k, id := range m {
 		out = append(out, keyID{k, id})
 	}
-	slices.SortFunc(out, func(a, b keyID) int { return strings.Compare(a.key, b.key) })
+	sortKeyIDs(out)
 	return out
+}
+
+// sortKeyIDs sorts by key, then id.
+func sortKeyIDs(s []keyID) {
+	slices.SortFunc(s, func(a, b keyID) int {
+		if r := strings.Compare(a.key, b.key); r != 0 {
+			return r
+		}
+		return cmp.Compare(a.id, b.id)
+	})
 }
 
 // mergeIDs calls fn with the entries of two sorted lists in order and
@@ -815,28 +838,25 @@ func textRank(vals []string, n uint32) []uint32 {
 	for len(vals) < int(n) {
 		vals = append(vals, "")
 	}
-	order := make([]uint32, 0, n)
+	// Sorting the strings beside their docs reads them in order, where
+	// sorting doc ids by their strings jumped around memory.
+	order := make([]keyID, 0, n)
 	for d := uint32(0); d < n; d++ {
 		if vals[d] != "" {
-			order = append(order, d)
+			order = append(order, keyID{vals[d], d})
 		}
 	}
-	slices.SortFunc(order, func(a, c uint32) int {
-		if r := strings.Compare(vals[a], vals[c]); r != 0 {
-			return r
-		}
-		return cmp.Compare(a, c)
-	})
+	sortKeyIDs(order)
 	rank := make([]uint32, n)
 	for i := range rank {
 		rank[i] = math.MaxUint32
 	}
 	var r uint32
-	for i, d := range order {
-		if i > 0 && vals[d] != vals[order[i-1]] {
+	for i, k := range order {
+		if i > 0 && k.key != order[i-1].key {
 			r++
 		}
-		rank[d] = r
+		rank[k.id] = r
 	}
 	return rank
 }

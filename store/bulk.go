@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -56,6 +57,7 @@ type BulkWriter struct {
 type bulkItem struct {
 	key string
 	val []byte
+	n   int // order put
 }
 
 type logEntry struct {
@@ -136,7 +138,7 @@ func (w *BulkWriter) Put(key string, value []byte) error {
 	if w.closed {
 		return errors.New("bulk write: put after commit or abort")
 	}
-	w.items = append(w.items, bulkItem{key, value})
+	w.items = append(w.items, bulkItem{key, value, len(w.items)})
 	if w.inEnt > 0 {
 		w.entry.WriteByte(',')
 	}
@@ -203,8 +205,13 @@ func (w *BulkWriter) Commit() error {
 	if w.Count == 0 {
 		return nil
 	}
-	// Stable, so of equal keys the last put stays last.
-	slices.SortStableFunc(w.items, func(a, b bulkItem) int { return strings.Compare(a.key, b.key) })
+	// Of equal keys the last put sorts last.
+	slices.SortFunc(w.items, func(a, b bulkItem) int {
+		if r := strings.Compare(a.key, b.key); r != 0 {
+			return r
+		}
+		return cmp.Compare(a.n, b.n)
+	})
 	state, err := w.create("state.sst")
 	if err != nil {
 		return err
