@@ -245,7 +245,7 @@ func (pl *pipeline) run(feed func(emit func(p *catalog.Product, raw []byte) erro
 	}
 	wg.Wait()
 	if err := <-readErr; err != nil && !errors.Is(err, errStopped) {
-		return fmt.Errorf("index products: %w", err)
+		return err // the feed's own error names its source
 	}
 	if addErr != nil {
 		return fmt.Errorf("index products: %w", addErr)

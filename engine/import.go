@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -58,9 +57,11 @@ func Import(st *store.Store, w *config.Website, lang analysis.Language, products
 	})
 	stats.Products, stats.Bytes = bw.Count, bw.Bytes
 	if err != nil {
-		return nil, stats, fmt.Errorf("import: %w", err)
+		return nil, stats, err
 	}
 	stats.Feed = time.Since(start)
+	log.Info("feed read: committing the store and building the index", "products", stats.Products,
+		"took", stats.Feed.Round(time.Millisecond))
 	start = time.Now()
 	if pl.b == nil {
 		stats.Rebuilt = true
