@@ -87,9 +87,6 @@ func NewBuilder(an *analysis.Analyzer) *Builder {
 	}
 }
 
-// Len is the number of docs added so far.
-func (b *Builder) Len() int { return len(b.keys) }
-
 // Prepared is a doc's analysis: folded tokens per text field and folded
 // keyword values. Prepare fills it off the builder's goroutine, so imports
 // tokenize on every core while one goroutine owns the dictionaries.

@@ -137,16 +137,6 @@ func (b *Batch) PutProduct(p *catalog.Product) error {
 	return nil
 }
 
-// ProductBytes is the size of the batch's products as JSON, so an import
-// can report the catalog's raw size.
-func (b *Batch) ProductBytes() int {
-	n := 0
-	for _, p := range b.products {
-		n += len(p)
-	}
-	return n
-}
-
 // BulkBatch is how many products a bulk write puts in one log entry: a
 // few megabytes, so the log stays coarse.
 const BulkBatch = 5000
@@ -167,15 +157,6 @@ func (b *Batch) PutContent(c *catalog.Content) error {
 
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
-
-// Len is the number of changes in the batch.
-func (b *Batch) Len() int {
-	n := len(b.products) + len(b.content) + len(b.deletes)
-	if b.config != nil {
-		n++
-	}
-	return n
-}
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
@@ -283,9 +264,6 @@ func applyTo(pb *pebble.Batch, b *Batch) error {
 	}
 	return nil
 }
-
-// Sync makes every appended entry durable.
-func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
 
 // ProductsRaw calls fn with every product's stored JSON, in key order;
 // the bytes are valid during the call only. Indexing decodes them on
