@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -113,7 +112,7 @@ func TestSphinx(t *testing.T) {
 	// stemming is not reimplemented here).
 	textMatches := func(t *testing.T, q string) map[string]bool {
 		t.Helper()
-		res := search(t, sphinxRequest(q, len(all)), false)
+		res := search(t, searchRequest(q, len(all), nil, nil, false), false)
 		if len(res.Hits) != res.Total {
 			t.Fatalf("query %q alone: %d hits, total %d", q, len(res.Hits), res.Total)
 		}
@@ -148,17 +147,13 @@ func TestSphinx(t *testing.T) {
 				found++
 			}
 			text := textMatches(t, *r.Req.Query)
-			want := 0
-			for _, p := range all {
-				if text[p.ProductNumber] && sphinxPasses(p, r.Req.Products.Filters, "") {
-					want++
-				}
-			}
+			b := parseBrute(r.Req.Products.Filters)
+			want := bruteFacets(t, byNumber, text, b).Total
 			if res.Total != want {
 				t.Errorf("query %q filters %q: total %d, brute force %d", *r.Req.Query, r.Req.Products.Filters, res.Total, want)
 			}
 			for _, pn := range res.Hits {
-				if p := byNumber[pn]; p == nil || !text[pn] || !sphinxPasses(p, r.Req.Products.Filters, "") {
+				if p := byNumber[pn]; p == nil || !text[pn] || !b.passAll(t, p, "") {
 					t.Errorf("query %q filters %q: hit %s does not match", *r.Req.Query, r.Req.Products.Filters, pn)
 				}
 			}
@@ -172,22 +167,21 @@ func TestSphinx(t *testing.T) {
 		nonEmpty := 0
 		reqs := requests(t, bench.ClassFacets, 25)
 		// Two price ranges (ORed) and two brands.
-		extra := sphinxRequest("steel", 20, "price:10,20", "brand:"+all[0].Brand, "price:500,", "brand:"+all[1].Brand)
-		extra.Products.ReturnFilters = true
+		extra := searchRequest("steel", 20, []string{"price:10,20", "brand:" + all[0].Brand, "price:500,", "brand:" + all[1].Brand}, nil, true)
 		reqs = append(reqs, bench.Request{Req: extra})
 		for _, r := range reqs {
 			res := search(t, r.Req, false)
 			if res.Facets == nil {
 				t.Fatalf("query %q: no facets", *r.Req.Query)
 			}
-			want := sphinxBruteFacets(all, textMatches(t, *r.Req.Query), r.Req.Products.Filters)
+			want := bruteFacets(t, byNumber, textMatches(t, *r.Req.Query), parseBrute(r.Req.Products.Filters))
 			got := res.Facets
 			what := fmt.Sprintf("query %q filters %q", *r.Req.Query, r.Req.Products.Filters)
 			if !maps.Equal(got.Brand, want.Brand) {
 				t.Errorf("%s: brand facet\n got %v\nwant %v", what, got.Brand, want.Brand)
 			}
-			if !maps.Equal(got.Hier, want.Hier) {
-				t.Errorf("%s: hierarchies facet\n got %v\nwant %v", what, got.Hier, want.Hier)
+			if !maps.Equal(got.Hier, want.Hierarchies) {
+				t.Errorf("%s: hierarchies facet\n got %v\nwant %v", what, got.Hier, want.Hierarchies)
 			}
 			if !maps.Equal(got.InStock, want.InStock) {
 				t.Errorf("%s: inStock facet %v, want %v", what, got.InStock, want.InStock)
@@ -196,10 +190,10 @@ func TestSphinx(t *testing.T) {
 				(math.Abs(got.PriceMin-want.PriceMin) > 0.005 || math.Abs(got.PriceMax-want.PriceMax) > 0.005) {
 				t.Errorf("%s: price range %v..%v over %d, want %v..%v over %d", what, got.PriceMin, got.PriceMax, got.PriceN, want.PriceMin, want.PriceMax, want.PriceN)
 			}
-			if n := want.InStock[true] + want.InStock[false]; res.Total != n {
-				t.Errorf("%s: total %d, brute force %d", what, res.Total, n)
+			if res.Total != want.Total {
+				t.Errorf("%s: total %d, brute force %d", what, res.Total, want.Total)
 			}
-			if len(want.Brand) > 1 && len(want.Hier) > 1 {
+			if len(want.Brand) > 1 && len(want.Hierarchies) > 1 {
 				nonEmpty++
 			}
 			if r.Req == extra && (res.Total == 0 || len(want.Brand) < 3 || want.PriceN <= res.Total) {
@@ -216,15 +210,16 @@ func TestSphinx(t *testing.T) {
 		// Same-field filters are ORed, other fields ANDed.
 		b1, b2 := all[0].Brand, all[1].Brand
 		reqs = append(reqs,
-			bench.Request{Req: sphinxRequest("*", 20, "brand:"+b1, "brand:"+b2, "hierarchies:"+all[0].Hierarchies[0][0]+"$", "price:,200")},
-			bench.Request{Req: sphinxRequest("*", 20, "price:10,20", "hierarchies:"+all[2].Hierarchies[0][0]+"$", "price:500,", "hierarchies:"+all[0].Hierarchies[0][0]+"$")})
+			bench.Request{Req: searchRequest("*", 20, []string{"brand:" + b1, "brand:" + b2, "hierarchies:" + all[0].Hierarchies[0][0] + "$", "price:,200"}, nil, false)},
+			bench.Request{Req: searchRequest("*", 20, []string{"price:10,20", "hierarchies:" + all[2].Hierarchies[0][0] + "$", "price:500,", "hierarchies:" + all[0].Hierarchies[0][0] + "$"}, nil, false)})
 		for _, r := range reqs {
 			r.Req.Products.Sorting = []string{"price asc"}
 			res := search(t, r.Req, false)
 			f := r.Req.Products.Filters
+			b := parseBrute(f)
 			want := 0
 			for _, p := range all {
-				if sphinxPasses(p, f, "") {
+				if b.passAll(t, p, "") {
 					want++
 				}
 			}
@@ -237,7 +232,7 @@ func TestSphinx(t *testing.T) {
 			last := math.Inf(-1)
 			for _, pn := range res.Hits {
 				p := byNumber[pn]
-				if p == nil || !sphinxPasses(p, f, "") {
+				if p == nil || !b.passAll(t, p, "") {
 					t.Errorf("filters %q: hit %s does not match", f, pn)
 					continue
 				}
@@ -277,9 +272,9 @@ func TestSphinx(t *testing.T) {
 				continue
 			}
 			tested++
-			exact := search(t, sphinxRequest(w, 20), false)
-			plain := search(t, sphinxRequest(string(typo), 20), false)
-			fuzzy := search(t, sphinxRequest(string(typo), 20), true)
+			exact := search(t, searchRequest(w, 20, nil, nil, false), false)
+			plain := search(t, searchRequest(string(typo), 20, nil, nil, false), false)
+			fuzzy := search(t, searchRequest(string(typo), 20, nil, nil, false), true)
 			if exact.Total == 0 || plain.Total != 0 {
 				t.Errorf("%q finds %d, typo %q without correction %d", w, exact.Total, typo, plain.Total)
 			}
@@ -317,13 +312,13 @@ func TestSphinx(t *testing.T) {
 		for _, q := range []string{`pliers -steel`, `"pliers`, `it's`, `a\b`, `(drill)`, `@title drill`, `MAYBE drill`,
 			`drill NEAR/3 bit`, `x|y`, `~`, `=drill`, `<<`, `$`, `^`, `&`, `'; DROP TABLE products; --`, `fjällvik`, `Кофе`, "\x00", ``} {
 			for _, fuzzy := range []bool{false, true} {
-				search(t, sphinxRequest(q, 5), fuzzy)
+				search(t, searchRequest(q, 5, nil, nil, false), fuzzy)
 			}
 		}
-		if res := search(t, sphinxRequest("", 5), false); res.Total != len(all) {
+		if res := search(t, searchRequest("", 5, nil, nil, false), false); res.Total != len(all) {
 			t.Errorf("empty query: total %d, want all %d", res.Total, len(all))
 		}
-		if res := search(t, sphinxRequest("*", 5, "brand:No Such Brand"), false); res.Total != 0 {
+		if res := search(t, searchRequest("*", 5, []string{"brand:No Such Brand"}, nil, false), false); res.Total != 0 {
 			t.Errorf("unknown brand: total %d, want 0", res.Total)
 		}
 	})
@@ -336,94 +331,10 @@ func sphinxDeref(s *string) string {
 	return *s
 }
 
-func sphinxRequest(q string, count int, filters ...string) *engine.SearchRequest {
-	return &engine.SearchRequest{Query: &q, Products: &engine.ProductSettings{
-		ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &count}, Filters: filters}}}
-}
-
 func sphinxProductText(p *catalog.Product) string {
 	parts := []string{p.Title, p.Brand, p.Description, p.Keywords}
 	for _, h := range p.Hierarchies {
 		parts = append(parts, h...)
 	}
 	return strings.Join(parts, " ")
-}
-
-// sphinxHierValues are a product's hierarchy filter values: "a$", "a$b$", ….
-func sphinxHierValues(p *catalog.Product) map[string]bool {
-	out := map[string]bool{}
-	for _, h := range p.Hierarchies {
-		acc := ""
-		for _, l := range h {
-			acc += l + "$"
-			out[acc] = true
-		}
-	}
-	return out
-}
-
-// sphinxPasses reports whether p sphinxPasses Aisle's filters other than skip's:
-// values of one field ORed, fields ANDed.
-func sphinxPasses(p *catalog.Product, filters []string, skip string) bool {
-	ok := map[string]bool{}
-	for _, f := range filters {
-		field, value, _ := strings.Cut(f, ":")
-		if field == skip {
-			continue
-		}
-		var hit bool
-		switch field {
-		case "brand":
-			hit = p.Brand == value
-		case "hierarchies":
-			hit = sphinxHierValues(p)[value]
-		case "price":
-			lo, hi, _ := strings.Cut(value, ",")
-			hit = true
-			if v, err := strconv.ParseFloat(lo, 64); err == nil && p.Price < v {
-				hit = false
-			}
-			if v, err := strconv.ParseFloat(hi, 64); err == nil && p.Price > v {
-				hit = false
-			}
-		}
-		ok[field] = ok[field] || hit
-	}
-	for _, v := range ok {
-		if !v {
-			return false
-		}
-	}
-	return true
-}
-
-// sphinxBruteFacets counts Aisle's disjunctive facets over the products in text.
-func sphinxBruteFacets(all []*catalog.Product, text map[string]bool, filters []string) *sphinxFacets {
-	f := &sphinxFacets{Brand: map[string]int{}, Hier: map[string]int{}, InStock: map[bool]int{}}
-	for _, p := range all {
-		if !text[p.ProductNumber] {
-			continue
-		}
-		if p.Brand != "" && sphinxPasses(p, filters, "brand") {
-			f.Brand[p.Brand]++
-		}
-		if sphinxPasses(p, filters, "hierarchies") {
-			for v := range sphinxHierValues(p) {
-				f.Hier[v]++
-			}
-		}
-		if sphinxPasses(p, filters, "price") {
-			if f.PriceN == 0 || p.Price < f.PriceMin {
-				f.PriceMin = p.Price
-			}
-			if f.PriceN == 0 || p.Price > f.PriceMax {
-				f.PriceMax = p.Price
-			}
-			f.PriceN++
-		}
-		if sphinxPasses(p, filters, "") {
-			f.InStock[p.InStock]++
-		}
-	}
-	return f
 }
