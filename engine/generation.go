@@ -77,13 +77,7 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 	if products == nil {
 		return index.NewBuilder(an).Build(), nil
 	}
-	pl := pipeline{w: w, b: index.NewBuilder(an), progress: progress}
-	if err := pl.run(func(emit func(*catalog.Product, []byte) error) error {
-		return products(func(p *catalog.Product) error { return emit(p, nil) })
-	}); err != nil {
-		return nil, err
-	}
-	return pl.b.Build(), nil
+	return indexFeed(w, an, decodedFeed(products), progress)
 }
 
 // RawProducts yields products in the JSON a catalog.Product marshals to,
@@ -94,10 +88,24 @@ type RawProducts func(fn func(raw []byte) error) error
 // them: the JSON is decoded on every core, not on the reading goroutine,
 // and kept as the stored document instead of being encoded again.
 func IndexStoredProducts(w *config.Website, an *analysis.Analyzer, raw RawProducts, progress Progress) (*index.Segment, error) {
-	pl := pipeline{w: w, b: index.NewBuilder(an), progress: progress}
-	if err := pl.run(func(emit func(*catalog.Product, []byte) error) error {
+	return indexFeed(w, an, func(emit func(*catalog.Product, []byte) error) error {
 		return raw(func(b []byte) error { return emit(nil, b) })
-	}); err != nil {
+	}, progress)
+}
+
+// feed emits decoded products (raw nil) or stored JSON (p nil).
+type feed func(emit func(p *catalog.Product, raw []byte) error) error
+
+func decodedFeed(products func(fn func(*catalog.Product) error) error) feed {
+	return func(emit func(*catalog.Product, []byte) error) error {
+		return products(func(p *catalog.Product) error { return emit(p, nil) })
+	}
+}
+
+// indexFeed runs a feed through the pipeline into a new segment.
+func indexFeed(w *config.Website, an *analysis.Analyzer, f feed, progress Progress) (*index.Segment, error) {
+	pl := pipeline{w: w, b: index.NewBuilder(an), progress: progress}
+	if err := pl.run(f); err != nil {
 		return nil, err
 	}
 	return pl.b.Build(), nil
@@ -118,9 +126,8 @@ type pipeline struct {
 	done     int // products through the ordered stage
 }
 
-// run feeds decoded products (raw nil) or stored JSON (p nil) through the
-// pipeline.
-func (pl *pipeline) run(feed func(emit func(p *catalog.Product, raw []byte) error) error) error {
+// run passes a feed through the pipeline.
+func (pl *pipeline) run(feed feed) error {
 	const chunk = 256
 	type batch struct {
 		products []catalog.Product

@@ -52,9 +52,7 @@ func Import(st *store.Store, w *config.Website, lang analysis.Language, products
 	if !has {
 		pl.b = index.NewBuilder(analysis.New(lang))
 	}
-	err = pl.run(func(emit func(*catalog.Product, []byte) error) error {
-		return products(func(p *catalog.Product) error { return emit(p, nil) })
-	})
+	err = pl.run(decodedFeed(products))
 	stats.Products, stats.Bytes = bw.Count, bw.Bytes
 	if err != nil {
 		return nil, stats, err

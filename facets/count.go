@@ -42,10 +42,7 @@ func (c *Counter) Keyword(k *index.KeywordField, base *roaring.Bitmap) []uint32 
 		}
 		return counts
 	}
-	if cap(c.buf) < 1024 {
-		c.buf = make([]uint32, 1024)
-	}
-	buf := c.buf[:cap(c.buf)]
+	buf := c.docBuf()
 	offs, vals := k.Column()
 	if one := k.ChainColumn(); one != nil {
 		if cap(c.ends) < nv {
@@ -124,10 +121,7 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 		}
 		return sorted[i], sorted[j], true
 	}
-	if cap(c.buf) < 1024 {
-		c.buf = make([]uint32, 1024)
-	}
-	buf := c.buf[:cap(c.buf)]
+	buf := c.docBuf()
 	vals, qpos := f.Values(), f.Quantised()
 	minQ, maxQ := uint16(index.NoValue16), uint16(0)
 	it := base.ManyIterator()
@@ -157,4 +151,13 @@ func (c *Counter) Range(f *index.NumericField, base *roaring.Bitmap) (lo, hi flo
 		}
 	}
 	return lo, hi, ok
+}
+
+// docBuf is the counter's reused buffer for a bitmap's docs, taken a
+// batch at a time.
+func (c *Counter) docBuf() []uint32 {
+	if cap(c.buf) < 1024 {
+		c.buf = make([]uint32, 1024)
+	}
+	return c.buf[:cap(c.buf)]
 }
