@@ -131,10 +131,6 @@ func newBruteCase(t *testing.T, name string, w *config.Website, key string, prod
 func (bc *bruteCase) run(t *testing.T, combos int, seed uint64, queries []string) {
 	r := rand.New(rand.NewPCG(seed, seed))
 	v := bc.gen.search[bc.key].live
-	var facetFields []string
-	for _, f := range v.cfg.Facets {
-		facetFields = append(facetFields, f.Field)
-	}
 	for c := range combos {
 		var filters []string
 		for _, f := range v.cfg.Facets {

@@ -20,8 +20,7 @@ import (
 // concurrent use; Build hands back an immutable Segment, its doc ids in
 // key order whatever order the docs were added in.
 type Builder struct {
-	an       *analysis.Analyzer
-	kwFields map[string]bool
+	an *analysis.Analyzer
 
 	terms   map[string]uint32
 	termStr []string
