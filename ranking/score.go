@@ -95,11 +95,13 @@ func (w *Word) hasSuggested() bool {
 // suggested is set. A word with one route returns the segment's own
 // bitmap, which callers only read.
 func wordDocs(seg *index.Segment, w *Word, suggested bool) *roaring.Bitmap {
-	var only *roaring.Bitmap
+	// Count the routes before reading any: a rare term's bitmap is built
+	// on each TermDocs call.
+	var only uint32
 	routes := 0
 	for _, e := range w.Exp {
 		if !e.ScoreOnly && (suggested || !e.Suggested) {
-			only = seg.TermDocs(e.Term)
+			only = e.Term
 			routes++
 		}
 	}
@@ -109,7 +111,7 @@ func wordDocs(seg *index.Segment, w *Word, suggested bool) *roaring.Bitmap {
 		}
 	}
 	if routes == 1 {
-		return only
+		return seg.TermDocs(only)
 	}
 	u := roaring.New()
 	for _, e := range w.Exp {
