@@ -72,8 +72,9 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 
 // Save writes the segment under prefix, so a restart loads it instead of
 // re-indexing. Keys go out in ascending order (kinds D/ T/ W/ a/ dict
-// fl/ k/ meta n/ s/), so the store streams them into a table. Postings go out as delta-coded per-field docs and
-// frequencies, with roaring bitmaps for the terms that keep one.
+// fl/ k/ meta n/ s/), so the store streams them into a table. Postings
+// go out as delta-coded per-field docs and frequencies, with roaring
+// bitmaps for the terms that keep one.
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
@@ -90,28 +91,19 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	}
 	slices.Sort(meta.Numeric)
 	slices.Sort(meta.Sorts)
-	var buf, fps []byte
-	var posts []FieldPosting
-	for d := uint32(0); d < s.n; d++ {
-		if d%docChunk == 0 {
-			buf = buf[:0]
-		}
-		key := s.keys.at(int(d))
+	err := writeChunks(w, prefix, kDoc, int(s.n), docChunk, func(buf []byte, d int) ([]byte, error) {
+		key := s.keys.at(d)
 		buf = binary.AppendUvarint(buf, uint64(len(key)))
 		buf = append(buf, key...)
-		doc := s.stored.doc(d)
+		doc := s.stored.doc(uint32(d))
 		buf = binary.AppendUvarint(buf, uint64(len(doc)))
-		buf = append(buf, doc...)
-		if d%docChunk == docChunk-1 || d == s.n-1 {
-			if err := w.Set(chunkKey(prefix, kDoc, int(d/docChunk)), buf); err != nil {
-				return err
-			}
-		}
+		return append(buf, doc...), nil
+	})
+	if err != nil {
+		return err
 	}
-	for id := 0; id < s.terms.len(); id++ {
-		if id%termChunk == 0 {
-			buf = buf[:0]
-		}
+	var posts []FieldPosting
+	err = writeChunks(w, prefix, kTerm, s.terms.len(), termChunk, func(buf []byte, id int) ([]byte, error) {
 		t := s.terms.at(id)
 		buf = binary.AppendUvarint(buf, uint64(len(t)))
 		buf = append(buf, t...)
@@ -119,7 +111,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		if bm := s.post.bitmaps[id]; bm != nil {
 			rb, err := bm.ToBytes()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			buf = binary.AppendUvarint(buf, uint64(len(rb)))
 			buf = append(buf, rb...)
@@ -127,28 +119,21 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 			buf = append(buf, 0)
 		}
 		posts = s.TermPostings(uint32(id), posts[:0])
-		fps = appendPostings(fps[:0], posts)
-		buf = append(buf, fps...)
-		if id%termChunk == termChunk-1 || id == s.terms.len()-1 {
-			if err := w.Set(chunkKey(prefix, kTerm, id/termChunk), buf); err != nil {
-				return err
-			}
-		}
+		return appendPostings(buf, posts), nil
+	})
+	if err != nil {
+		return err
 	}
-	for i := 0; i < s.surfaces.len(); i++ {
-		if i%termChunk == 0 {
-			buf = buf[:0]
-		}
+	err = writeChunks(w, prefix, kSurface, s.surfaces.len(), termChunk, func(buf []byte, i int) ([]byte, error) {
 		word := s.surfaces.at(i)
 		buf = binary.AppendUvarint(buf, uint64(len(word)))
 		buf = append(buf, word...)
-		buf = binary.AppendUvarint(buf, uint64(s.surfaceTerm[i]))
-		if i%termChunk == termChunk-1 || i == s.surfaces.len()-1 {
-			if err := w.Set(chunkKey(prefix, kSurface, i/termChunk), buf); err != nil {
-				return err
-			}
-		}
+		return binary.AppendUvarint(buf, uint64(s.surfaceTerm[i])), nil
+	})
+	if err != nil {
+		return err
 	}
+	var buf []byte
 	for i, d := range s.keyDoc.docs {
 		k := s.keyDoc.keys.at(i)
 		if foldKey(s.keys.at(int(d))) == k {
@@ -212,6 +197,27 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		buf = appendUint32s(buf[:0], s.sorts[name])
 		if err := w.Set(key(kSort, name), buf); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// writeChunks writes n entries, size to a key, under prefix+kind and the
+// chunk's number; appendOne appends entry i to the chunk's buffer.
+func writeChunks(w KVWriter, prefix, kind string, n, size int, appendOne func(buf []byte, i int) ([]byte, error)) error {
+	var buf []byte
+	for i := 0; i < n; i++ {
+		if i%size == 0 {
+			buf = buf[:0]
+		}
+		var err error
+		if buf, err = appendOne(buf, i); err != nil {
+			return err
+		}
+		if i%size == size-1 || i == n-1 {
+			if err := w.Set(chunkKey(prefix, kind, i/size), buf); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
