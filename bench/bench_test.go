@@ -9,6 +9,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/aisle-search/aisle/datasets"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/facets"
@@ -41,10 +42,7 @@ func TestNDCG(t *testing.T) {
 // TestHomeDepotNDCG measures relevance on the real judgments; the figure
 // goes in docs/benchmarks.md.
 func TestHomeDepotNDCG(t *testing.T) {
-	data, err := FindSharedData()
-	if err != nil {
-		t.Skip(err.Error())
-	}
+	data := datasets.SkipOrDir(t)
 	ev, err := EvalHomeDepot(data, 10)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/datasets"
 	"github.com/aisle-search/aisle/demo"
 )
 
@@ -22,6 +22,7 @@ func TestFindSharedData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	t.Setenv(datasets.DirEnv, "")
 	t.Chdir(deep)
 	got, err := FindSharedData()
 	if err != nil {
@@ -60,10 +61,7 @@ func TestCSVCatalogErrors(t *testing.T) {
 // TestRealCatalogs reads the shared catalogs through the built-in
 // mappings: every row becomes a product with a number and a title.
 func TestRealCatalogs(t *testing.T) {
-	dir, err := FindSharedData()
-	if err != nil {
-		t.Skip(err.Error())
-	}
+	dir := datasets.SkipOrDir(t)
 	tests := []struct {
 		name      string
 		products  int
@@ -75,10 +73,8 @@ func TestRealCatalogs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			datasets.SkipOrFile(t, tc.name)
 			src, err := CSVCatalog(dir, tc.name)
-			if errors.Is(err, os.ErrNotExist) {
-				t.Skipf("%s not in %s", tc.name, dir)
-			}
 			if err != nil {
 				t.Fatal(err)
 			}

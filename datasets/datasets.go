@@ -5,12 +5,26 @@ package datasets
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
-// Dir walks up from the working directory to the shared/data folder.
+// DirEnv names the data folder directly, for a copy of the checkout that
+// does not sit beside shared/ (the mutation script's work trees).
+const DirEnv = "AISLE_SHARED_DATA"
+
+// Dir returns $AISLE_SHARED_DATA when set, or walks up from the working
+// directory to the shared/data folder.
 func Dir() (string, error) {
+	if p := os.Getenv(DirEnv); p != "" {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%s=%s is not a folder", DirEnv, p)
+		}
+		return p, nil
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -22,24 +36,32 @@ func Dir() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("shared/data not found above the working directory: it sits beside the checkout (pass --shared DIR to commands)")
+			return "", errors.New("shared/data not found above the working directory: it sits beside the checkout (pass --shared DIR to commands, or set " + DirEnv + ")")
 		}
 		dir = parent
 	}
 }
 
-// Skipper is the part of testing.TB that SkipOrDir needs.
-type Skipper interface {
-	Helper()
-	Skip(args ...any)
-}
-
-// SkipOrDir returns the data folder, or skips the test saying why.
-func SkipOrDir(t Skipper) string {
+// SkipOrDir returns the data folder, or skips the test saying why; with
+// AISLE_REQUIRE_DATA on (as on CI) it fails the test instead.
+func SkipOrDir(t expect.Skipper) string {
 	t.Helper()
 	dir, err := Dir()
 	if err != nil {
-		t.Skip(err.Error())
+		expect.SkipOrFail(t, expect.RequireDataEnv, err.Error())
 	}
 	return dir
+}
+
+// SkipOrFile returns the path of name under the data folder (for example
+// "flipkart/products.csv"), or skips or fails the test as SkipOrDir does
+// when the folder or the file is missing.
+func SkipOrFile(t expect.Skipper, name string) string {
+	t.Helper()
+	dir := SkipOrDir(t)
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if _, err := os.Stat(p); err != nil {
+		expect.SkipOrFail(t, expect.RequireDataEnv, fmt.Sprintf("%s is not in %s: %v", name, dir, err))
+	}
+	return p
 }

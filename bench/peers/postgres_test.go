@@ -15,6 +15,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
 const pgTestProducts = 2000
@@ -31,7 +32,7 @@ func newPGFixture(t *testing.T) *pgFixture {
 	t.Helper()
 	if _, err := pgFindBin(); err != nil {
 		if errors.Is(err, ErrNoPostgres) {
-			t.Skip("postgres not installed: apt-get install postgresql postgresql-contrib")
+			expect.SkipOrFail(t, expect.RequirePeersEnv, "postgres not installed: apt-get install postgresql postgresql-contrib")
 		}
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func newPGFixture(t *testing.T) *pgFixture {
 	pg, err := NewPostgres(t.TempDir(), src)
 	if err != nil {
 		if errors.Is(err, ErrNoPostgres) {
-			t.Skip("postgres not installed: apt-get install postgresql postgresql-contrib")
+			expect.SkipOrFail(t, expect.RequirePeersEnv, "postgres not installed: apt-get install postgresql postgresql-contrib")
 		}
 		t.Fatal(err)
 	}

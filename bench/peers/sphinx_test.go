@@ -14,6 +14,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
 func TestSphinxHelpers(t *testing.T) {
@@ -58,7 +59,7 @@ func TestSphinx(t *testing.T) {
 	src := bench.Generated(2000, 42)
 	s, err := NewSphinx(filepath.Join(t.TempDir(), "sphinx"), src)
 	if errors.Is(err, ErrNoSphinx) {
-		t.Skipf("skipping: %v", err)
+		expect.SkipOrFail(t, expect.RequirePeersEnv, err.Error())
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,70 @@
+package expect
+
+import (
+	"testing"
+)
+
+// recorder is a testing.TB that notes a failure instead of stopping the
+// test that uses it.
+type recorder struct {
+	testing.TB
+	failed, skipped bool
+}
+
+func (r *recorder) Helper()               {}
+func (r *recorder) Fatalf(string, ...any) { r.failed = true }
+func (r *recorder) Fatal(...any)          { r.failed = true }
+func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Skip(...any)           { r.skipped = true }
+
+func TestSomeFailsOnEmpty(t *testing.T) {
+	r := &recorder{TB: t}
+	Some(r, "empty", []int{})
+	if !r.failed {
+		t.Fatal("Some passed an empty slice")
+	}
+	r = &recorder{TB: t}
+	if got := Some(r, "one", []int{7}); r.failed || len(got) != 1 {
+		t.Fatal("Some failed a non-empty slice")
+	}
+	r = &recorder{TB: t}
+	AtLeast(r, "two", 3, []int{1, 2})
+	if !r.failed {
+		t.Fatal("AtLeast passed 2 of 3")
+	}
+}
+
+func TestCounter(t *testing.T) {
+	r := &recorder{TB: t}
+	c := Counter{What: "loop"}
+	c.Check(r)
+	if !r.failed {
+		t.Fatal("a loop that never ran passed")
+	}
+	r = &recorder{TB: t}
+	c = Counter{What: "loop", Min: 2, N: 2}
+	if c.Check(r); r.failed {
+		t.Fatal("a loop that ran enough failed")
+	}
+}
+
+func TestSkipOrFail(t *testing.T) {
+	for _, tc := range []struct {
+		env, ci       string
+		fail, skipped bool
+	}{
+		{"", "", false, true},
+		{"1", "", true, false},
+		{"true", "", true, false},
+		{"", "true", true, false},
+		{"0", "true", false, true},
+	} {
+		t.Setenv("AISLE_TEST_SWITCH", tc.env)
+		t.Setenv("CI", tc.ci)
+		r := &recorder{TB: t}
+		SkipOrFail(r, "AISLE_TEST_SWITCH", "no data")
+		if r.failed != tc.fail || r.skipped != tc.skipped {
+			t.Errorf("switch %q CI %q: failed %v skipped %v", tc.env, tc.ci, r.failed, r.skipped)
+		}
+	}
+}
