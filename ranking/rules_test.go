@@ -1,0 +1,589 @@
+package ranking
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+)
+
+// The tests in this file each cover one rule of docs/decisions.md
+// ("Search" section) at the ranking level: Parse, Match, ScoreBM25F and
+// TopN run as the engine runs them, and the test reads which products
+// come back in which order.
+
+// item is one product of a test shop: its product number, title and the
+// variant numbers that also find it exactly.
+type item struct {
+	key, title string
+	variants   []string
+}
+
+// shop indexes items as the engine does for products: the title, and the
+// product number as text. Doc ids follow product-number order whatever
+// order items come in.
+func shop(t testing.TB, items ...item) *index.Segment {
+	t.Helper()
+	b := index.NewBuilder(an)
+	for _, it := range items {
+		d := index.Doc{Key: it.key, AltKeys: it.variants, Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{it.title}
+		d.Text[index.FieldProductNumber] = []string{it.key}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+// titled is one item per title, numbered P000, P001, … in title order.
+func titled(titles ...string) []item {
+	items := make([]item, len(titles))
+	for i, title := range titles {
+		items[i] = item{key: fmt.Sprintf("P%03d", i), title: title}
+	}
+	return items
+}
+
+// result is what one search found.
+type result struct {
+	keys    []string // every matched product, best first
+	direct  []string // those matched without a synonym, in product-number order
+	relaxed bool
+}
+
+func run(t testing.TB, seg *index.Segment, phrase string, opt Options) result {
+	t.Helper()
+	q := Parse(seg, an, phrase, opt)
+	all, direct, relaxed := Match(seg, &q)
+	var sc Scratch
+	p := DefaultParams()
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	r := result{relaxed: relaxed}
+	for _, h := range TopN(sc.Docs, sc.Score, nil, len(sc.Docs), nil) {
+		r.keys = append(r.keys, seg.Key(h.Doc))
+	}
+	for _, d := range direct.ToArray() {
+		r.direct = append(r.direct, seg.Key(d))
+	}
+	return r
+}
+
+// stable fails the test unless every word analyses to itself: the
+// boundary tests count a word's letters, and a stemmer that shortened
+// one would move it across the boundary silently.
+func stable(t *testing.T, words ...string) {
+	t.Helper()
+	for _, w := range words {
+		toks := an.Analyze(nil, w)
+		if len(toks) != 1 || toks[0].Term != w || toks[0].Folded != w {
+			t.Fatalf("%q analyses to %+v, want itself: pick another word for this test", w, toks)
+		}
+	}
+}
+
+// TestEveryWordMustMatchFromTenFullMatches: docs/decisions.md "Matching":
+// "Every query word must match … When fewer than 10 products match every
+// word of a multi-word query, products matching some of the words follow
+// them".
+func TestEveryWordMustMatchFromTenFullMatches(t *testing.T) {
+	for _, tc := range []struct {
+		full        int // products holding both words
+		wantRelaxed bool
+	}{
+		{full: 11},
+		{full: 10},
+		{full: 9, wantRelaxed: true},
+		{full: 1, wantRelaxed: true},
+		{full: 0, wantRelaxed: true},
+	} {
+		var titles []string
+		for i := range tc.full {
+			titles = append(titles, fmt.Sprintf("cordless drill model%c", 'a'+i))
+		}
+		titles = append(titles, "cordless screwdriver", "hammer drill")
+		items := titled(titles...)
+		partial := []string{items[tc.full].key, items[tc.full+1].key}
+		r := run(t, shop(t, items...), "cordless drill", Options{})
+		if r.relaxed != tc.wantRelaxed {
+			t.Errorf("%d full matches: relaxed %v, want %v", tc.full, r.relaxed, tc.wantRelaxed)
+		}
+		want := tc.full
+		if tc.wantRelaxed {
+			want += len(partial)
+		}
+		if len(r.keys) != want {
+			t.Errorf("%d full matches: found %v, want %d products", tc.full, r.keys, want)
+			continue
+		}
+		for i, k := range r.keys {
+			if isPartial := slices.Contains(partial, k); isPartial != (i >= tc.full) {
+				t.Errorf("%d full matches: %s at %d in %v: products matching every word come first", tc.full, k, i, r.keys)
+			}
+		}
+	}
+}
+
+// TestOneWordQueryNeverRelaxes: docs/decisions.md "Matching": relaxing is
+// for "a multi-word query"; a single word with few matches is not relaxed.
+func TestOneWordQueryNeverRelaxes(t *testing.T) {
+	seg := shop(t, titled("cordless drill", "table lamp")...)
+	for _, phrase := range []string{"drill", "nothing"} {
+		if r := run(t, seg, phrase, Options{}); r.relaxed {
+			t.Errorf("%q: relaxed with %v", phrase, r.keys)
+		}
+	}
+}
+
+// TestRelaxedMoreMatchedWordsFirst: docs/decisions.md "Matching": partial
+// matches follow, "those matching more words first", even when a product
+// matching fewer words holds a rarer word many times.
+func TestRelaxedMoreMatchedWordsFirst(t *testing.T) {
+	var titles []string
+	for i := range 30 { // common words: a low IDF
+		titles = append(titles, fmt.Sprintf("steel drill set item%c%c", 'a'+i/26, 'a'+i%26))
+	}
+	titles = append(titles,
+		"rare steel drill",              // all three words: first
+		"rare rare rare rare",           // one word, rare and repeated
+		"steel drill long title filler", // two common words
+	)
+	items := titled(titles...)
+	r := run(t, shop(t, items...), "rare steel drill", Options{})
+	if !r.relaxed {
+		t.Fatalf("not relaxed: %v", r.keys)
+	}
+	all3, one, two := items[30].key, items[31].key, items[32].key
+	pos := func(k string) int { return slices.Index(r.keys, k) }
+	if pos(all3) != 0 || pos(two) < 0 || pos(one) < 0 || pos(two) > pos(one) {
+		t.Fatalf("ranked %v: want %s (3 words) first and %s (2 words) before %s (1 word)", r.keys, all3, two, one)
+	}
+	// Every two-word product comes before the one-word one.
+	if pos(one) != len(r.keys)-1 {
+		t.Fatalf("ranked %v: the one-word product %s must come last", r.keys, one)
+	}
+}
+
+// TestAsYouTypeLastWordIsPrefix: docs/decisions.md "As-you-type": "The last
+// word also matches as a prefix unless the query ends in a space." Only
+// the last word, and from two letters (runes, not bytes).
+func TestAsYouTypeLastWordIsPrefix(t *testing.T) {
+	items := titled("cordless drill", "table lamp", "дрель ударная", "d")
+	seg := shop(t, items...)
+	on := Options{PrefixLast: true}
+	for _, tc := range []struct {
+		phrase string
+		opt    Options
+		want   []string
+	}{
+		{"dri", on, []string{"P000"}},
+		{"dri ", on, nil},            // ends in a space
+		{"dri", Options{}, nil},      // prefix matching off in the configuration
+		{"dr", on, []string{"P000"}}, // two letters
+		{"d", on, []string{"P003"}},  // one letter: only the word itself
+		{"др", on, []string{"P002"}}, // two letters of two bytes each
+		{"д", on, nil},               // one letter of two bytes
+		{"cordless dril", on, []string{"P000"}},
+		{"tab lamp", on, []string{"P001"}}, // "tab" is not the last word; relaxed to lamp alone
+	} {
+		r := run(t, seg, tc.phrase, tc.opt)
+		if !slices.Equal(r.keys, tc.want) {
+			t.Errorf("%q (prefix %v): found %v, want %v", tc.phrase, tc.opt.PrefixLast, r.keys, tc.want)
+		}
+	}
+
+	// With ten products holding both words a search is strict: a first
+	// word typed in part matches nothing, so the search relaxes.
+	var titles []string
+	for i := range 10 {
+		titles = append(titles, fmt.Sprintf("cordless drill model%c", 'a'+i))
+	}
+	seg = shop(t, titled(titles...)...)
+	for _, tc := range []struct {
+		phrase      string
+		wantRelaxed bool
+	}{
+		{"cordless dril", false},
+		{"cordl drill", true},
+	} {
+		if r := run(t, seg, tc.phrase, on); r.relaxed != tc.wantRelaxed || len(r.keys) != 10 {
+			t.Errorf("%q: relaxed %v with %v, want relaxed %v", tc.phrase, r.relaxed, r.keys, tc.wantRelaxed)
+		}
+	}
+}
+
+// TestPrefixExpandsToAtMost32Words: a prefix expands to the first 32 words
+// of the catalog starting with it (ranking/query.go maxPrefixExp); the
+// typed word itself is matched exactly and does not take one of them.
+func TestPrefixExpandsToAtMost32Words(t *testing.T) {
+	var titles []string
+	for i := range 40 {
+		titles = append(titles, fmt.Sprintf("zorbx%c%c", 'a'+i/10, 'a'+i%10))
+	}
+	seg := shop(t, titled(titles...)...)
+	r := run(t, seg, "zorb", Options{PrefixLast: true})
+	if want := titled(titles[:32]...); len(r.keys) != 32 || !slices.Equal(sorted(r.keys), keys(want)) {
+		t.Fatalf("%q found %d products %v, want the first 32 in word order", "zorb", len(r.keys), r.keys)
+	}
+
+	// The word as typed exists: it is found exactly, and 32 completions
+	// follow it.
+	withWord := append([]string{"zorb"}, titles...)
+	seg = shop(t, titled(withWord...)...)
+	r = run(t, seg, "zorb", Options{PrefixLast: true})
+	if len(r.keys) != 33 || r.keys[0] != "P000" {
+		t.Fatalf("%q found %d products %v, want P000 first and 32 completions", "zorb", len(r.keys), r.keys)
+	}
+}
+
+func keys(items []item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.key
+	}
+	return out
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+// TestTypoEditsByWordLength: docs/decisions.md "Typos": "One edit from 5
+// letters, two from 9 (transpositions count as one); never for words
+// containing digits." The typed word's letters count (runes, not bytes).
+func TestTypoEditsByWordLength(t *testing.T) {
+	words := []string{"lamp", "brush", "keyboard", "sprinkler", "ключ", "дрель"}
+	stable(t, words...)
+	seg := shop(t, titled(words...)...)
+	for _, tc := range []struct {
+		phrase string
+		want   string // the product found, "" for none
+	}{
+		{"lamx", ""},            // 4 letters, 1 substitution: no typos under 5
+		{"brsh", ""},            // 4 letters typed (a deletion from brush): none
+		{"brosh", "P001"},       // 5 letters, 1 substitution
+		{"bursh", "P001"},       // 5 letters, 1 transposition
+		{"brushy", "P001"},      // 6 letters, 1 insertion
+		{"borsh", ""},           // 5 letters, 2 edits
+		{"keyboaxd", "P002"},    // 8 letters, 1 edit
+		{"keybaord", "P002"},    // 8 letters, 1 transposition
+		{"kexboaxd", ""},        // 8 letters, 2 edits: two only from 9
+		{"sprinkxxr", "P003"},   // 9 letters, 2 substitutions
+		{"sprinkelx", "P003"},   // 9 letters, a transposition and a substitution
+		{"spirnkelr", "P003"},   // 9 letters, two transpositions
+		{"sprinxxxr", ""},       // 9 letters, 3 edits
+		{"sprinklerxx", "P003"}, // 11 letters, 2 insertions
+		{"клюк", ""},            // 4 letters (8 bytes), 1 edit
+		{"дрелб", "P005"},       // 5 letters, 1 edit
+		{"brus1", ""},           // a digit: never corrected
+		{"brush1", ""},          // a digit: never corrected
+	} {
+		r := run(t, seg, tc.phrase, Options{})
+		var want []string
+		if tc.want != "" {
+			want = []string{tc.want}
+		}
+		if !slices.Equal(r.keys, want) {
+			t.Errorf("%q found %v, want %v", tc.phrase, r.keys, want)
+		}
+	}
+}
+
+// TestTyposOnlyWithoutExactOrPrefix: docs/decisions.md "Typos": "Typo
+// routes are tried only when a word has no exact or prefix match."
+func TestTyposOnlyWithoutExactOrPrefix(t *testing.T) {
+	stable(t, "brush", "blush", "brisk", "brist", "brusk", "brusj")
+	seg := shop(t, titled("brush", "blush", "brisk", "bristlecone")...)
+	for _, tc := range []struct {
+		phrase string
+		opt    Options
+		want   []string
+	}{
+		{"brush", Options{}, []string{"P000"}},                  // exact: blush (1 edit) is not tried
+		{"brist", Options{PrefixLast: true}, []string{"P003"}},  // prefix of bristlecone: brisk (1 edit) is not tried
+		{"brist ", Options{PrefixLast: true}, []string{"P002"}}, // no prefix after a space: brisk by a typo
+		{"brist", Options{}, []string{"P002"}},                  // no prefix matching: brisk by a typo
+		{"brusk", Options{}, []string{"P000", "P002"}},          // no exact: brush and brisk one edit away
+		{"blush brisk", Options{}, []string{"P001", "P002"}},    // exact words, relaxed
+		{"blush brusj", Options{}, []string{"P000", "P001"}},    // typos per word: brusj has no exact match
+	} {
+		r := run(t, seg, tc.phrase, tc.opt)
+		if !slices.Equal(sorted(r.keys), tc.want) {
+			t.Errorf("%q (prefix %v): found %v, want %v", tc.phrase, tc.opt.PrefixLast, r.keys, tc.want)
+		}
+	}
+}
+
+// TestTypoExpandsToAtMost16Words: a word's typo routes stop at 16 terms
+// (ranking/query.go maxTypoExp).
+func TestTypoExpandsToAtMost16Words(t *testing.T) {
+	var titles []string
+	for c := 'a'; c < 'a'+20; c++ {
+		titles = append(titles, string(c)+"rusk") // each one substitution from zrusk
+	}
+	stable(t, titles...)
+	seg := shop(t, titled(titles...)...)
+	r := run(t, seg, "zrusk", Options{})
+	if len(r.keys) != 16 {
+		t.Fatalf("zrusk found %d products %v, want 16", len(r.keys), r.keys)
+	}
+}
+
+// TestTypoFewerEditsFirst: a typo route's weight falls with its edits, so
+// of two equally good products the closer spelling comes first.
+func TestTypoFewerEditsFirst(t *testing.T) {
+	stable(t, "sprinkler", "sprinklog")
+	seg := shop(t, titled("sprinklog", "sprinkler")...)
+	r := run(t, seg, "sprinklex", Options{}) // 1 edit from sprinkler, 2 from sprinklog
+	if want := []string{"P001", "P000"}; !slices.Equal(r.keys, want) {
+		t.Fatalf("ranked %v, want %v", r.keys, want)
+	}
+}
+
+// TestRouteWeightsOrderRanking: ranking/query.go "an exact term beats a
+// stemmed prefix … a synonym beats a typo": of products that differ only
+// in the route their word matched through, the better route ranks first.
+func TestRouteWeightsOrderRanking(t *testing.T) {
+	stable(t, "sofa", "couch")
+	syn := synonyms(t, config.Synonym{Terms: []string{"sofa", "couch"}}, config.Synonym{From: "settee", Terms: []string{"couch"}})
+	// Same title length and document frequency for every word (sofabed,
+	// settee and settle stem to sofab, sette and settl).
+	seg := shop(t, titled("sofa", "couch", "sofabed", "settle")...)
+	for _, tc := range []struct {
+		phrase string
+		want   []string
+	}{
+		{"sofa", []string{"P000", "P001", "P002"}}, // exact, then the others
+		{"settee", []string{"P001", "P003"}},       // synonym couch before typo settle
+		{"couch", []string{"P001", "P000"}},        // exact before synonym
+	} {
+		r := run(t, seg, tc.phrase, Options{PrefixLast: true, Synonyms: syn})
+		if !slices.Equal(r.keys, tc.want) {
+			t.Errorf("%q ranked %v, want %v", tc.phrase, r.keys, tc.want)
+		}
+	}
+}
+
+// TestExactProductNumberFirst: docs/decisions.md "Exact product number":
+// "A query equal to a product number or variant number puts that product
+// first."
+func TestExactProductNumberFirst(t *testing.T) {
+	seg := shop(t,
+		item{key: "AB-100", title: "garden hose"},
+		item{key: "AB-200", title: "ab 100 ab 100 hose ab100", variants: []string{"XY-9"}},
+		item{key: "AB-300", title: "ab 100 ab100 hose", variants: []string{"VAR-77-RED"}},
+		item{key: "ZZ-1", title: "xy 9 xy9 xy9"},
+	)
+	for _, tc := range []struct {
+		phrase string
+		first  string
+		found  bool // the product is also found when the phrase is not its number
+	}{
+		{"AB-100", "AB-100", true},
+		{"ab-100", "AB-100", true},    // case-insensitive
+		{"  Ab-100 ", "AB-100", true}, // surrounding spaces
+		{"xy-9", "AB-200", false},     // a variant number, not in any text
+		{"var-77-red", "AB-300", false},
+	} {
+		r := run(t, seg, tc.phrase, Options{PrefixLast: true})
+		if len(r.keys) == 0 || r.keys[0] != tc.first {
+			t.Errorf("%q ranked %v, want %s first", tc.phrase, r.keys, tc.first)
+		}
+		if !slices.Contains(r.direct, tc.first) {
+			t.Errorf("%q: %s is not a direct match (direct %v)", tc.phrase, tc.first, r.direct)
+		}
+	}
+	// Not the whole phrase: no product number route.
+	if r := run(t, seg, "xy-9 hose", Options{}); slices.Contains(r.keys, "AB-200") && r.keys[0] == "AB-200" {
+		t.Errorf("%q ranked %v: a phrase holding a variant number is not that number", "xy-9 hose", r.keys)
+	}
+	q := Parse(seg, an, "ab-100 hose", Options{})
+	if q.HasSKU {
+		t.Errorf("%q is taken as a product number", "ab-100 hose")
+	}
+}
+
+// TestExactProductNumberWithSynonyms: the product of an exact number is a
+// direct match ("suggestedResult": false) even when another word of the
+// search has a synonym, so the direct set is computed apart.
+func TestExactProductNumberWithSynonyms(t *testing.T) {
+	seg := shop(t,
+		item{key: "AR-1", title: "armchair", variants: []string{"SOFA-RED"}},
+		item{key: "AR-2", title: "couch"},
+	)
+	syn := synonyms(t, config.Synonym{Terms: []string{"sofa", "couch"}})
+	r := run(t, seg, "sofa-red", Options{Synonyms: syn})
+	if want := []string{"AR-1", "AR-2"}; !slices.Equal(r.keys, want) || !slices.Equal(r.direct, want[:1]) {
+		t.Fatalf("ranked %v, direct %v: want %v, with AR-1 direct and AR-2 (found through the synonym couch) not", r.keys, r.direct, want)
+	}
+}
+
+// TestTieBreakByProductNumber: docs/decisions.md "Tie-break": "Equal scores
+// are ordered by doc id (product-number order), so paging is stable."
+func TestTieBreakByProductNumber(t *testing.T) {
+	// Fed out of order; equal titles score equally.
+	var items []item
+	for _, k := range []string{"K07", "K02", "K09", "K01", "K05", "K03", "K08", "K04", "K06"} {
+		items = append(items, item{key: k, title: "garden hose"})
+	}
+	items = append(items, item{key: "K00", title: "hose"}) // shorter: scores higher
+	seg := shop(t, items...)
+	r := run(t, seg, "hose", Options{})
+	want := []string{"K00", "K01", "K02", "K03", "K04", "K05", "K06", "K07", "K08", "K09"}
+	if !slices.Equal(r.keys, want) {
+		t.Fatalf("ranked %v, want %v", r.keys, want)
+	}
+	// Pages of any size agree with the full ranking.
+	q := Parse(seg, an, "hose", Options{})
+	all, _, relaxed := Match(seg, &q)
+	var sc Scratch
+	p := DefaultParams()
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	for k := 1; k <= len(want); k++ {
+		var got []string
+		for _, h := range TopN(sc.Docs, sc.Score, nil, k, nil) {
+			got = append(got, seg.Key(h.Doc))
+		}
+		if !slices.Equal(got, want[:k]) {
+			t.Errorf("top %d: %v, want %v", k, got, want[:k])
+		}
+	}
+}
+
+func synonyms(t *testing.T, entries ...config.Synonym) *Synonyms {
+	t.Helper()
+	syn, err := NewSynonyms(an, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return syn
+}
+
+// TestSynonymRoutes: docs/configuration.md "synonyms": "{"terms": [...]}
+// finds each term from any other (two-way); {"from": "tv", "terms": [...]}
+// is one-way. Terms may be phrases ("pruning shears"): every word of a
+// phrase must be in the product. Products found only through a synonym are
+// suggestedResult: true"; docs/decisions.md "Multi-word synonyms are
+// supported on both sides; a multi-word source is recognised as
+// consecutive words of the query."
+func TestSynonymRoutes(t *testing.T) {
+	items := titled(
+		"sofa",                  // P000
+		"couch",                 // P001
+		"settee",                // P002
+		"television",            // P003
+		"tv stand",              // P004
+		"pruning shears",        // P005
+		"shears",                // P006
+		"pruning saw",           // P007
+		"garden scissors",       // P008
+		"scissors for garden",   // P009
+		"hedge trimmer",         // P010
+		"electric hedge cutter", // P011
+		"cutter",                // P012
+	)
+	seg := shop(t, items...)
+	syn := synonyms(t,
+		config.Synonym{Terms: []string{"sofa", "couch", "settee"}},                     // two-way, three terms
+		config.Synonym{From: "tv", Terms: []string{"television"}},                      // one-way
+		config.Synonym{From: "secateurs", Terms: []string{"pruning shears"}},           // one-way to a phrase
+		config.Synonym{From: "garden scissors", Terms: []string{"shears"}},             // one-way from a phrase
+		config.Synonym{Terms: []string{"hedge trimmer", "hedge cutter"}},               // phrases on both sides
+		config.Synonym{From: "clippers", Terms: []string{"garden scissors", "cutter"}}, // a phrase and a word
+	)
+	for _, tc := range []struct {
+		phrase string
+		found  []string // in product-number order
+		direct []string // the products found without a synonym
+	}{
+		{"sofa", []string{"P000", "P001", "P002"}, []string{"P000"}},
+		{"couch", []string{"P000", "P001", "P002"}, []string{"P001"}},
+		{"settee", []string{"P000", "P001", "P002"}, []string{"P002"}},
+		{"tv", []string{"P003", "P004"}, []string{"P004"}},
+		{"television", []string{"P003"}, []string{"P003"}},                                     // one-way: not back to tv
+		{"secateurs", []string{"P005"}, nil},                                                   // both words of the phrase, not shears or pruning alone
+		{"pruning shears", []string{"P005", "P006", "P007"}, []string{"P005", "P006", "P007"}}, // not a source: relaxed
+		{"shears", []string{"P005", "P006"}, []string{"P005", "P006"}},                         // one-way: not back to garden scissors
+		{"garden scissors", []string{"P005", "P006", "P008", "P009"}, []string{"P008", "P009"}},
+		{"scissors garden", []string{"P008", "P009"}, []string{"P008", "P009"}}, // not consecutive in this order
+		{"hedge trimmer", []string{"P010", "P011"}, []string{"P010"}},
+		{"hedge cutter", []string{"P010", "P011"}, []string{"P011"}},
+		{"clippers", []string{"P008", "P009", "P011", "P012"}, nil}, // both words of garden scissors, in any order, or cutter
+	} {
+		r := run(t, seg, tc.phrase, Options{Synonyms: syn})
+		if got := sorted(r.keys); !slices.Equal(got, tc.found) {
+			t.Errorf("%q found %v, want %v", tc.phrase, got, tc.found)
+		}
+		if !slices.Equal(r.direct, tc.direct) {
+			t.Errorf("%q: direct %v, want %v", tc.phrase, r.direct, tc.direct)
+		}
+		// A single word found as typed outranks its synonyms.
+		if len(tc.direct) == 1 && !strings.Contains(tc.phrase, " ") && r.keys[0] != tc.direct[0] {
+			t.Errorf("%q ranked %v: %s, found as typed, must come first", tc.phrase, r.keys, tc.direct[0])
+		}
+	}
+}
+
+// TestSynonymsLongestSourceFirst: a multi-word source wins over a shorter
+// one starting at the same word, and words after it are still matched.
+func TestSynonymsLongestSourceFirst(t *testing.T) {
+	seg := shop(t, titled("shears", "lawn", "garden hose", "rake")...)
+	syn := synonyms(t,
+		config.Synonym{From: "garden", Terms: []string{"lawn"}},
+		config.Synonym{From: "garden scissors", Terms: []string{"shears"}},
+	)
+	for _, tc := range []struct {
+		phrase string
+		found  []string
+	}{
+		{"garden", []string{"P001", "P002"}},
+		{"garden scissors", []string{"P000"}},
+		{"garden scissors rake", []string{"P000", "P003"}}, // relaxed: the phrase and rake
+	} {
+		r := run(t, seg, tc.phrase, Options{Synonyms: syn})
+		if got := sorted(r.keys); !slices.Equal(got, tc.found) {
+			t.Errorf("%q found %v, want %v", tc.phrase, got, tc.found)
+		}
+	}
+}
+
+// TestNewSynonymsRejectsEmptyTerms: a synonym entry whose term or source
+// has no searchable word is an error naming the entry.
+func TestNewSynonymsRejectsEmptyTerms(t *testing.T) {
+	for _, tc := range []struct {
+		entry config.Synonym
+		want  string
+	}{
+		{config.Synonym{Terms: []string{"sofa", "!!"}}, `synonyms[1]: "!!" has no searchable word`},
+		{config.Synonym{From: " - ", Terms: []string{"sofa"}}, `synonyms[1]: from " - " has no searchable word`},
+	} {
+		_, err := NewSynonyms(an, []config.Synonym{{Terms: []string{"a", "b"}}, tc.entry})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%+v: error %v, want %q", tc.entry, err, tc.want)
+		}
+	}
+}
+
+// TestSynonymsListEachTargetOnce: a term is not its own synonym, and a
+// target listed twice (or reached by two entries) is one route.
+func TestSynonymsListEachTargetOnce(t *testing.T) {
+	syn := synonyms(t,
+		config.Synonym{Terms: []string{"sofa", "couch", "Couch", "sofas"}},
+		config.Synonym{From: "sofa", Terms: []string{"couch", "settee"}},
+	)
+	var got []string
+	for _, p := range syn.lookup("sofa") {
+		got = append(got, strings.Join(p, " "))
+	}
+	if want := []string{"couch", "sette"}; !slices.Equal(got, want) {
+		t.Fatalf("sofa's synonyms %q, want %q", got, want)
+	}
+	if syn.maxLen != 1 {
+		t.Fatalf("maxLen %d, want 1", syn.maxLen)
+	}
+}
