@@ -188,15 +188,21 @@ func hasExact(w Word) bool {
 }
 
 // add keeps one expansion per term: the best route, preferring a direct
-// one over a synonym at equal weight.
+// one over a synonym at equal weight. A term that any matching route
+// reaches directly stays direct, so a product the word finds as typed
+// (by prefix or typo too) is not marked as found through a synonym.
 func (w *Word) add(e Expansion) {
 	for i := range w.Exp {
 		if w.Exp[i].Term == e.Term {
 			if e.ScoreOnly && !w.Exp[i].ScoreOnly {
 				return
 			}
+			direct := !w.Exp[i].ScoreOnly && !w.Exp[i].Suggested || !e.ScoreOnly && !e.Suggested
 			if !e.ScoreOnly && w.Exp[i].ScoreOnly || e.Weight > w.Exp[i].Weight || e.Weight == w.Exp[i].Weight && !e.Suggested {
 				w.Exp[i] = e
+			}
+			if direct {
+				w.Exp[i].Suggested = false
 			}
 			return
 		}

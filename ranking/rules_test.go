@@ -587,3 +587,30 @@ func TestSynonymsListEachTargetOnce(t *testing.T) {
 		t.Fatalf("maxLen %d, want 1", syn.maxLen)
 	}
 }
+
+// TestDirectRouteBeatsSynonymForSuggested: docs/configuration.md
+// "synonyms": "Products found only through a synonym are suggestedResult:
+// true". A product a word also finds through its prefix or a typo is
+// found directly, even when a synonym reaches the same term with a
+// higher weight.
+func TestDirectRouteBeatsSynonymForSuggested(t *testing.T) {
+	seg := shop(t, titled("bed", "bedframe", "brush", "couch")...)
+	syn := synonyms(t,
+		config.Synonym{Terms: []string{"bed", "bedframe"}},               // bedframe: also bed's prefix completion
+		config.Synonym{From: "brusk", Terms: []string{"brush", "couch"}}, // brush: also a typo of brusk
+	)
+	for _, tc := range []struct {
+		phrase string
+		found  []string
+		direct []string
+	}{
+		{"bed", []string{"P000", "P001"}, []string{"P000", "P001"}},
+		{"bed ", []string{"P000", "P001"}, []string{"P000"}}, // no prefix: bedframe only through the synonym
+		{"brusk", []string{"P002", "P003"}, []string{"P002"}},
+	} {
+		r := run(t, seg, tc.phrase, Options{PrefixLast: true, Synonyms: syn})
+		if got := sorted(r.keys); !slices.Equal(got, tc.found) || !slices.Equal(r.direct, tc.direct) {
+			t.Errorf("%q found %v, direct %v; want %v, direct %v", tc.phrase, got, r.direct, tc.found, tc.direct)
+		}
+	}
+}
