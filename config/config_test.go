@@ -1,8 +1,15 @@
 package config
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/aisle-search/aisle/internal/expect"
+	"github.com/aisle-search/aisle/internal/golden"
 )
 
 func TestDefaultIsValid(t *testing.T) {
@@ -11,42 +18,413 @@ func TestDefaultIsValid(t *testing.T) {
 	}
 }
 
-func TestParseErrors(t *testing.T) {
-	base := func(search string) string {
-		return `{"websites":[{"uuid":"w","indexedFields":[{"name":"brand","type":"keyword"},{"name":"price","type":"number","sortable":true}],"searchConfigs":[` + search + `]}]}`
+// TestDocumentedExampleParses: docs/configuration.md, "A configuration
+// file is JSON ... it is a complete example": the example in the reference
+// is a configuration Parse accepts, with the members it shows.
+func TestDocumentedExampleParses(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	ok := `{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}]}]}`
-	if _, err := Parse([]byte(base(ok))); err != nil {
-		t.Fatalf("valid config rejected: %v", err)
+	_, rest, ok := strings.Cut(string(doc), "```json\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/configuration.md has no ```json example")
 	}
-	for _, tc := range []struct{ doc, want string }{
-		{`{"websites":[]}`, "at least one website"},
-		{`{"websites":[{"uuid":"w","bogus":1}]}`, "bogus"},
-		{`{"websites":[{"name":"x"}]}`, "uuid"},
-		{base(`{"key":"s","versions":[{"id":1,"status":"draft","fields":[{"name":"title","weight":5}]}]}`), "exactly one must be live"},
-		{base(`{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"colour","weight":5}]}]}`), `"colour" is not a searchable`},
-		{base(`{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}],"facets":[{"field":"brand","type":"RANGE"}]}]}`), "takes a LIST facet"},
-		{base(`{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}],"facets":[{"field":"size","type":"LIST"}]}]}`), `"size" is not an indexed field`},
-		{base(`{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}],"sorting":[{"field":"brand"}]}]}`), "not an indexed sortable field"},
-		{base(ok + "," + ok), `key "s" used twice`},
-		{base(`{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}],"devices":{"TV":{}}}]}`), `unknown device "TV"`},
-		{`{"websites":[{"uuid":"w","indexedFields":[{"name":"x","type":"blob"}]}]}`, `unknown type "blob"`},
-		{`{"websites":[{"uuid":"w","requireApiKey":true}]}`, "no key is listed"},
-	} {
-		_, err := Parse([]byte(tc.doc))
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Parse(%s) error %v, want it to contain %q", tc.doc, err, tc.want)
-		}
+	f, err := Parse([]byte(example))
+	if err != nil {
+		t.Fatalf("the documented example is refused: %v", err)
+	}
+	w := &f.Websites[0]
+	if w.UUID != "my-shop" || len(w.IndexedFields) != 6 || len(w.Search) != 1 {
+		t.Fatalf("website %+v", w)
+	}
+	v := w.Search[0].Versions[0]
+	if w.Search[0].Key != "main" || v.Status != StatusLive || len(v.Fields) != 3 || len(v.Facets) != 1 || len(v.Sorting) != 1 ||
+		len(v.Synonyms) != 2 || len(v.Redirects) != 1 || v.InitialContent == nil || v.InitialContent.Count != 12 ||
+		v.Devices["MOBILE"].MaxFacetValues != 10 || v.MaxFacetValues != 100 {
+		t.Fatalf("version %+v", v)
 	}
 }
 
+// baseJSON is a valid configuration using every member, for the tests to
+// change one thing in.
+const baseJSON = `{"websites":[{"uuid":"w","name":"W","requireApiKey":false,"apiKeys":["k"],
+ "indexedFields":[{"name":"brand","type":"keyword"},{"name":"hierarchies","type":"hierarchy"},
+   {"name":"price","type":"number","sortable":true},{"name":"inStock","type":"boolean"},
+   {"name":"created","type":"date","sortable":true},{"name":"title","type":"text","sortable":true}],
+ "searchConfigs":[{"key":"main","versions":[{"id":1,"status":"live",
+   "fields":[{"name":"title","weight":5},{"name":"brand","weight":3}],
+   "facets":[{"field":"brand","type":"LIST","title":"Brand"}],
+   "sorting":[{"field":"price","title":"Price","ascendingText":"Low","descendingText":"High"}],
+   "synonyms":[{"terms":["sofa","couch"]},{"from":"tv","terms":["television"]}],
+   "redirects":[{"queries":["returns"],"url":"https://shop/returns","trackingCode":"r"}],
+   "initialContent":{"filters":["isOnSale:true"],"sorting":["price asc"],"count":12},
+   "devices":{"MOBILE":{"maxFacetValues":10,"facets":[{"field":"inStock","type":"BOOLEAN","title":"Stock"}],
+     "sorting":[{"field":"created","title":"New"}]}},
+   "maxFacetValues":100,"template":"{{.Total}}"}]}]}]}`
+
+// at walks a decoded document: string steps are members, int steps are
+// array indexes. It returns the object there.
+func at(t *testing.T, doc any, path ...any) map[string]any {
+	t.Helper()
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			doc = doc.(map[string]any)[s]
+		case int:
+			doc = doc.([]any)[s]
+		}
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		t.Fatalf("%v is not an object", path)
+	}
+	return m
+}
+
+var (
+	website = []any{"websites", 0}
+	version = []any{"websites", 0, "searchConfigs", 0, "versions", 0}
+)
+
+func path(base []any, more ...any) []any { return append(append([]any{}, base...), more...) }
+
+// parseCase changes baseJSON and says whether Parse must accept the
+// result.
+type parseCase struct {
+	name   string
+	change func(t *testing.T, doc map[string]any)
+	ok     bool
+}
+
+// set returns a change that sets member name of the object at p.
+func set(p []any, name string, v any) func(*testing.T, map[string]any) {
+	return func(t *testing.T, doc map[string]any) { at(t, doc, p...)[name] = v }
+}
+
+// checkCases parses each case's document, fails the test when Parse
+// accepts or refuses against the case, and compares every outcome (ok or
+// the error) with the golden file, so the messages are reviewed.
+func checkCases(t *testing.T, goldenName string, cases []parseCase) {
+	t.Helper()
+	var report strings.Builder
+	for _, tc := range expect.Some(t, goldenName+" cases", cases) {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(baseJSON), &doc); err != nil {
+			t.Fatal(err)
+		}
+		tc.change(t, doc)
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Parse(data)
+		outcome := "ok"
+		if err != nil {
+			outcome = err.Error()
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: Parse = %s, want ok %v", tc.name, outcome, tc.ok)
+		}
+		fmt.Fprintf(&report, "%s:\n  %s\n", tc.name, outcome)
+	}
+	golden.Check(t, goldenName, []byte(report.String()))
+}
+
+// TestUnknownMembersAreErrors: docs/configuration.md, "Unknown members are
+// errors, so a misspelt setting is reported rather than ignored", at every
+// level of the file.
+func TestUnknownMembersAreErrors(t *testing.T) {
+	var cases []parseCase
+	for _, p := range [][]any{
+		{},
+		website,
+		path(website, "indexedFields", 0),
+		path(website, "searchConfigs", 0),
+		version,
+		path(version, "fields", 0),
+		path(version, "facets", 0),
+		path(version, "sorting", 0),
+		path(version, "synonyms", 0),
+		path(version, "redirects", 0),
+		path(version, "initialContent"),
+		path(version, "devices", "MOBILE"),
+		path(version, "devices", "MOBILE", "facets", 0),
+	} {
+		cases = append(cases, parseCase{name: fmt.Sprintf("misspelt member in %v", p), change: set(p, "sortabel", true)})
+	}
+	checkCases(t, "unknown_members.txt", cases)
+}
+
+// TestFieldWeightBounds: docs/configuration.md, "fields: searchable text
+// fields and BM25F weights (0–100)", bounds included.
+func TestFieldWeightBounds(t *testing.T) {
+	var cases []parseCase
+	for _, tc := range []struct {
+		weight float64
+		ok     bool
+	}{{-0.5, false}, {0, true}, {0.5, true}, {100, true}, {100.5, false}, {1000, false}} {
+		cases = append(cases, parseCase{name: fmt.Sprintf("weight %v", tc.weight), change: set(path(version, "fields", 1), "weight", tc.weight), ok: tc.ok})
+	}
+	checkCases(t, "field_weights.txt", cases)
+}
+
+// TestSearchableFieldNames: docs/configuration.md, fields are "title,
+// brand, hierarchies (category names), keywords, description,
+// productNumber, extraData (every extraData and extraDataList value)".
+func TestSearchableFieldNames(t *testing.T) {
+	var cases []parseCase
+	for _, name := range []string{"title", "brand", "hierarchies", "keywords", "description", "productNumber", "extraData"} {
+		cases = append(cases, parseCase{name: "field " + name, change: set(path(version, "fields", 1), "name", name), ok: true})
+	}
+	for _, name := range []string{"price", "colour", "", "Title"} {
+		cases = append(cases, parseCase{name: fmt.Sprintf("field %q", name), change: set(path(version, "fields", 1), "name", name)})
+	}
+	cases = append(cases, parseCase{name: "no fields", change: set(version, "fields", []any{})})
+	checkCases(t, "searchable_fields.txt", cases)
+}
+
+// TestExactlyOneLiveVersion: docs/configuration.md, "Each key has versions;
+// exactly one has "status": "live", the others are "draft"".
+func TestExactlyOneLiveVersion(t *testing.T) {
+	versions := func(statuses ...string) func(*testing.T, map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			var vs []any
+			for i, s := range statuses {
+				vs = append(vs, map[string]any{"id": i + 1, "status": s, "fields": []any{map[string]any{"name": "title", "weight": 1}}})
+			}
+			at(t, doc, path(website, "searchConfigs", 0)...)["versions"] = vs
+		}
+	}
+	checkCases(t, "live_versions.txt", []parseCase{
+		{"live", versions("live"), true},
+		{"draft, live, draft", versions("draft", "live", "draft"), true},
+		{"no versions", versions(), false},
+		{"draft only", versions("draft"), false},
+		{"two live", versions("live", "draft", "live"), false},
+		{"published", versions("live", "published"), false},
+		{"id used twice", func(t *testing.T, doc map[string]any) {
+			versions("live", "draft")(t, doc)
+			at(t, doc, path(version[:len(version)-1], 1)...)["id"] = 1
+		}, false},
+	})
+}
+
+// TestFacetTypeMustFitFieldType: docs/configuration.md, facets: "field (an
+// indexed field), type (LIST, BOOLEAN, RANGE; must fit the field type)",
+// and the indexed fields table: keyword and hierarchy take LIST, boolean
+// BOOLEAN, number and date RANGE, text none. Device facets follow the same
+// rule.
+func TestFacetTypeMustFitFieldType(t *testing.T) {
+	fits := map[string]string{"brand": "LIST", "hierarchies": "LIST", "inStock": "BOOLEAN", "price": "RANGE", "created": "RANGE", "title": ""}
+	fieldType := map[string]string{"brand": "keyword", "hierarchies": "hierarchy", "inStock": "boolean", "price": "number", "created": "date", "title": "text"}
+	var cases []parseCase
+	for _, field := range []string{"brand", "hierarchies", "inStock", "price", "created", "title"} {
+		for _, facet := range []string{"LIST", "BOOLEAN", "RANGE"} {
+			for _, where := range []struct {
+				name string
+				path []any
+			}{{"version", path(version, "facets", 0)}, {"MOBILE device", path(version, "devices", "MOBILE", "facets", 0)}} {
+				cases = append(cases, parseCase{
+					name: fmt.Sprintf("%s facet on a %s field, in the %s", facet, fieldType[field], where.name),
+					change: func(t *testing.T, doc map[string]any) {
+						set(where.path, "field", field)(t, doc)
+						set(where.path, "type", facet)(t, doc)
+					},
+					ok: fits[field] == facet,
+				})
+			}
+		}
+	}
+	cases = append(cases,
+		parseCase{name: "LIST facet on a field that is not indexed", change: set(path(version, "facets", 0), "field", "extraData.color")},
+		parseCase{name: "lower-case facet type", change: set(path(version, "facets", 0), "type", "list")},
+	)
+	checkCases(t, "facet_types.txt", cases)
+}
+
+// TestSortingNeedsSortableIndexedField: docs/configuration.md, sorting:
+// "field (indexed and sortable)"; and the indexed fields table: keyword,
+// hierarchy and boolean fields are not sortable.
+func TestSortingNeedsSortableIndexedField(t *testing.T) {
+	var cases []parseCase
+	for i, tc := range []struct {
+		typ string
+		ok  bool
+	}{{"keyword", false}, {"hierarchy", false}, {"number", true}, {"boolean", false}, {"date", true}, {"text", true}} { // baseJSON's order
+		cases = append(cases, parseCase{name: "sortable " + tc.typ + " field", change: set(path(website, "indexedFields", i), "sortable", true), ok: tc.ok})
+	}
+	cases = append(cases,
+		parseCase{name: "sorting on an indexed field that is not sortable", change: set(path(version, "sorting", 0), "field", "brand")},
+		parseCase{name: "sorting on a field that is not indexed", change: set(path(version, "sorting", 0), "field", "extraDataNumber.rating")},
+		parseCase{name: "device sorting on a field that is not sortable", change: set(path(version, "devices", "MOBILE", "sorting", 0), "field", "inStock")},
+		parseCase{name: "unknown field type", change: set(path(website, "indexedFields", 0), "type", "blob")},
+		parseCase{name: "indexed field listed twice", change: set(path(website, "indexedFields", 1), "name", "brand")},
+	)
+	checkCases(t, "sorting.txt", cases)
+}
+
+// TestWebsiteAndVersionMembers covers the remaining rules of
+// docs/configuration.md: "uuid: required", API keys for requireApiKey,
+// search configurations "by key", DESKTOP / MOBILE devices, synonyms and
+// redirects with their required parts, and maxFacetValues.
+func TestWebsiteAndVersionMembers(t *testing.T) {
+	checkCases(t, "members.txt", []parseCase{
+		{"no websites", func(t *testing.T, doc map[string]any) { doc["websites"] = []any{} }, false},
+		{"no uuid", set(website, "uuid", ""), false},
+		{"requireApiKey with a key", set(website, "requireApiKey", true), true},
+		{"requireApiKey without keys", func(t *testing.T, doc map[string]any) {
+			set(website, "requireApiKey", true)(t, doc)
+			set(website, "apiKeys", []any{})(t, doc)
+		}, false},
+		{"key used twice", func(t *testing.T, doc map[string]any) {
+			w := at(t, doc, website...)
+			w["searchConfigs"] = append(w["searchConfigs"].([]any), w["searchConfigs"].([]any)[0])
+		}, false},
+		{"empty key", set(path(website, "searchConfigs", 0), "key", ""), false},
+		{"DESKTOP device", func(t *testing.T, doc map[string]any) {
+			d := at(t, doc, path(version, "devices")...)
+			d["DESKTOP"], d["MOBILE"] = d["MOBILE"], nil
+		}, true},
+		{"TV device", set(path(version, "devices"), "TV", map[string]any{}), false},
+		{"one-way synonym without terms", set(path(version, "synonyms", 1), "terms", []any{}), false},
+		{"two-way synonym of one term", set(path(version, "synonyms", 0), "terms", []any{"sofa"}), false},
+		{"redirect without url", set(path(version, "redirects", 0), "url", ""), false},
+		{"redirect without queries", set(path(version, "redirects", 0), "queries", []any{}), false},
+		{"maxFacetValues 0 (the default)", set(version, "maxFacetValues", 0), true},
+		{"negative maxFacetValues", set(version, "maxFacetValues", -1), false},
+		{"a number where a string belongs", set(website, "uuid", 7), false},
+	})
+}
+
+// knownMembers reports the object members of data that are no member of
+// the Go type t decodes them into (matched case-insensitively, as the
+// decoder matches them), with their paths.
+func knownMembers(v any, t reflect.Type, at string) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var bad []string
+	switch x := v.(type) {
+	case map[string]any:
+		switch t.Kind() {
+		case reflect.Map:
+			for k, e := range x {
+				bad = append(bad, knownMembers(e, t.Elem(), at+"."+k)...)
+			}
+		case reflect.Struct:
+			fields := map[string]reflect.Type{}
+			for f := range t.Fields() {
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				fields[strings.ToLower(name)] = f.Type
+			}
+			for k, e := range x {
+				ft, ok := fields[strings.ToLower(k)]
+				if !ok {
+					bad = append(bad, at+"."+k)
+					continue
+				}
+				bad = append(bad, knownMembers(e, ft, at+"."+k)...)
+			}
+		}
+	case []any:
+		if t.Kind() == reflect.Slice {
+			for i, e := range x {
+				bad = append(bad, knownMembers(e, t.Elem(), fmt.Sprintf("%s[%d]", at, i))...)
+			}
+		}
+	}
+	return bad
+}
+
+// sameValue is reflect.DeepEqual except that a nil slice or map equals an
+// empty one: JSON leaves out empty members, and reading them back gives
+// nil.
+func sameValue(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !sameValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			if bv := b.MapIndex(k); !bv.IsValid() || !sameValue(a.MapIndex(k), bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.Equal(b)
+}
+
+// FuzzParse checks what Parse promises beyond validating: a document it
+// accepts is one JSON value whose every member is a configuration member
+// (nothing is ignored: not a misspelt member, not a second document), the
+// configuration it returns is stored and read back unchanged (encoded,
+// parsed again, equal), and a refused document's error says
+// where: in the decoding, or at the path of a member under websites.
 func FuzzParse(f *testing.F) {
+	f.Add([]byte(baseJSON))
 	f.Add([]byte(`{"websites":[{"uuid":"w","indexedFields":[{"name":"brand","type":"keyword"}],"searchConfigs":[{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}]}]}]}]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"w","sortabel":true}]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"w"}]}` + "\n"))
+	f.Add([]byte(`{"websites":[{"UUID":"w","searchConfigs":null}]}`))
 	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"websites":[{"uuid":""}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		f, err := Parse(data)
-		if err == nil && f.Validate() != nil {
-			t.Fatal("Parse accepted a file Validate rejects")
+		cfg, err := Parse(data)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "decode: ") && !strings.HasPrefix(msg, "websites") {
+				t.Fatalf("error names no member: %v", err)
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("Parse accepted what is not one JSON document: %q", data)
+		}
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if bad := knownMembers(doc, reflect.TypeFor[File](), ""); len(bad) > 0 {
+			t.Fatalf("Parse accepted unknown members %q", bad)
+		}
+		enc, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := Parse(enc)
+		if err != nil {
+			t.Fatalf("the encoded configuration is refused: %v\n%s", err, enc)
+		}
+		if !sameValue(reflect.ValueOf(cfg), reflect.ValueOf(again)) {
+			enc2, _ := json.Marshal(again)
+			t.Fatalf("encoded and parsed again, the configuration changed:\n%s\n%s", enc, enc2)
 		}
 	})
 }
