@@ -298,6 +298,29 @@ func TestWebsiteAndVersionMembers(t *testing.T) {
 	})
 }
 
+// TestParseRefusesDataAfterTheDocument: a configuration file is one JSON
+// document; a second one or stray text after it would otherwise be
+// silently ignored, as a misspelt member would (docs/configuration.md,
+// "a misspelt setting is reported rather than ignored").
+func TestParseRefusesDataAfterTheDocument(t *testing.T) {
+	const doc = `{"websites":[{"uuid":"w"}]}`
+	for _, tc := range []struct {
+		name, data string
+		ok         bool
+	}{
+		{"the document alone", doc, true},
+		{"white space after it", doc + "\n\t \r\n", true},
+		{"a second document", doc + "\n" + `{"websites":[{"uuid":"other"}]}`, false},
+		{"a stray brace", doc + "}", false},
+		{"text", doc + " and more", false},
+	} {
+		_, err := Parse([]byte(tc.data))
+		if (err == nil) != tc.ok || err != nil && !strings.HasPrefix(err.Error(), "decode: ") {
+			t.Errorf("%s: Parse error %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
+
 // knownMembers reports the object members of data that are no member of
 // the Go type t decodes them into (matched case-insensitively, as the
 // decoder matches them), with their paths.
@@ -396,6 +419,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"websites":[{"UUID":"w","searchConfigs":null}]}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"websites":[{"uuid":""}]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"w"}]} {"websites":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := Parse(data)
 		if err != nil {

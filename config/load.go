@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -22,14 +23,18 @@ func Load(path string) (*File, error) {
 	return f, nil
 }
 
-// Parse decodes and validates a configuration document; unknown members
-// are errors so a misspelt setting is caught rather than ignored.
+// Parse decodes and validates a configuration document; unknown members,
+// and anything after the document but white space, are errors so a
+// misspelt setting is caught rather than ignored.
 func Parse(data []byte) (*File, error) {
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("decode: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("decode: data after the configuration's closing }: a file holds one JSON document")
 	}
 	if err := f.Validate(); err != nil {
 		return nil, err
