@@ -386,6 +386,12 @@ func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.
 		if a.count != b.count {
 			return int(b.count) - int(a.count)
 		}
+		// Then by title: a hierarchy node's own name, not its path.
+		if hier {
+			if c := cmpString(facetTitle(kf.Values[a.id], true), facetTitle(kf.Values[b.id], true)); c != 0 {
+				return c
+			}
+		}
 		return cmpString(kf.Values[a.id], kf.Values[b.id])
 	})
 	values := make([]FacetValueOut, 0, min(len(cands), maxValues))
