@@ -1,0 +1,61 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var demoBannerRE = regexp.MustCompile(`Aisle demo shop is up on http://(\S+) with (\d+) products \(search configuration key "demo"\)`)
+
+// TestDemoServesProductsUnderKeyDemo: README.md, "go run ./cmd/aisle demo
+// ... Flags: --addr HOST:PORT, --data DIR (keep the pebble directory; a
+// temporary one otherwise), --admin-key KEY ..., --products N", and the
+// banner's search configuration key "demo". A second start on the kept
+// directory serves the same shop without generating it again.
+func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "demo")
+	s := startCLI(t, "demo", "--products", "240", "--addr", "127.0.0.1:0", "--admin-key", "k", "--data", data)
+	m := demoBannerRE.FindStringSubmatch(s.stdout.String())
+	if m == nil || m[1] != s.addr || m[2] != "240" {
+		t.Fatalf("banner for %s:\n%s", s.addr, s.stdout.String())
+	}
+	if n := s.total(t, "demo", "*"); n != 240 {
+		t.Errorf("wildcard under key demo found %d, want 240", n)
+	}
+	if n := s.total(t, "demo", "lamp"); n == 0 || n >= 240 {
+		t.Errorf("lamp found %d of 240 demo products", n)
+	}
+	s.shutdown(t)
+
+	s = startCLI(t, "demo", "--products", "999", "--addr", "127.0.0.1:0", "--admin-key", "k", "--data", data)
+	if n := s.total(t, "demo", "*"); n != 240 {
+		t.Errorf("restart on the kept --data: %d products, want the 240 generated before", n)
+	}
+	s.shutdown(t)
+	if logs := s.stderr.String(); !strings.Contains(logs, "already holds a catalog") || !strings.Contains(logs, `msg="index loaded"`) {
+		t.Errorf("restart on the kept --data generated or rebuilt the shop:\n%s", logs)
+	}
+}
+
+// TestDemoWithoutDataUsesTemporaryDirectory: README.md, "--data DIR (keep
+// the pebble directory; a temporary one otherwise)": the demo's directory
+// is made under TMPDIR and removed when it stops.
+func TestDemoWithoutDataUsesTemporaryDirectory(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("AISLE_DATA", "")
+	s := startCLI(t, "demo", "--products", "50", "--addr", "127.0.0.1:0", "--admin-key", "k")
+	running, err := filepath.Glob(filepath.Join(tmp, "aisle-demo-*"))
+	if err != nil || len(running) != 1 {
+		t.Fatalf("while serving, TMPDIR holds %q (%v), want one aisle-demo-* directory", running, err)
+	}
+	if n := s.total(t, "demo", "*"); n != 50 {
+		t.Errorf("wildcard found %d, want 50", n)
+	}
+	s.shutdown(t)
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("after stopping, TMPDIR still holds %q", left)
+	}
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/datasets"
+	"github.com/aisle-search/aisle/internal/expect"
+	"github.com/aisle-search/aisle/internal/golden"
+	"github.com/aisle-search/aisle/store"
+)
+
+// storedProducts reads every product a data directory holds.
+func storedProducts(t *testing.T, dir string) []*catalog.Product {
+	t.Helper()
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var ps []*catalog.Product
+	// Products reuses its Product: keep copies.
+	if err := st.Products(func(p *catalog.Product) error { c := *p; ps = append(ps, &c); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// TestImportFeedFormats: README.md, "aisle import --data ./shop
+// products.jsonl # JSONL / NDJSON, or a JSON array"; docs/configuration.md,
+// "JSONL / NDJSON (one object per line) or a JSON array".
+func TestImportFeedFormats(t *testing.T) {
+	const (
+		a = `{"productNumber":"F1","title":"First Lamp","price":10}`
+		b = `{"productNumber":"F2","title":"Middle Lamp","price":20}`
+		c = `{"productNumber":"F3","title":"Last Lamp","price":30}`
+	)
+	tests := []struct{ name, content string }{
+		{"products.jsonl", a + "\n" + b + "\n" + c + "\n"},
+		{"products.ndjson", a + "\r\n\r\n" + b + "\r\n" + c}, // CRLF, a blank line, no final newline
+		{"products.json", "[\n  " + a + ",\n  " + b + ",\n  " + c + "\n]\n"},
+		{"oneline.json", "[" + a + "," + b + "," + c + "]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "shop")
+			out := mustRun(t, "import", "--data", data, "--quiet", writeFile(t, dir, tc.name, tc.content))
+			if !strings.Contains(out, "imported 3 products") || !strings.Contains(out, "3 in the index") {
+				t.Fatalf("import said %q", out)
+			}
+			var got []string
+			for _, p := range expect.Some(t, "stored products", storedProducts(t, data)) {
+				got = append(got, p.ProductNumber+" "+p.Title)
+			}
+			if want := "F1 First Lamp, F2 Middle Lamp, F3 Last Lamp"; strings.Join(got, ", ") != want {
+				t.Fatalf("stored %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestImportCSVWithMappingFile: README.md, "aisle import --data ./shop
+// --mapping mapping.json feed.csv # CSV with a column mapping";
+// docs/configuration.md, "defaults fill fields without a column and empty
+// cells of mapped columns". The stored products are the golden file.
+func TestImportCSVWithMappingFile(t *testing.T) {
+	dir := t.TempDir()
+	mapping := writeFile(t, dir, "mapping.json", `{"name": "myfeed",
+ "columns": {"productNumber": "sku", "title": "name", "price": "price", "brand": "maker",
+   "hierarchies": "category", "extraData.color": "colour", "extraDataList.tags": "tags"},
+ "hierarchySeparator": " > ", "hierarchyDropLast": false, "lenientNumbers": false,
+ "defaults": {"currency": "EUR", "inStock": "true", "brand": "House Brand"}}`)
+	feed := writeFile(t, dir, "feed.csv", "sku,name,price,maker,category,colour,tags,ignored\n"+
+		"S-1,Cordless Drill,1234.5,Voltmax,Tools > Power Tools > Drills,red,cordless|18V,x\n"+
+		"S-2,\"Lamp, brass\",25,,Lighting,,,y\n"+
+		" S-3 , Hammer ,9.99,Forge,Tools > Hand Tools,black, steel | claw ,z\n")
+	data := filepath.Join(dir, "shop")
+	if out := mustRun(t, "import", "--data", data, "--quiet", "--mapping", mapping, feed); !strings.Contains(out, "imported 3 products") {
+		t.Fatalf("import said %q", out)
+	}
+	var b strings.Builder
+	for _, p := range expect.Some(t, "stored products", storedProducts(t, data)) {
+		pb, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(pb)
+		b.WriteByte('\n')
+	}
+	golden.Check(t, "csv_mapping_import.jsonl", []byte(b.String()))
+}
+
+// TestImportBuiltinMappingFlipkart: README.md, "The real catalogs load with
+// built-in mappings: aisle import --data /tmp/flipkart --mapping flipkart
+// ../shared/data/flipkart/products.csv".
+func TestImportBuiltinMappingFlipkart(t *testing.T) {
+	path := datasets.SkipOrFile(t, "flipkart/products.csv")
+	data := filepath.Join(t.TempDir(), "flipkart")
+	out := mustRun(t, "import", "--data", data, "--quiet", "--mapping", "flipkart", path)
+	if !strings.Contains(out, "imported 20000 products") || !strings.Contains(out, "20000 in the index") {
+		t.Fatalf("import said %q", out)
+	}
+	// The mapping's defaults (currency INR, in stock) reach every product,
+	// and its category path loses the last level (the product's name).
+	paths := flipkartPaths(t, path)
+	ps := expect.AtLeast(t, "stored products", 20000, storedProducts(t, data))
+	for _, p := range ps {
+		if p.Currency != "INR" || !p.InStock || !strings.HasPrefix(p.PriceFormatted, "₹") {
+			t.Fatalf("product %s: currency %q, in stock %v, price %q: the mapping's defaults are missing", p.ProductNumber, p.Currency, p.InStock, p.PriceFormatted)
+		}
+		want := paths[p.ProductNumber]
+		if len(want) > 1 {
+			want = want[:len(want)-1]
+		}
+		var got []string
+		if len(p.Hierarchies) > 0 {
+			got = p.Hierarchies[0]
+		}
+		if len(p.Hierarchies) > 1 || !slices.Equal(got, want) {
+			t.Fatalf("product %s: hierarchies %q, want [%q]", p.ProductNumber, p.Hierarchies, want)
+		}
+	}
+}
+
+// flipkartPaths reads the Flipkart file's category paths by uniq_id, split
+// on " >> ", without empty levels.
+func flipkartPaths(t *testing.T, path string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := expect.Some(t, "flipkart rows", rows)[0]
+	id, cat := slices.Index(head, "uniq_id"), slices.Index(head, "category_path")
+	if id < 0 || cat < 0 {
+		t.Fatalf("header %q lacks uniq_id or category_path", head)
+	}
+	paths := map[string][]string{}
+	for _, r := range rows[1:] {
+		var levels []string
+		for l := range strings.SplitSeq(r[cat], " >> ") {
+			if l = strings.TrimSpace(l); l != "" {
+				levels = append(levels, l)
+			}
+		}
+		paths[r[id]] = levels
+	}
+	return paths
+}
+
+// TestFailedImportKeepsDirectory: README.md, "An import is one atomic
+// write: if it fails (a product that does not validate, a missing file)
+// the directory keeps what it had".
+func TestFailedImportKeepsDirectory(t *testing.T) {
+	// More products than the import pipeline's batch (256) come before
+	// each failure, so some have reached the store's bulk write by then.
+	var many strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&many, `{"productNumber":"N%03d","title":"New Lamp %d","price":5}`+"\n", i, i)
+	}
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.jsonl", many.String())
+	invalidLast := writeFile(t, dir, "invalid.jsonl", many.String()+`{"productNumber":"N999","title":"  ","price":8}`+"\n")
+	malformed := writeFile(t, dir, "malformed.json", "["+strings.ReplaceAll(strings.TrimSpace(many.String()), "\n", ",\n")+`, {"productNumber":`)
+	missing := filepath.Join(dir, "missing.jsonl")
+	tests := []struct {
+		name string
+		args []string
+		want string // in the error
+	}{
+		{"a product that does not validate", []string{invalidLast}, `product 601 (N999): field "title": is required`},
+		{"a missing file after a good one", []string{good, missing}, "missing.jsonl"},
+		{"malformed JSON", []string{malformed}, "malformed.json:600: product 601"},
+	}
+	for _, first := range []bool{true, false} {
+		for _, tc := range tests {
+			name := tc.name
+			if first {
+				name = "first import: " + name
+			}
+			t.Run(name, func(t *testing.T) {
+				data := filepath.Join(t.TempDir(), "shop")
+				if first {
+					// The directory exists, empty.
+					if err := os.MkdirAll(data, 0o755); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					data = shopDir(t, "--config", writeFile(t, t.TempDir(), "shop.json", shopConfig))
+				}
+				before := storedState(t, data)
+				_, err := runCLI(append([]string{"import", "--data", data, "--quiet"}, tc.args...)...)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want it to mention %q", err, tc.want)
+				}
+				if after := storedState(t, data); after != before {
+					t.Fatalf("the failed import changed the directory:\nbefore:\n%s\nafter:\n%s", before, after)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// feedLines is a small catalog whose words tell the stemming languages
+// apart: English stems "running" to "run", so "runs" finds the shoes; with
+// --lang none only the word as written matches.
+const feedLines = `{"productNumber":"R1","title":"Running Shoes","price":80,"brand":"Stride","inStock":true}
+{"productNumber":"D1","title":"Cordless Drill","price":99,"brand":"Voltmax","hierarchies":[["Tools","Drills"]]}
+{"productNumber":"L1","title":"Table Lamp","price":25,"previousPrice":30}
+`
+
+// shopConfig is a configuration whose only search key is "shop", so a
+// server that ignores it answers that key with 404.
+const shopConfig = `{"websites":[{"uuid":"my-shop","name":"My Shop",
+  "indexedFields":[{"name":"brand","type":"keyword"},{"name":"price","type":"number","sortable":true}],
+  "searchConfigs":[{"key":"shop","versions":[{"id":1,"status":"live",
+    "fields":[{"name":"title","weight":5},{"name":"brand","weight":3}],
+    "facets":[{"field":"brand","type":"LIST","title":"Brand"}]}]}]}]}`
+
+// lockedConfig is shopConfig under the key "locked", with requireApiKey
+// and one website key.
+const lockedConfig = `{"websites":[{"uuid":"my-shop","requireApiKey":true,"apiKeys":["shop-key"],
+  "indexedFields":[{"name":"brand","type":"keyword"},{"name":"price","type":"number","sortable":true}],
+  "searchConfigs":[{"key":"locked","versions":[{"id":1,"status":"live",
+    "fields":[{"name":"title","weight":5},{"name":"brand","weight":3}]}]}]}]}`
+
+// shopDir imports feedLines into a new data directory with the extra
+// import flags and returns the directory.
+func shopDir(t *testing.T, flags ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	feed := writeFile(t, dir, "feed.jsonl", feedLines)
+	data := filepath.Join(dir, "shop")
+	args := append([]string{"import", "--data", data, "--quiet"}, flags...)
+	out := mustRun(t, append(args, feed)...)
+	if !strings.Contains(out, "imported 3 products") {
+		t.Fatalf("import said %q", out)
+	}
+	return data
+}
+
+// keyStatus is the HTTP status of a wildcard search under key.
+func keyStatus(t *testing.T, s *cliServer, key string) int {
+	t.Helper()
+	status, _ := s.search(t, "", `{"query":"*","key":"`+key+`","products":{"count":1}}`)
+	return status
+}
+
+// TestConfigStoredAndReusedWithoutFlag: docs/configuration.md, "loaded
+// with --config FILE by aisle import or aisle serve and stored in the data
+// directory, so later restarts use it without the flag".
+func TestConfigStoredAndReusedWithoutFlag(t *testing.T) {
+	for _, by := range []string{"import", "serve"} {
+		t.Run("--config on "+by, func(t *testing.T) {
+			cfg := writeFile(t, t.TempDir(), "shop.json", shopConfig)
+			var data string
+			if by == "import" {
+				data = shopDir(t, "--config", cfg)
+			} else {
+				data = shopDir(t)
+				s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--config", cfg)
+				if n := s.total(t, "shop", "drill"); n != 1 {
+					t.Fatalf("with --config: drill found %d, want 1", n)
+				}
+				s.shutdown(t)
+			}
+			for start := 1; start <= 2; start++ {
+				s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+				if n := s.total(t, "shop", "drill"); n != 1 {
+					t.Errorf("restart %d without --config: drill under key shop found %d, want 1", start, n)
+				}
+				if st := keyStatus(t, s, "default"); st != http.StatusNotFound {
+					t.Errorf("restart %d: key default answered %d, want 404 (the stored configuration replaces the default)", start, st)
+				}
+				s.shutdown(t)
+				if logs := s.stderr.String(); strings.Contains(logs, "no configuration stored") {
+					t.Errorf("restart %d served the default configuration:\n%s", start, logs)
+				}
+			}
+		})
+	}
+}
+
+// TestChangingLangRebuildsIndex: docs/decisions.md, "One stemming language
+// per catalog (--lang ...), fixed at indexing time; changing it rebuilds
+// the index".
+func TestChangingLangRebuildsIndex(t *testing.T) {
+	data := shopDir(t, "--lang", "en")
+	for i, tc := range []struct {
+		lang, log string
+		runs      int // products "runs" finds
+	}{
+		{"en", "index loaded", 1},
+		{"none", "index built", 0},
+		{"none", "index loaded", 0},
+		{"en", "index built", 1},
+	} {
+		s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--lang", tc.lang)
+		if n := s.total(t, "default", "runs"); n != tc.runs {
+			t.Errorf("start %d, --lang %s: runs found %d, want %d", i, tc.lang, n, tc.runs)
+		}
+		if n := s.total(t, "default", "running"); n != 1 {
+			t.Errorf("start %d, --lang %s: running found %d, want 1", i, tc.lang, n)
+		}
+		s.shutdown(t)
+		if logs := s.stderr.String(); !strings.Contains(logs, "msg=\""+tc.log+"\"") {
+			t.Errorf("start %d, --lang %s: log lacks %q:\n%s", i, tc.lang, tc.log, logs)
+		}
+	}
+}
+
+// freePort returns a loopback address nothing listens on.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// TestFlagsSetByEnvironment: the usage text (cmd/aisle/main.go), "Every
+// flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
+// AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG".
+func TestFlagsSetByEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "shop")
+	feed := writeFile(t, dir, "feed.jsonl", feedLines)
+	t.Run("import", func(t *testing.T) {
+		t.Setenv("AISLE_DATA", data)
+		t.Setenv("AISLE_CONFIG", writeFile(t, dir, "shop.json", shopConfig))
+		t.Setenv("AISLE_LANG", "none")
+		if out := mustRun(t, "import", "--quiet", feed); !strings.Contains(out, "imported 3 products") {
+			t.Fatalf("import said %q", out)
+		}
+	})
+	t.Run("import's environment reached the directory", func(t *testing.T) {
+		// Flags only: the index saved with AISLE_LANG=none loads as it is
+		// for --lang none, and AISLE_CONFIG's key is served.
+		s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--lang", "none")
+		if n := s.total(t, "shop", "running"); n != 1 {
+			t.Errorf("key shop: running found %d, want 1", n)
+		}
+		s.shutdown(t)
+		if logs := s.stderr.String(); !strings.Contains(logs, `msg="index loaded"`) {
+			t.Errorf("the index imported under AISLE_LANG=none was not loaded for --lang none:\n%s", logs)
+		}
+	})
+	t.Run("serve", func(t *testing.T) {
+		addr := freePort(t)
+		t.Setenv("AISLE_ADDR", addr)
+		t.Setenv("AISLE_DATA", data)
+		t.Setenv("AISLE_ADMIN_KEY", "env-admin")
+		t.Setenv("AISLE_CONFIG", writeFile(t, dir, "locked.json", lockedConfig))
+		t.Setenv("AISLE_LANG", "none")
+		s := startCLI(t, "serve")
+		if s.addr != addr {
+			t.Errorf("listening on %s, want AISLE_ADDR %s", s.addr, addr)
+		}
+		body := `{"query":"runs","key":"locked","products":{"count":5}}`
+		status, out := s.search(t, "env-admin", body)
+		if status != http.StatusOK {
+			t.Fatalf("AISLE_ADMIN_KEY as the bearer: status %d, %+v", status, out.Error)
+		}
+		if out.Products.TotalCount != 0 {
+			t.Errorf("runs found %d under AISLE_LANG=none, want 0 (English stemming would find the running shoes)", out.Products.TotalCount)
+		}
+		if status, _ := s.search(t, "", body); status != http.StatusUnauthorized {
+			t.Errorf("no key: status %d, want 401 (AISLE_CONFIG requires one)", status)
+		}
+		s.shutdown(t)
+		if strings.Contains(s.stdout.String(), "generated") {
+			t.Errorf("an admin key was generated although AISLE_ADMIN_KEY is set:\n%s", s.stdout.String())
+		}
+	})
+}
+
+var generatedKeyRE = regexp.MustCompile(`Admin API key \(generated; pass --admin-key to fix it\): (aisle_admin_[0-9a-f]{32})\n`)
+
+// TestAdminKeyGeneratedAndPrinted: README.md, "--admin-key KEY (generated
+// and printed when not given)"; docs/decisions.md, "The admin key
+// (--admin-key) is accepted wherever a website key is".
+func TestAdminKeyGeneratedAndPrinted(t *testing.T) {
+	t.Setenv("AISLE_ADMIN_KEY", "")
+	data := shopDir(t, "--config", writeFile(t, t.TempDir(), "locked.json", lockedConfig))
+	body := `{"query":"drill","key":"locked","products":{"count":5}}`
+	var keys []string
+	for range 2 {
+		s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0")
+		m := generatedKeyRE.FindStringSubmatch(s.stdout.String())
+		if m == nil {
+			t.Fatalf("no generated key printed:\n%s", s.stdout.String())
+		}
+		keys = append(keys, m[1])
+		for _, tc := range []struct {
+			bearer string
+			want   int
+		}{
+			{m[1], http.StatusOK},
+			{"shop-key", http.StatusOK},
+			{"aisle_admin_" + strings.Repeat("0", 32), http.StatusUnauthorized},
+			{"", http.StatusUnauthorized},
+		} {
+			if status, out := s.search(t, tc.bearer, body); status != tc.want {
+				t.Errorf("bearer %q: status %d, want %d (%+v)", tc.bearer, status, tc.want, out.Error)
+			}
+		}
+		s.shutdown(t)
+	}
+	if keys[0] == keys[1] {
+		t.Errorf("two starts generated the same key %s", keys[0])
+	}
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "given")
+	if status, _ := s.search(t, "given", body); status != http.StatusOK {
+		t.Errorf("--admin-key given: status %d", status)
+	}
+	s.shutdown(t)
+	if out := s.stdout.String(); strings.Contains(out, "Admin API key") {
+		t.Errorf("a key was printed although --admin-key was given:\n%s", out)
+	}
+}
