@@ -34,6 +34,18 @@ type ImportStats struct {
 // encoded once and never read back; otherwise the index is rebuilt from
 // the store's whole state after the commit.
 func Import(st *store.Store, w *config.Website, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
+	return importFeed(st, w, nil, lang, products, log, progress)
+}
+
+// ImportWithConfig is Import serving cfg's first website, and storing cfg
+// in the same atomic write as the products: a failed import leaves the
+// stored configuration as it was too.
+func ImportWithConfig(st *store.Store, cfg *config.File, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
+	return importFeed(st, &cfg.Websites[0], cfg, lang, products, log, progress)
+}
+
+// importFeed is Import, storing cfg with the products when it is not nil.
+func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
 	var stats ImportStats
 	if log == nil {
 		log = slog.Default()
@@ -47,6 +59,11 @@ func Import(st *store.Store, w *config.Website, lang analysis.Language, products
 		return nil, stats, err
 	}
 	defer bw.Abort()
+	if cfg != nil {
+		if err := bw.SetConfig(cfg); err != nil {
+			return nil, stats, err
+		}
+	}
 	start := time.Now()
 	pl := pipeline{w: w, progress: progress, keep: bw.Put}
 	if !has {

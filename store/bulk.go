@@ -17,6 +17,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 )
 
 // ErrBulkInProgress is returned by Append while a bulk write holds the
@@ -49,6 +50,8 @@ type BulkWriter struct {
 	logq    chan logEntry // to the log's goroutine
 	spare   chan *bytes.Buffer
 	logDone chan error
+
+	config []byte // the configuration Commit also stores, encoded; nil: none
 
 	Count int   // products put
 	Bytes int64 // their JSON size
@@ -147,17 +150,22 @@ func (w *BulkWriter) Put(key string, value []byte) error {
 	w.Count++
 	w.Bytes += int64(len(value))
 	if w.inEnt == BulkBatch {
-		w.sendEntry()
+		w.sendEntry(false)
 		w.seq++
 		w.startEntry()
 	}
 	return nil
 }
 
-// sendEntry hands the filled entry to the log's goroutine and takes the
-// spare buffer.
-func (w *BulkWriter) sendEntry() {
-	w.entry.WriteString("]}")
+// sendEntry closes the filled entry, with the configuration when it is
+// the last, hands it to the log's goroutine and takes the spare buffer.
+func (w *BulkWriter) sendEntry(last bool) {
+	w.entry.WriteByte(']')
+	if last && w.config != nil {
+		w.entry.WriteString(`,"config":`)
+		w.entry.Write(w.config)
+	}
+	w.entry.WriteByte('}')
 	w.logq <- logEntry{w.seq, w.entry}
 	w.entry = <-w.spare
 }
@@ -177,6 +185,18 @@ func (w *BulkWriter) finishLog() error {
 	return err
 }
 
+// SetConfig makes Commit also replace the stored configuration with f,
+// in the last log entry and in the same atomic step as the products, so
+// a failed import leaves the configuration as it was too.
+func (w *BulkWriter) SetConfig(f *config.File) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return fmt.Errorf("bulk write: encode config: %w", err)
+	}
+	w.config = b
+	return nil
+}
+
 // PutProduct encodes p and adds it.
 func (w *BulkWriter) PutProduct(p *catalog.Product) error {
 	data, err := json.Marshal(p)
@@ -187,22 +207,22 @@ func (w *BulkWriter) PutProduct(p *catalog.Product) error {
 }
 
 // Commit writes the state table (the last put of a product number wins)
-// and ingests the log, the state and the new sequence number in one
-// step, durably.
+// and ingests the log, the state, the configuration given to SetConfig
+// and the new sequence number in one step, durably.
 func (w *BulkWriter) Commit() error {
 	if w.closed {
 		return errors.New("bulk write: already committed or aborted")
 	}
 	defer w.Abort()
 	last := w.seq - 1
-	if w.inEnt > 0 {
-		w.sendEntry()
+	if w.inEnt > 0 || w.config != nil {
+		w.sendEntry(true)
 		last = w.seq
 	}
 	if err := w.finishLog(); err != nil {
 		return err
 	}
-	if w.Count == 0 {
+	if w.Count == 0 && w.config == nil {
 		return nil
 	}
 	// Of equal keys the last put sorts last.
@@ -212,27 +232,37 @@ func (w *BulkWriter) Commit() error {
 		}
 		return cmp.Compare(a.n, b.n)
 	})
-	state, err := w.create("state.sst")
-	if err != nil {
-		return err
-	}
-	key := make([]byte, 0, 64)
-	for i, it := range w.items {
-		if i+1 < len(w.items) && w.items[i+1].key == it.key {
-			continue
+	paths := []string{filepath.Join(w.tmp, "log.sst"), filepath.Join(w.tmp, "meta.sst")}
+	if len(w.items) > 0 {
+		state, err := w.create("state.sst")
+		if err != nil {
+			return err
 		}
-		key = append(append(key[:0], prefixProduct...), it.key...)
-		if err := state.Set(key, it.val); err != nil {
-			state.Close()
-			return fmt.Errorf("bulk write: product %s: %w", it.key, err)
+		key := make([]byte, 0, 64)
+		for i, it := range w.items {
+			if i+1 < len(w.items) && w.items[i+1].key == it.key {
+				continue
+			}
+			key = append(append(key[:0], prefixProduct...), it.key...)
+			if err := state.Set(key, it.val); err != nil {
+				state.Close()
+				return fmt.Errorf("bulk write: product %s: %w", it.key, err)
+			}
 		}
-	}
-	if err := state.Close(); err != nil {
-		return fmt.Errorf("bulk write: %w", err)
+		if err := state.Close(); err != nil {
+			return fmt.Errorf("bulk write: %w", err)
+		}
+		paths = append(paths, filepath.Join(w.tmp, "state.sst"))
 	}
 	meta, err := w.create("meta.sst")
 	if err != nil {
 		return err
+	}
+	if w.config != nil { // keyConfig sorts before keySeq
+		if err := meta.Set([]byte(keyConfig), w.config); err != nil {
+			meta.Close()
+			return fmt.Errorf("bulk write: %w", err)
+		}
 	}
 	var seqVal [8]byte
 	binary.BigEndian.PutUint64(seqVal[:], last)
@@ -243,7 +273,6 @@ func (w *BulkWriter) Commit() error {
 	if err := meta.Close(); err != nil {
 		return fmt.Errorf("bulk write: %w", err)
 	}
-	paths := []string{filepath.Join(w.tmp, "log.sst"), filepath.Join(w.tmp, "meta.sst"), filepath.Join(w.tmp, "state.sst")}
 	if err := w.st.db.Ingest(paths); err != nil {
 		return fmt.Errorf("bulk write: ingest into %s: %w", w.st.dir, err)
 	}

@@ -45,25 +45,25 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 			return err
 		}
 	}
+	// A configuration file is stored by the import's own write, so a
+	// failed import leaves the stored one as it was.
+	var newCfg *config.File
+	if *cfgPath != "" {
+		var err error
+		if newCfg, err = config.Load(*cfgPath); err != nil {
+			return err
+		}
+	}
 	st, err := store.Open(*data)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if *cfgPath != "" {
-		cfg, err := config.Load(*cfgPath)
-		if err != nil {
+	cfg := newCfg
+	if cfg == nil {
+		if cfg, err = st.Config(); err != nil {
 			return err
 		}
-		var b store.Batch
-		b.SetConfig(cfg)
-		if _, err := st.Append(&b, true); err != nil {
-			return err
-		}
-	}
-	cfg, err := st.Config()
-	if err != nil {
-		return err
 	}
 	if cfg == nil {
 		cfg = config.Default()
@@ -76,14 +76,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	// and, on a first import, into the index too; the index is saved, so
 	// serve starts by loading it.
 	start := time.Now()
-	gen, stats, err := engine.Import(st, &cfg.Websites[0], l, func(fn func(*catalog.Product) error) error {
+	feed := func(fn func(*catalog.Product) error) error {
 		for _, path := range files {
 			if err := importFile(ctx, path, m, stderr, *quiet, fn); err != nil {
 				return err
 			}
 		}
 		return nil
-	}, log, nil)
+	}
+	var gen *engine.Generation
+	var stats engine.ImportStats
+	if newCfg != nil {
+		gen, stats, err = engine.ImportWithConfig(st, newCfg, l, feed, log, nil)
+	} else {
+		gen, stats, err = engine.Import(st, &cfg.Websites[0], l, feed, log, nil)
+	}
 	if err != nil {
 		return err
 	}

@@ -177,6 +177,7 @@ func TestFailedImportKeepsDirectory(t *testing.T) {
 	invalidLast := writeFile(t, dir, "invalid.jsonl", many.String()+`{"productNumber":"N999","title":"  ","price":8}`+"\n")
 	malformed := writeFile(t, dir, "malformed.json", "["+strings.ReplaceAll(strings.TrimSpace(many.String()), "\n", ",\n")+`, {"productNumber":`)
 	missing := filepath.Join(dir, "missing.jsonl")
+	other := writeFile(t, dir, "other.json", strings.Replace(shopConfig, `"key":"shop"`, `"key":"other"`, 1))
 	tests := []struct {
 		name string
 		args []string
@@ -185,6 +186,7 @@ func TestFailedImportKeepsDirectory(t *testing.T) {
 		{"a product that does not validate", []string{invalidLast}, `product 601 (N999): field "title": is required`},
 		{"a missing file after a good one", []string{good, missing}, "missing.jsonl"},
 		{"malformed JSON", []string{malformed}, "malformed.json:600: product 601"},
+		{"a new configuration with a failing feed", []string{"--config", other, good, missing}, "missing.jsonl"},
 	}
 	for _, first := range []bool{true, false} {
 		for _, tc := range tests {
