@@ -97,6 +97,9 @@ func Load(ctx context.Context, opt LoadOptions) (LoadResult, error) {
 						case <-ctx.Done():
 						}
 					}
+					if ctx.Err() != nil { // the run ended before this request's time
+						break
+					}
 					t0 = scheduled
 					scheduled = scheduled.Add(interval)
 				}

@@ -119,6 +119,24 @@ func TestLoadRate(t *testing.T) {
 	}
 }
 
+// TestLoadRateEndsAtDuration: LoadOptions, "It always ends by itself: at
+// Duration", and LoadResult, "With a Rate, latencies count from each
+// request's scheduled time". At 1 request/s over 4 connections the
+// connections' first requests are due at 0, 1, 2 and 3 s; a 100 ms run
+// sends only the first, and no latency is negative.
+func TestLoadRateEndsAtDuration(t *testing.T) {
+	srv, seen := loopback(t)
+	res, err := Load(context.Background(), LoadOptions{
+		URL: srv.URL, Bodies: [][]byte{[]byte(`{}`)}, Concurrency: 4, Rate: 1, Duration: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 1 || len(seen()) != 1 || res.P50 <= 0 || res.Max <= 0 {
+		t.Fatalf("%s; the server saw %d requests: want 1 request, timed from its scheduled time", res, len(seen()))
+	}
+}
+
 func TestLoadStopsOnCancel(t *testing.T) {
 	srv, _ := loopback(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
