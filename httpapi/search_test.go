@@ -153,7 +153,8 @@ func TestLastWordIsPrefixUnlessQueryEndsInSpace(t *testing.T) {
 }
 
 // TestTypoEditsByWordLength: "One edit from 5 letters, two from 9
-// (transpositions count as one); never for words containing digits"
+// (transpositions count as one); never for words containing digits. Typo
+// routes are tried only when a word has no exact or prefix match"
 // (docs/decisions.md, Typos).
 func TestTypoEditsByWordLength(t *testing.T) {
 	url := serveShop(t, shopSite(config.SearchVersion{}), []catalog.Product{
@@ -162,6 +163,7 @@ func TestTypoEditsByWordLength(t *testing.T) {
 		{ProductNumber: "T3", Title: "Spiral notebook"},
 		{ProductNumber: "T4", Title: "Pine bookshelf"},
 		{ProductNumber: "T5", Title: "Wifi router AX3000"},
+		{ProductNumber: "T6", Title: "Bike chain"},
 	}, nil, Options{})
 	for _, tc := range []struct {
 		query, why string
@@ -170,6 +172,8 @@ func TestTypoEditsByWordLength(t *testing.T) {
 		{"lamp", "as typed", []string{"T2"}},
 		{"lamq", "4 letters: no typos", nil},
 		{"chaxr", "5 letters: one edit", []string{"T1"}},
+		{"chair", "an exact match: no typo routes (chain is one edit away)", []string{"T1"}},
+		{"chaim", "no exact match: every word one edit away", []string{"T1", "T6"}},
 		{"chiar", "5 letters: a transposition is one edit", []string{"T1"}},
 		{"chxxr", "5 letters: not two edits", nil},
 		{"notebopk", "8 letters: one edit", []string{"T3"}},
@@ -642,5 +646,128 @@ func TestRedirectFragmentAndOriginalURL(t *testing.T) {
 	r := searchOK(t, url, `{"query":"return","key":"shop","redirects":{"count":1}}`)
 	if items := r.results("redirects"); len(items) != 0 {
 		t.Errorf("return (not a configured query) redirects to %v", items)
+	}
+}
+
+// TestFewMatchesRelaxToSomeWords: "When fewer than 10 products match every
+// word of a multi-word query, products matching some of the words follow
+// them, those matching more words first" (docs/decisions.md, Matching).
+func TestFewMatchesRelaxToSomeWords(t *testing.T) {
+	var products []catalog.Product
+	for i := 1; i <= 9; i++ {
+		products = append(products, catalog.Product{ProductNumber: fmt.Sprintf("C%02d", i), Title: "Oak chair"})
+	}
+	products = append(products,
+		catalog.Product{ProductNumber: "R1", Title: "Red oak chair"},
+		catalog.Product{ProductNumber: "R2", Title: "Red oak table"},
+		catalog.Product{ProductNumber: "R3", Title: "Red lamp"},
+		catalog.Product{ProductNumber: "R4", Title: "Blue rug"},
+	)
+	url := serveShop(t, shopSite(config.SearchVersion{}), products, nil, Options{})
+	// One product has all three words: then two words, then one.
+	r := searchOK(t, url, q("red oak chair ", `"count":3,"fields":["productNumber"]`))
+	if got := productNumbers(t, r); total(r) != 12 || got[0] != "R1" || got[1] != "R2" {
+		t.Errorf("red oak chair: total %d, first %v; want 12 (all but the rug), R1 then R2", total(r), got)
+	}
+	r = searchOK(t, url, q("red oak chair ", `"count":20,"fields":["productNumber"]`))
+	if got := productNumbers(t, r); got[len(got)-1] != "R3" {
+		t.Errorf("red oak chair lists %v: want R3, with one word, last", got)
+	}
+	// Ten products have both words: no relaxing.
+	r = searchOK(t, url, q("oak chair ", `"count":20,"fields":["productNumber"]`))
+	if got := productNumbers(t, r); len(got) != 10 || slices.Contains(got, "R2") {
+		t.Errorf("oak chair lists %v: want the 10 oak chairs only", got)
+	}
+}
+
+// TestOneWaySynonyms: "`{"from": "tv", "terms": [...]}` is one-way"
+// (docs/configuration.md, synonyms).
+func TestOneWaySynonyms(t *testing.T) {
+	url := serveShop(t, shopSite(config.SearchVersion{
+		Synonyms: []config.Synonym{{From: "tv", Terms: []string{"television"}}},
+	}), []catalog.Product{
+		{ProductNumber: "V1", Title: "Smart TV"},
+		{ProductNumber: "V2", Title: "Television stand"},
+	}, nil, Options{})
+	for _, tc := range []struct {
+		query string
+		want  map[string]any
+	}{
+		{"tv ", map[string]any{"V1": false, "V2": true}},
+		{"television ", map[string]any{"V2": false}},
+	} {
+		r := searchOK(t, url, q(tc.query, `"count":10,"fields":["productNumber"]`))
+		if got := suggestedOf(t, r); !maps.Equal(got, tc.want) {
+			t.Errorf("%q finds %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+// TestReturnFiltersDefaultFalse: "`returnFilters` default is false (the
+// SDK's default)" (docs/decisions.md).
+func TestReturnFiltersDefaultFalse(t *testing.T) {
+	url := hardwareShop(t)
+	for _, tc := range []struct {
+		products string
+		want     bool
+	}{{`"count":1`, false}, {`"count":1,"returnFilters":false`, false}, {`"count":1,"returnFilters":true`, true}} {
+		r := searchOK(t, url, q("*", tc.products))
+		if _, got := r.get("products").(map[string]any)["filters"]; got != tc.want {
+			t.Errorf("%s: filters present %v, want %v", tc.products, got, tc.want)
+		}
+	}
+}
+
+// TestAcceptedNotYetUsed: "`trackingUserId` and
+// `includeRetailMediaInReview` are accepted so spec clients work
+// unchanged" (docs/decisions.md).
+func TestAcceptedNotYetUsed(t *testing.T) {
+	url := hardwareShop(t)
+	plain := searchOK(t, url, q("hammer", `"count":5,"fields":["productNumber"]`))
+	r := searchOK(t, url, `{"query":"hammer","key":"shop","trackingUserId":"u-123","includeRetailMediaInReview":true,"products":{"count":5,"fields":["productNumber"]}}`)
+	if got, want := productNumbers(t, r), productNumbers(t, plain); !slices.Equal(got, want) {
+		t.Errorf("with tracking members: %v, without: %v", got, want)
+	}
+}
+
+// TestDeviceOverrides: "`devices`: `DESKTOP` / `MOBILE` overrides of
+// `facets`, `sorting`, `maxFacetValues`" (docs/configuration.md); a
+// request without deviceType gets the version's own settings.
+func TestDeviceOverrides(t *testing.T) {
+	url := serveShop(t, shopSite(config.SearchVersion{
+		Facets:         hardwareFacets,
+		Sorting:        []config.SortOption{{Field: "price", Title: "Price"}, {Field: "created", Title: "Newest"}},
+		MaxFacetValues: 3,
+		Devices: map[string]config.Device{
+			"MOBILE":  {Facets: hardwareFacets[:1], Sorting: []config.SortOption{{Field: "title", Title: "Name"}}, MaxFacetValues: 1},
+			"DESKTOP": {MaxFacetValues: 4},
+		},
+	}), hardware(), nil, Options{})
+	names := func(r reply, member string) []string {
+		var out []string
+		for _, v := range expect.Some(t, member, r.get("products", member).([]any)) {
+			out = append(out, v.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		device         string
+		facets, sorted []string
+		brands         int
+	}{
+		{"", []string{"brand", "hierarchies", "price", "isOnSale", "created"}, []string{"price", "created"}, 3},
+		{`"deviceType":"DESKTOP",`, []string{"brand", "hierarchies", "price", "isOnSale", "created"}, []string{"price", "created"}, 4},
+		{`"deviceType":"MOBILE",`, []string{"brand"}, []string{"title"}, 1},
+	} {
+		r := searchOK(t, url, `{"query":"*","key":"shop",`+tc.device+`"products":{"count":0,"returnFilters":true}}`)
+		if got := names(r, "filters"); !slices.Equal(got, tc.facets) {
+			t.Errorf("%s facets %v, want %v", tc.device, got, tc.facets)
+		}
+		if got := names(r, "sorting"); !slices.Equal(got, tc.sorted) {
+			t.Errorf("%s sorting %v, want %v", tc.device, got, tc.sorted)
+		}
+		if got := len(values(facet(r, "brand"))); got != tc.brands {
+			t.Errorf("%s: %d brand values, want %d", tc.device, got, tc.brands)
+		}
 	}
 }
