@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,52 @@ func TestFold(t *testing.T) {
 	f("women’s", "women's")
 	f("bad\xffbyte", "bad byte")
 	f("Tools$Power Tools$", "tools$power tools$")
+	f("A", "a") // the first and last upper-case letters, alone (FoldString's fast path)
+	f("Z", "z")
+	f("AZ az", "az az")
+	f("a\x80", "a ")           // a stray continuation byte, after ASCII
+	f("\x80a", " a")           // and first
+	f("\u0080", "\u0080")      // the first rune past ASCII is kept
+	f("\u212a", "k")           // Kelvin sign: lower-cases to ASCII
+	f("\u212aelvin", "kelvin") // and joins the ASCII after it
+}
+
+// TestStemLeavesNumbers: analysis.go Stem: "numeric words come back
+// unchanged", whichever digit they hold, and words under three letters
+// are not stemmed.
+func TestStemLeavesNumbers(t *testing.T) {
+	an := New(English)
+	for _, w := range []string{"0drills", "9drills", "drills5", "12gauges", "as", "is"} {
+		if got := an.Stem(w); got != w {
+			t.Errorf("Stem(%q) = %q, want it unchanged", w, got)
+		}
+	}
+	for w, want := range map[string]string{"drills": "drill", "its": "it"} {
+		if got := an.Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+	if got := New(None).Stem("drills"); got != "drills" {
+		t.Errorf("none: Stem(drills) = %q", got)
+	}
+}
+
+// TestWordRunesAreLettersAndDigits: a word is made of Unicode letters and
+// digits, the ASCII ones by the byte table (analysis.go isWordRune,
+// asciiClass).
+func TestWordRunesAreLettersAndDigits(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		want := r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
+		if got := isWordRune(r); got != want {
+			t.Fatalf("isWordRune(%U) = %v, want %v", r, got, want)
+		}
+		if r < utf8.RuneSelf {
+			class := asciiClass[r]
+			if (class != classOther) != want || (class == classDigit) != unicode.IsDigit(r) {
+				t.Fatalf("asciiClass[%q] = %d", r, class)
+			}
+		}
+	}
 }
 
 func TestFoldASCIIFastPathDoesNotAllocate(t *testing.T) {
