@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +12,12 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/datasets"
 	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
+// TestFindSharedData: datasets.Dir, "returns $AISLE_SHARED_DATA when set,
+// or walks up from the working directory to the shared/data folder", and
+// says to pass --shared when there is none.
 func TestFindSharedData(t *testing.T) {
 	root := t.TempDir()
 	data := filepath.Join(root, "shared", "data")
@@ -22,24 +27,55 @@ func TestFindSharedData(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	same := func(got, want string) bool {
+		g, _ := filepath.EvalSymlinks(got)
+		w, _ := filepath.EvalSymlinks(want)
+		return got == want || g == w && g != ""
+	}
+
 	t.Setenv(datasets.DirEnv, "")
 	t.Chdir(deep)
 	got, err := FindSharedData()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want, _ := filepath.EvalSymlinks(data); got != data && got != want {
-		t.Fatalf("FindSharedData() = %q, want %q", got, data)
+	if err != nil || !same(got, data) {
+		t.Fatalf("walking up from %s: %q, %v; want %q", deep, got, err, data)
 	}
 
-	t.Chdir(t.TempDir())
-	if _, err := FindSharedData(); err == nil || !strings.Contains(err.Error(), "--shared") {
-		// A shared/data above the system temp dir would be found; only
-		// the message matters when it is not.
-		if err != nil {
-			t.Fatalf("err = %v, want it to say to pass --shared", err)
-		}
+	elsewhere := filepath.Join(root, "elsewhere")
+	if err := os.MkdirAll(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	t.Setenv(datasets.DirEnv, elsewhere)
+	if got, err := FindSharedData(); err != nil || got != elsewhere {
+		t.Fatalf("%s=%s: %q, %v", datasets.DirEnv, elsewhere, got, err)
+	}
+	file := filepath.Join(root, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(datasets.DirEnv, file)
+	if _, err := FindSharedData(); err == nil || !strings.Contains(err.Error(), file) {
+		t.Fatalf("%s naming a file: %v, want an error naming it", datasets.DirEnv, err)
+	}
+
+	// Outside any checkout: an error saying to pass --shared, unless a
+	// shared/data folder sits above the system's temporary directory, when
+	// it is that folder.
+	t.Setenv(datasets.DirEnv, "")
+	outside := t.TempDir()
+	t.Chdir(outside)
+	got, err = FindSharedData()
+	if err != nil {
+		if !strings.Contains(err.Error(), "--shared") || !strings.Contains(err.Error(), datasets.DirEnv) {
+			t.Fatalf("err = %v, want it to say to pass --shared or set %s", err, datasets.DirEnv)
+		}
+		return
+	}
+	above := filepath.Dir(filepath.Dir(got))
+	if fi, serr := os.Stat(got); serr != nil || !fi.IsDir() || filepath.Base(got) != "data" || filepath.Base(filepath.Dir(got)) != "shared" ||
+		!strings.HasPrefix(outside, above+string(filepath.Separator)) && above != string(filepath.Separator) {
+		t.Fatalf("from %s found %q, which is no shared/data folder above it", outside, got)
+	}
+	t.Logf("a shared/data folder sits above %s: %s", outside, got)
 }
 
 func TestCSVCatalogErrors(t *testing.T) {
@@ -150,11 +186,14 @@ func TestRequestsAnswer(t *testing.T) {
 func TestTreeRSS(t *testing.T) {
 	self := ProcessRSS(os.Getpid())
 	if self <= 0 {
-		t.Skip("no /proc here")
+		if runtime.GOOS == "linux" {
+			t.Fatal("ProcessRSS found no resident set for this process in /proc")
+		}
+		expect.SkipOrFail(t, "CI", "ProcessRSS reads /proc, which "+runtime.GOOS+" lacks")
 	}
 	child := exec.Command("sleep", "5")
 	if err := child.Start(); err != nil {
-		t.Skip("cannot start sleep:", err)
+		t.Fatal("cannot start sleep:", err)
 	}
 	defer child.Process.Kill()
 	for range 100 { // until the child has exec'd and has a resident set
