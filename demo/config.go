@@ -44,6 +44,7 @@ func draftVersion() config.SearchVersion {
 		{Name: "hierarchies", Weight: 1.5},
 		{Name: "description", Weight: 0.5},
 		{Name: "productNumber", Weight: 1},
+		{Name: "extraData", Weight: 0.5},
 	}
 	n := len(v.Facets)
 	v.Facets = append(v.Facets[:n-1:n-1],
@@ -124,6 +125,7 @@ func liveVersion() config.SearchVersion {
 			{Name: "keywords", Weight: 2},
 			{Name: "description", Weight: 1},
 			{Name: "productNumber", Weight: 1},
+			{Name: "extraData", Weight: 0.5}, // colours, materials, features
 		},
 		Facets:         facets,
 		Sorting:        sorting,

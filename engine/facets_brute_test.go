@@ -129,7 +129,7 @@ func newBruteCase(t *testing.T, name string, w *config.Website, key string, prod
 	}
 	v := g.search[key].live.cfg
 	bc := &bruteCase{name: name, key: key, products: products, gen: g, version: v, fields: map[string]config.IndexedField{},
-		ref:     newRefMatcher(products, v, analysis.English, matchEveryField),
+		ref:     newRefMatcher(products, v, analysis.English, searchedFields(v)),
 		queries: newRefQueryGen(7, products, v),
 		values:  map[string][]string{}, display: map[string]map[string]string{}, folded: map[string][][]string{}, numbers: map[string][]float64{},
 		counters: map[string]*expect.Counter{}}

@@ -42,6 +42,7 @@ type searchConfig struct {
 type version struct {
 	cfg       *config.SearchVersion
 	params    ranking.Params
+	fields    index.FieldMask // the text fields the version searches
 	synonyms  *ranking.Synonyms
 	redirects map[string]*config.Redirect // folded query → redirect
 	tmpl      *template.Template
@@ -357,6 +358,7 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 			return nil, fmt.Errorf("field %q is not searchable", f.Name)
 		}
 		out.params.Weights[tf] = max(out.params.Weights[tf], float32(f.Weight))
+		out.fields |= tf.Mask()
 	}
 	syn, err := ranking.NewSynonyms(g.an, v.Synonyms)
 	if err != nil {

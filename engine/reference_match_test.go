@@ -293,8 +293,9 @@ type refMatcher struct {
 	// docs maps a term to the products holding it in a searched field,
 	// ascending.
 	docs map[string][]int
-	// terms is every term of the catalog, searched field or not: a word
-	// whose term is here has an exact match, so no typo routes.
+	// terms is every term in a searched field: a word whose term is here
+	// has an exact match, so no typo routes; a word whose term is not is
+	// no prefix route either.
 	terms map[string]bool
 	// words is every folded word of the catalog, sorted: prefix routes.
 	words []refVocabWord
@@ -312,10 +313,11 @@ type refMatcher struct {
 
 // newRefMatcher indexes products for the search configuration version v
 // (its synonyms). searched reports which text fields (refProductTexts
-// names) a product matches through.
+// names) the version searches: terms are only those of searched fields.
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
 	m := &refMatcher{n: len(products), stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{}}
 	words := map[string]string{}
+	inSearched := map[string]bool{}
 	for i := range products {
 		for field, texts := range refProductTexts(&products[i]) {
 			for _, text := range texts {
@@ -325,17 +327,20 @@ func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang ana
 						term = refTerm(m.stem, tk)
 						words[tk.folded] = term
 					}
-					if ds := m.docs[term]; searched(field) && (len(ds) == 0 || ds[len(ds)-1] != i) {
+					if !searched(field) {
+						continue
+					}
+					inSearched[term] = true
+					if ds := m.docs[term]; len(ds) == 0 || ds[len(ds)-1] != i {
 						m.docs[term] = append(ds, i)
 					}
 				}
 			}
 		}
 	}
-	m.terms = map[string]bool{}
+	m.terms = inSearched
 	for w, t := range words {
 		m.words = append(m.words, refVocabWord{w, t})
-		m.terms[t] = true
 	}
 	slices.SortFunc(m.words, func(a, b refVocabWord) int { return strings.Compare(a.folded, b.folded) })
 	for t := range m.terms {
@@ -392,15 +397,28 @@ func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang ana
 	return m
 }
 
-// matchEveryField is the rule the engine follows: a word matches in any
-// text field of a product, whether or not the version lists the field in
-// `fields` (the weights only score). docs/configuration.md calls `fields`
-// the "searchable text fields"; for that reading, pass newRefMatcher the
-// names the version gives a weight above zero (a product then matches only
-// through those; which words exist, for exact, prefix and typo routes, is
-// still the whole catalog's). The two differ on the demo catalog, whose
-// colours are only in extraData, which neither demo version lists.
-func matchEveryField(string) bool { return true }
+// searchedFields is the rule of docs/configuration.md: `fields` lists the
+// searchable text fields, so a word matches a product only through a
+// field the version lists (whatever its weight), and a word found only in
+// other fields is no route at all: not exact, nor a prefix, typo or
+// synonym target. It maps the configuration's names onto
+// refProductTexts' plainly.
+func searchedFields(v *config.SearchVersion) func(field string) bool {
+	listed := map[string]bool{}
+	for _, f := range v.Fields {
+		name := f.Name
+		switch {
+		case name == "hierarchy" || name == "category" || name == "categories":
+			name = "hierarchies"
+		case name == "variantProductNumbers":
+			name = "productNumber"
+		case strings.HasPrefix(name, "extraData.") || strings.HasPrefix(name, "extraDataList.") || name == "extraDataList":
+			name = "extraData"
+		}
+		listed[name] = true
+	}
+	return func(field string) bool { return listed[field] }
+}
 
 // termDocs is the products holding a term in a searched field.
 func (m *refMatcher) termDocs(t string) refSet {
@@ -573,7 +591,7 @@ func (m *refMatcher) prefixTerms(prefix string) []string {
 		if !strings.HasPrefix(w.folded, prefix) {
 			break
 		}
-		if w.term == prefix {
+		if w.term == prefix || !m.terms[w.term] {
 			continue
 		}
 		out = append(out, w.term)

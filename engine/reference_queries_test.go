@@ -219,7 +219,7 @@ func newRefCatalog(t *testing.T, name string, w *config.Website, key string, pro
 	}
 	v := g.search[key].live.cfg
 	return &refCatalog{name: name, products: products, key: key, version: v, gen: g,
-		ref: newRefMatcher(products, v, analysis.English, matchEveryField)}
+		ref: newRefMatcher(products, v, analysis.English, searchedFields(v))}
 }
 
 // compare requires the engine's match set for query, with suggested

@@ -157,7 +157,7 @@ func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
 		return nil, err
 	}
 	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html"}
-	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms}
+	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts)
 		if err != nil {
@@ -536,6 +536,10 @@ var contentParams = func() ranking.Params {
 	return p
 }()
 
+// contentText are the text fields content items are searched in: those
+// contentParams weighs.
+var contentText = index.FieldTitle.Mask() | index.FieldCategory.Mask() | index.FieldKeywords.Mask() | index.FieldDescription.Mask()
+
 func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *ContentSettings, opts ranking.Options) (*ContentResult, error) {
 	start, count, _ := s.window(string(kind))
 	seg := g.Content[kind]
@@ -547,6 +551,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 		}
 		return nil, err
 	}
+	opts.Fields = contentText
 	q := ranking.Parse(seg, g.an, query, opts)
 	all, _, relaxed := ranking.Match(seg, &q)
 	applyFilters(all, filters, -1, seg.Len())

@@ -51,6 +51,19 @@ func FieldByName(name string) (TextField, bool) {
 	return 0, false
 }
 
+// FieldMask is a set of text fields, one bit per TextField: the fields a
+// search configuration version searches.
+type FieldMask uint8
+
+// AllFields holds every text field.
+const AllFields FieldMask = 1<<NumTextFields - 1
+
+// Mask is the set holding only f.
+func (f TextField) Mask() FieldMask { return 1 << f }
+
+// Has reports whether f is in m.
+func (m FieldMask) Has(f TextField) bool { return m&f.Mask() != 0 }
+
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
 // Doc is what the builder indexes: the stored JSON returned to clients and

@@ -80,6 +80,17 @@ func (s *Segment) TermString(id uint32) string { return s.terms.at(int(id)) }
 // a new bitmap built from their postings.
 func (s *Segment) TermDocs(id uint32) *roaring.Bitmap { return s.post.docBitmap(id) }
 
+// TermIn reports whether a term occurs in any field of m.
+func (s *Segment) TermIn(id uint32, m FieldMask) bool { return s.post.inFields(id, m) }
+
+// TermDocsIn is the docs containing a term in a field of m. When every
+// field the term occurs in is in m it is TermDocs(id), which callers must
+// not modify; otherwise a new bitmap built from the postings of m's
+// fields.
+func (s *Segment) TermDocsIn(id uint32, m FieldMask) *roaring.Bitmap {
+	return s.post.docBitmapIn(id, m)
+}
+
 // TermPostings appends a term's per-field postings, fields ascending, to
 // dst: views into the segment, read only.
 func (s *Segment) TermPostings(id uint32, dst []FieldPosting) []FieldPosting {

@@ -123,6 +123,36 @@ func (p *postings) docBitmap(id uint32) *roaring.Bitmap {
 	return bm
 }
 
+// inFields reports whether term id has a posting in a field of m.
+func (p *postings) inFields(id uint32, m FieldMask) bool {
+	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
+		if m.Has(sp.field) {
+			return true
+		}
+	}
+	return false
+}
+
+// docBitmapIn is term id's docs in the fields of m: docBitmap when the
+// term is in no other field, else a new bitmap of m's postings.
+func (p *postings) docBitmapIn(id uint32, m FieldMask) *roaring.Bitmap {
+	spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
+	outside := false
+	for _, sp := range spans {
+		outside = outside || !m.Has(sp.field)
+	}
+	if !outside {
+		return p.docBitmap(id)
+	}
+	bm := roaring.New()
+	for _, sp := range spans {
+		if m.Has(sp.field) {
+			bm.AddMany(p.docs[sp.start : sp.start+sp.n])
+		}
+	}
+	return bm
+}
+
 // keyIndex finds docs by folded external id (product numbers and their
 // variants): the keys sorted and packed, their docs beside them. A map of
 // a million string keys is a million pointers for every garbage

@@ -45,6 +45,8 @@ type Query struct {
 	// SKU is the doc whose product number equals the whole phrase.
 	SKU    uint32
 	HasSKU bool
+	// Fields are the text fields the words match in.
+	Fields index.FieldMask
 }
 
 // Route weights: an exact term beats a stemmed prefix beats a synonym
@@ -64,12 +66,20 @@ type Options struct {
 	// phrase ends in a space.
 	PrefixLast bool
 	Synonyms   *Synonyms
+	// Fields are the text fields words match in: a configuration
+	// version's searchable fields. A term found only in other fields is
+	// no route at all (not exact, not a prefix, typo or synonym target).
+	// Zero means every field.
+	Fields index.FieldMask
 }
 
 // Parse analyses phrase against seg. A phrase of only "*" (or nothing but
 // spaces) is the wildcard.
 func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options) Query {
-	q := Query{Phrase: phrase}
+	q := Query{Phrase: phrase, Fields: opt.Fields}
+	if q.Fields == 0 {
+		q.Fields = index.AllFields
+	}
 	trimmed := strings.TrimSpace(phrase)
 	if trimmed == "" || trimmed == "*" {
 		q.Wildcard = true
@@ -96,19 +106,19 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		}
 		seen[tk.Term] = true
 		w := Word{Text: tk.Folded}
-		if id, ok := seg.Term(tk.Term); ok {
+		if id, ok := termIn(seg, tk.Term, q.Fields); ok {
 			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
 		}
 		if i == len(toks)-1 && opt.PrefixLast && !endsInSpace {
-			addPrefix(seg, &w, tk.Folded)
+			addPrefix(seg, &w, tk.Folded, q.Fields)
 		}
 		if opt.Synonyms != nil {
 			for _, p := range opt.Synonyms.lookup(tk.Term) {
-				addSynonym(seg, &w, p)
+				addSynonym(seg, &w, p, q.Fields)
 			}
 		}
 		if !tk.Numeric && !hasExact(w) {
-			addTypos(seg, &w, tk.Term)
+			addTypos(seg, &w, tk.Term, q.Fields)
 		}
 		q.Words = append(q.Words, w)
 	}
@@ -138,7 +148,7 @@ func multiWordSynonym(seg *index.Segment, syn *Synonyms, toks []analysis.Token, 
 				w.Text += " "
 			}
 			w.Text += toks[i].Folded
-			if id, ok := seg.Term(t); ok {
+			if id, ok := termIn(seg, t, q.Fields); ok {
 				own = append(own, id)
 			}
 		}
@@ -149,7 +159,7 @@ func multiWordSynonym(seg *index.Segment, syn *Synonyms, toks []analysis.Token, 
 			}
 		}
 		for _, p := range targets {
-			addSynonym(seg, &w, p)
+			addSynonym(seg, &w, p, q.Fields)
 		}
 		q.Words = append(q.Words, w)
 		return n
@@ -159,10 +169,10 @@ func multiWordSynonym(seg *index.Segment, syn *Synonyms, toks []analysis.Token, 
 
 // addSynonym adds a synonym route: one term, or a phrase whose terms
 // score as routes but match only together.
-func addSynonym(seg *index.Segment, w *Word, phrase []string) {
+func addSynonym(seg *index.Segment, w *Word, phrase []string, fields index.FieldMask) {
 	ids := make([]uint32, 0, len(phrase))
 	for _, t := range phrase {
-		id, ok := seg.Term(t)
+		id, ok := termIn(seg, t, fields)
 		if !ok {
 			return
 		}
@@ -176,6 +186,15 @@ func addSynonym(seg *index.Segment, w *Word, phrase []string) {
 	for _, id := range ids {
 		w.add(Expansion{Term: id, Weight: weightSynonym / float32(len(ids)), Suggested: true, ScoreOnly: true})
 	}
+}
+
+// termIn is the id of term t when it occurs in a field of fields.
+func termIn(seg *index.Segment, t string, fields index.FieldMask) (uint32, bool) {
+	id, ok := seg.Term(t)
+	if !ok || !seg.TermIn(id, fields) {
+		return 0, false
+	}
+	return id, true
 }
 
 func hasExact(w Word) bool {
@@ -210,13 +229,13 @@ func (w *Word) add(e Expansion) {
 	w.Exp = append(w.Exp, e)
 }
 
-func addPrefix(seg *index.Segment, w *Word, prefix string) {
+func addPrefix(seg *index.Segment, w *Word, prefix string, fields index.FieldMask) {
 	if utf8.RuneCountInString(prefix) < 2 {
 		return
 	}
 	n := 0
 	seg.PrefixTerms(prefix, func(t uint32) bool {
-		if seg.TermString(t) == prefix {
+		if seg.TermString(t) == prefix || !seg.TermIn(t, fields) {
 			return true
 		}
 		w.add(Expansion{Term: t, Weight: weightPrefix})
@@ -226,7 +245,7 @@ func addPrefix(seg *index.Segment, w *Word, prefix string) {
 }
 
 // addTypos adds terms within 1 edit (from 5 runes) or 2 edits (from 9).
-func addTypos(seg *index.Segment, w *Word, term string) {
+func addTypos(seg *index.Segment, w *Word, term string, fields index.FieldMask) {
 	rs := []rune(term)
 	k := 0
 	switch {
@@ -241,7 +260,7 @@ func addTypos(seg *index.Segment, w *Word, term string) {
 	var buf editBuf
 	for l := len(rs) - k; l <= len(rs)+k; l++ {
 		for _, t := range seg.TermsOfLen(l) {
-			if d := buf.distance(rs, seg.TermString(t), k); d >= 1 && d <= k {
+			if d := buf.distance(rs, seg.TermString(t), k); d >= 1 && d <= k && seg.TermIn(t, fields) {
 				w.add(Expansion{Term: t, Weight: weightTypo / float32(d)})
 				n++
 				if n >= maxTypoExp {

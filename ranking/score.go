@@ -45,14 +45,14 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 	unions := make([]*roaring.Bitmap, len(q.Words))
 	var directs []*roaring.Bitmap
 	for i, w := range q.Words {
-		unions[i] = wordDocs(seg, &w, true)
+		unions[i] = wordDocs(seg, &w, q.Fields, true)
 		if w.hasSuggested() {
 			if directs == nil {
 				directs = slices.Clone(unions[:i])
 			}
 		}
 		if directs != nil {
-			directs = append(directs, wordDocs(seg, &w, false))
+			directs = append(directs, wordDocs(seg, &w, q.Fields, false))
 		}
 	}
 	all = intersect(unions)
@@ -91,10 +91,10 @@ func (w *Word) hasSuggested() bool {
 	return false
 }
 
-// wordDocs is the docs a word matches, through synonyms too when
-// suggested is set. A word with one route returns the segment's own
-// bitmap, which callers only read.
-func wordDocs(seg *index.Segment, w *Word, suggested bool) *roaring.Bitmap {
+// wordDocs is the docs a word matches in fields, through synonyms too
+// when suggested is set. A word with one route may return the segment's
+// own bitmap, which callers only read.
+func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested bool) *roaring.Bitmap {
 	// Count the routes before reading any: a rare term's bitmap is built
 	// on each TermDocs call.
 	var only uint32
@@ -111,21 +111,21 @@ func wordDocs(seg *index.Segment, w *Word, suggested bool) *roaring.Bitmap {
 		}
 	}
 	if routes == 1 {
-		return seg.TermDocs(only)
+		return seg.TermDocsIn(only, fields)
 	}
 	u := roaring.New()
 	for _, e := range w.Exp {
 		if !e.ScoreOnly && (suggested || !e.Suggested) {
-			u.Or(seg.TermDocs(e.Term))
+			u.Or(seg.TermDocsIn(e.Term, fields))
 		}
 	}
 	for _, p := range w.Phrases {
 		if !suggested && p.Suggested {
 			continue
 		}
-		pb := seg.TermDocs(p.Terms[0]).Clone()
+		pb := seg.TermDocsIn(p.Terms[0], fields).Clone()
 		for _, t := range p.Terms[1:] {
-			pb.And(seg.TermDocs(t))
+			pb.And(seg.TermDocsIn(t, fields))
 		}
 		u.Or(pb)
 	}
