@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +32,7 @@ func Parse(data []byte) (*File, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return nil, decodeError(data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("decode: data after the configuration's closing }: a file holds one JSON document")
@@ -40,6 +41,37 @@ func Parse(data []byte) (*File, error) {
 		return nil, err
 	}
 	return &f, nil
+}
+
+// decodeError says where in data a decode error is: the line and column
+// of a syntax error, or of an unknown member's first occurrence, and that
+// the document ends early.
+func decodeError(data []byte, err error) error {
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("decode: %s: %w", position(data, int(se.Offset)), err)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return fmt.Errorf("decode: the file ends before its JSON document does: %w", err)
+	}
+	// goccy/go-json reports an unknown member only as text ("json:
+	// unknown field \"x\""), with no type to match: the member's quoted
+	// name is read from it, to point at its first occurrence as a key.
+	msg := err.Error()
+	if i := strings.Index(msg, "unknown field "); i >= 0 {
+		if at := bytes.Index(data, []byte(msg[i+len("unknown field "):])); at >= 0 {
+			return fmt.Errorf("decode: %s: %w", position(data, at), err)
+		}
+	}
+	return fmt.Errorf("decode: %w", err)
+}
+
+// position is "line L, column C" of byte offset off in data, both from 1.
+func position(data []byte, off int) string {
+	off = min(max(off, 0), len(data))
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // Validate checks the whole file and names the first problem by its path.
@@ -189,18 +221,14 @@ func (w *Website) validateFacets(path string, facets []Facet) error {
 			return fmt.Errorf("%s[%d].field: %q is not an indexed field", path, i, fc.Field)
 		}
 		want := map[FieldType]FacetType{TypeKeyword: FacetList, TypeHierarchy: FacetList, TypeBoolean: FacetBoolean, TypeNumber: FacetRange, TypeDate: FacetRange}[f.Type]
-		if want == "" || fc.Type != want {
-			return fmt.Errorf("%s[%d].type: a %s field takes a %s facet, got %q", path, i, f.Type, orNone(want), fc.Type)
+		if want == "" {
+			return fmt.Errorf("%s[%d].field: %q is a %s field, which has no facet", path, i, fc.Field, f.Type)
+		}
+		if fc.Type != want {
+			return fmt.Errorf("%s[%d].type: a %s field takes a %s facet, got %q", path, i, f.Type, want, fc.Type)
 		}
 	}
 	return nil
-}
-
-func orNone(t FacetType) string {
-	if t == "" {
-		return "no"
-	}
-	return string(t)
 }
 
 func (w *Website) validateSorting(path string, opts []SortOption) error {
