@@ -44,7 +44,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 	if err := seedDemo(st, *products, f.lang, log); err != nil {
 		return err
 	}
-	return serveStore(ctx, st, f, stdout, log, func(addr, _ string) {
+	return serveStore(ctx, st, f, stdout, log, func(s served) {
 		fmt.Fprintf(stdout, `
 Aisle demo shop is up on http://%s with %d products (search configuration key "demo").
 Try a search:
@@ -53,7 +53,7 @@ Try a search:
     -d '{"query":"cordless drill","key":"demo","products":{"count":5,"fields":["title","brand","price"],"returnFilters":true}}'
 
 Press Ctrl-C to stop.
-`, addr, *products, addr)
+`, s.addr, s.products, s.addr)
 	})
 }
 

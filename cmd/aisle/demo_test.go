@@ -30,6 +30,9 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	s.shutdown(t)
 
 	s = startCLI(t, "demo", "--products", "999", "--addr", "127.0.0.1:0", "--admin-key", "k", "--data", data)
+	if m := demoBannerRE.FindStringSubmatch(s.stdout.String()); m == nil || m[2] != "240" {
+		t.Errorf("restart banner should count the 240 products served, not --products:\n%s", s.stdout.String())
+	}
 	if n := s.total(t, "demo", "*"); n != 240 {
 		t.Errorf("restart on the kept --data: %d products, want the 240 generated before", n)
 	}

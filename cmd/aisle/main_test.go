@@ -46,7 +46,7 @@ func serveOnce(t *testing.T, st *store.Store, logs io.Writer) (addr string, stop
 	done := make(chan error, 1)
 	go func() {
 		f := serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en"}
-		done <- serveStore(ctx, st, f, io.Discard, slog.New(slog.NewTextHandler(logs, nil)), func(a, _ string) { ready <- a })
+		done <- serveStore(ctx, st, f, io.Discard, slog.New(slog.NewTextHandler(logs, nil)), func(s served) { ready <- s.addr })
 	}()
 	select {
 	case addr = <-ready:

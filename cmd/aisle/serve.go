@@ -62,9 +62,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	return serveStore(ctx, st, f, stdout, log, nil)
 }
 
+// served is what serveStore tells its ready callback once it listens.
+type served struct {
+	addr, adminKey string
+	products       int // in the catalog being served
+}
+
 // serveStore builds the generation from st and serves it until ctx ends.
-// ready, when set, is called with the bound address.
-func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Writer, log *slog.Logger, ready func(addr string, key string)) error {
+// ready, when set, is called once the server listens.
+func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Writer, log *slog.Logger, ready func(served)) error {
 	cfg, err := st.Config()
 	if err != nil {
 		return err
@@ -108,7 +114,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 	if ready != nil {
-		ready(ln.Addr().String(), adminKey)
+		ready(served{addr: ln.Addr().String(), adminKey: adminKey, products: gen.Products.Len()})
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
