@@ -307,3 +307,84 @@ func TestBulkCommitBeforeLogWriterRuns(t *testing.T) {
 		t.Fatalf("%d products after commit", n)
 	}
 }
+
+// TestBulkWriterStoresConfig: a configuration given to SetConfig is stored
+// by Commit in the same atomic step as the products (the last log entry
+// carries it, and m/config holds it), and an aborted bulk write leaves the
+// stored one as it was (README.md: "An import is one atomic write").
+func TestBulkWriterStoresConfig(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { st.Close() }()
+	site := func(uuid string) *config.File {
+		return &config.File{Websites: []config.Website{{UUID: uuid, Name: "shop " + uuid}}}
+	}
+	write := func(cfg *config.File, products int, commit bool) {
+		t.Helper()
+		w, err := st.NewBulkWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetConfig(cfg); err != nil {
+			t.Fatal(err)
+		}
+		for i := range products {
+			if err := w.PutProduct(&catalog.Product{ProductNumber: fmt.Sprintf("%s-%d", cfg.Websites[0].UUID, i), Title: "x"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !commit {
+			w.Abort()
+			return
+		}
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored := func() (uuid string, seq uint64, products int, lastEntry *Entry) {
+		t.Helper()
+		st.Close()
+		if st, err = Open(dir); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := st.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg != nil {
+			uuid = cfg.Websites[0].UUID
+		}
+		if products, err = st.Count(); err != nil {
+			t.Fatal(err)
+		}
+		err = st.Entries(0, func(e *Entry) error { lastEntry = e; return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uuid, st.Seq(), products, lastEntry
+	}
+
+	// Products and a configuration, over more than one log entry.
+	write(site("a"), BulkBatch+3, true)
+	uuid, seq, n, last := stored()
+	if uuid != "a" || seq != 2 || n != BulkBatch+3 {
+		t.Fatalf("after the first write: config %q, seq %d, %d products", uuid, seq, n)
+	}
+	if last == nil || last.Seq != 2 || last.Config == nil || last.Config.Websites[0].UUID != "a" || len(last.Products) != 3 {
+		t.Fatalf("the last log entry does not carry the configuration with its products: %+v", last)
+	}
+	// Aborted: neither the configuration nor the products are stored.
+	write(site("b"), 5, false)
+	if uuid, seq, n, _ = stored(); uuid != "a" || seq != 2 || n != BulkBatch+3 {
+		t.Fatalf("after an aborted write: config %q, seq %d, %d products", uuid, seq, n)
+	}
+	// A configuration alone is one entry of no products.
+	write(site("c"), 0, true)
+	uuid, seq, n, last = stored()
+	if uuid != "c" || seq != 3 || n != BulkBatch+3 || last.Seq != 3 || last.Config == nil || len(last.Products) != 0 {
+		t.Fatalf("after a configuration alone: config %q, seq %d, %d products, last entry %+v", uuid, seq, n, last)
+	}
+}
