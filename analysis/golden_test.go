@@ -36,7 +36,7 @@ func TestTokensGolden(t *testing.T) {
 			"AI-000002 x-100/200 sc-141-b",
 			"tab\tnew\nline",
 			"'quoted' women's rock'",
-			"a'a z'z 0'0 9'9 sc'-141",
+			"a'a z'z 0'0 9'9 sc'-141 sc-'141",
 			"bad\x80byte \u0080",
 			"\xff\xfe bad bytes \xc3",
 			"ﬁ ligature ½ fraction ① İstanbul",
