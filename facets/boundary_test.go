@@ -250,3 +250,26 @@ func TestCounterStrategiesAndReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsOverEmptySet: an empty result set counts zero for every value
+// and has no range, also right after a Counter counted a full set (its
+// buffers are reused).
+func TestCountsOverEmptySet(t *testing.T) {
+	fx := build(t, 3000, 40)
+	var c Counter
+	full := fx.seg.All()
+	for _, field := range []string{"brand", "tags"} {
+		kf := fx.seg.Keyword(field)
+		c.Keyword(kf, full)
+		for id, n := range expect.Some(t, field+" counts", c.Keyword(kf, roaring.New())) {
+			if n != 0 {
+				t.Errorf("%s=%s: %d over an empty set", field, kf.Values[id], n)
+			}
+		}
+	}
+	price := fx.seg.Numeric("price")
+	c.Range(price, full)
+	if lo, hi, ok := c.Range(price, roaring.New()); ok || lo != 0 || hi != 0 {
+		t.Errorf("range over an empty set: %v..%v %v", lo, hi, ok)
+	}
+}
