@@ -614,3 +614,22 @@ func TestDirectRouteBeatsSynonymForSuggested(t *testing.T) {
 		}
 	}
 }
+
+// TestWildcardListsInProductNumberOrder: docs/decisions.md "Empty query":
+// "" (or only spaces) is the wildcard, like *; "Default sort": "a
+// wildcard without sorting lists the catalog in product-number order".
+func TestWildcardListsInProductNumberOrder(t *testing.T) {
+	seg := shop(t,
+		item{key: "B-2", title: "lamp"},
+		item{key: "A-9", title: "drill drill drill"},
+		item{key: "C-1", title: "hose"},
+		item{key: "A-10", title: "table"},
+	)
+	want := []string{"A-10", "A-9", "B-2", "C-1"}
+	for _, phrase := range []string{"", "*", "   ", " * "} {
+		r := run(t, seg, phrase, Options{PrefixLast: true})
+		if !slices.Equal(r.keys, want) || !slices.Equal(r.direct, want) || r.relaxed {
+			t.Errorf("%q: %v (direct %v, relaxed %v), want %v", phrase, r.keys, r.direct, r.relaxed, want)
+		}
+	}
+}
