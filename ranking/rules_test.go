@@ -254,11 +254,18 @@ func sorted(s []string) []string {
 }
 
 // TestTypoEditsByWordLength: docs/decisions.md "Typos": "One edit from 5
-// letters, two from 9 (transpositions count as one); never for words
-// containing digits." The typed word's letters count (runes, not bytes).
+// letters, two from 9 (transpositions count as one), counted on the
+// word's stem (lamps is lamp, 4 letters); never for words containing
+// digits." Letters are runes, not bytes.
 func TestTypoEditsByWordLength(t *testing.T) {
-	words := []string{"lamp", "brush", "keyboard", "sprinkler", "ключ", "дрель"}
+	words := []string{"lamp", "brush", "keyboard", "sprinkler", "ключ", "дрель", "brutx", "keyboardx"}
 	stable(t, words...)
+	// The rows that count on the stem: one letter shorter than typed.
+	for typed, stem := range map[string]string{"lamxs": "lamx", "bruts": "brut", "keyboaxds": "keyboaxd", "kexboaxds": "kexboaxd"} {
+		if got := an.Analyze(nil, typed)[0].Term; got != stem {
+			t.Fatalf("%q stems to %q, want %q: pick another word for this test", typed, got, stem)
+		}
+	}
 	seg := shop(t, titled(words...)...)
 	for _, tc := range []struct {
 		phrase string
@@ -282,6 +289,10 @@ func TestTypoEditsByWordLength(t *testing.T) {
 		{"дрелб", "P005"},       // 5 letters, 1 edit
 		{"brus1", ""},           // a digit: never corrected
 		{"brush1", ""},          // a digit: never corrected
+		{"lamxs", ""},           // 5 letters typed, stem lamx has 4
+		{"bruts", ""},           // stem brut has 4 letters: not brutx, 1 edit from bruts
+		{"keyboaxds", "P002"},   // stem keyboaxd: 8 letters, 1 edit from keyboard, 2 from keyboardx
+		{"kexboaxds", ""},       // 9 letters typed, stem kexboaxd has 8: 2 edits is too many
 	} {
 		r := run(t, seg, tc.phrase, Options{})
 		var want []string
