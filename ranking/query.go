@@ -49,8 +49,8 @@ type Query struct {
 	Fields index.FieldMask
 }
 
-// Route weights: an exact term beats a stemmed prefix beats a synonym
-// beats a typo.
+// Route weights: an exact term beats a synonym the shop configured,
+// which beats an as-you-type prefix completion, which beats a typo.
 const (
 	weightExact   = 1.0
 	weightPrefix  = 0.6
