@@ -3,17 +3,14 @@ package index
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/RoaringBitmap/roaring/v2"
-
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
 // memKV is a sorted in-memory KV for round-trip tests; the store's pebble
@@ -139,32 +136,6 @@ func TestDuplicateKey(t *testing.T) {
 	}
 }
 
-func TestTermsAndStemming(t *testing.T) {
-	s := buildTest(t, testDocs(500))
-	id, ok := s.Term("drill")
-	if !ok {
-		t.Fatal("no term drill")
-	}
-	// drills and drill stem together, so every doc with either is listed.
-	want := roaring.New()
-	for i, d := range testDocs(500) {
-		if bytes.Contains([]byte(d.Text[FieldTitle][0]), []byte("drill")) {
-			want.Add(uint32(i))
-		}
-	}
-	if !s.TermDocs(id).Equals(want) {
-		t.Fatalf("drill docs %d, want %d", s.TermDocs(id).GetCardinality(), want.GetCardinality())
-	}
-	var prefixed []string
-	s.PrefixTerms("dri", func(t uint32) bool { prefixed = append(prefixed, s.TermString(t)); return true })
-	if !slices.Contains(prefixed, "drill") {
-		t.Fatalf("prefix dri gave %v", prefixed)
-	}
-	if _, ok := s.Term("sc141"); !ok {
-		t.Fatal("compound sc141 not indexed")
-	}
-}
-
 // TestNumericAndWordTerms covers words with digits, which the builder
 // keeps apart from other words: each surface and term must still be
 // listed once and find its docs, including a truncated token whose digit
@@ -212,191 +183,11 @@ func TestNumericAndWordTerms(t *testing.T) {
 	}
 }
 
-func TestRangeMatchesBruteForce(t *testing.T) {
-	docs := testDocs(5000)
-	s := buildTest(t, docs)
-	nf := s.Numeric("price")
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 300 {
-		lo, hi := float64(r.IntN(1100))/10-5, float64(r.IntN(1100))/10-5
-		if r.IntN(10) == 0 {
-			lo = math.Inf(-1)
-		}
-		if r.IntN(10) == 0 {
-			hi = math.Inf(1)
-		}
-		got := roaring.New()
-		nf.Range(lo, hi, got)
-		want := roaring.New()
-		for i, d := range docs {
-			for _, nv := range d.Numbers {
-				if nv.Value >= lo && nv.Value <= hi {
-					want.Add(uint32(i))
-				}
-			}
-		}
-		if !got.Equals(want) {
-			t.Fatalf("Range(%v,%v) = %d docs, want %d", lo, hi, got.GetCardinality(), want.GetCardinality())
-		}
-	}
-}
-
-func TestKeywordsAndHierarchy(t *testing.T) {
-	s := buildTest(t, testDocs(300))
-	cat := s.Keyword("cat")
-	top, _ := cat.Lookup("tools$")
-	power, _ := cat.Lookup("tools$power$")
-	if cat.Parent[power] != int32(top) || cat.Depth[power] != 2 || cat.Parent[top] != -1 {
-		t.Fatalf("hierarchy links wrong: %v %v", cat.Parent, cat.Depth)
-	}
-	if cat.Single() {
-		t.Fatal("cat holds two values per doc for some docs")
-	}
-	if got := cat.Bitmaps[power].GetCardinality(); got != 100 {
-		t.Fatalf("power has %d docs, want 100", got)
-	}
-	if _, ok := s.Keyword("brand").Lookup("muller"); !ok {
-		t.Fatal("brand Müller not found by its folded form")
-	}
-}
-
-func TestSaveLoadRoundTrip(t *testing.T) {
-	s := buildTest(t, testDocs(3000))
-	kv := &memKV{m: map[string][]byte{}}
-	if err := s.Save(kv, "x/"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := Load(kv, "x/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.Len() != s.Len() || !reflect.DeepEqual(l.terms, s.terms) || !reflect.DeepEqual(l.surfaces, s.surfaces) || !reflect.DeepEqual(l.surfaceTerm, s.surfaceTerm) {
-		t.Fatal("dictionary differs after load")
-	}
-	if !reflect.DeepEqual(l.post.spanOff, s.post.spanOff) || !reflect.DeepEqual(l.post.df, s.post.df) {
-		t.Fatal("posting offsets or frequencies differ after load")
-	}
-	for id := range uint32(s.Terms()) {
-		if (l.post.bitmaps[id] == nil) != (s.post.bitmaps[id] == nil) || !l.TermDocs(id).Equals(s.TermDocs(id)) ||
-			!reflect.DeepEqual(l.TermPostings(id, nil), s.TermPostings(id, nil)) {
-			t.Fatalf("postings of %q differ", s.TermString(id))
-		}
-	}
-	if !reflect.DeepEqual(l.byLen, s.byLen) || l.avgLen != s.avgLen || !reflect.DeepEqual(l.fieldLen, s.fieldLen) {
-		t.Fatal("typo lists or lengths differ")
-	}
-	for d := uint32(0); d < uint32(s.Len()); d++ {
-		if !bytes.Equal(l.Stored(d), s.Stored(d)) || l.Key(d) != s.Key(d) {
-			t.Fatalf("doc %d differs", d)
-		}
-	}
-	if !reflect.DeepEqual(l.keyDoc, s.keyDoc) {
-		t.Fatal("key map differs")
-	}
-	for name, k := range s.keyword {
-		lk := l.keyword[name]
-		if !reflect.DeepEqual(lk.Values, k.Values) || !reflect.DeepEqual(lk.offs, k.offs) || !reflect.DeepEqual(lk.vals, k.vals) || lk.single != k.single || !reflect.DeepEqual(lk.Parent, k.Parent) {
-			t.Fatalf("keyword %s differs", name)
-		}
-		for i := range k.Bitmaps {
-			if !lk.Bitmaps[i].Equals(k.Bitmaps[i]) {
-				t.Fatalf("keyword %s value %d differs", name, i)
-			}
-		}
-	}
-	if !reflect.DeepEqual(l.sorts, s.sorts) {
-		t.Fatal("sort ranks differ")
-	}
-	a, b := roaring.New(), roaring.New()
-	s.Numeric("price").Range(10, 50, a)
-	l.Numeric("price").Range(10, 50, b)
-	if !a.Equals(b) {
-		t.Fatal("range differs after load")
-	}
-}
-
-func TestLoadCorrupt(t *testing.T) {
-	s := buildTest(t, testDocs(50))
-	saved := &memKV{m: map[string][]byte{}}
-	if err := s.Save(saved, "x/"); err != nil {
-		t.Fatal(err)
-	}
-	clone := func() *memKV {
-		kv := &memKV{m: map[string][]byte{}}
-		for k, v := range saved.m {
-			kv.m[k] = slices.Clone(v)
-		}
-		return kv
-	}
-	for _, tc := range []struct{ name, prefix string }{{"term chunk", "x/T/"}, {"doc chunk", "x/D/"}, {"word chunk", "x/W/"}} {
-		kv := clone()
-		for k := range kv.m {
-			if strings.HasPrefix(k, tc.prefix) {
-				kv.m[k] = kv.m[k][:3]
-			}
-		}
-		if _, err := Load(kv, "x/"); err == nil {
-			t.Errorf("a truncated %s loaded without error", tc.name)
-		}
-	}
-	if _, err := Load(&memKV{m: map[string][]byte{}}, "x/"); err == nil {
-		t.Fatal("an empty store loaded without error")
-	}
-	// Any truncation or flipped byte of any key errs or loads; never panics.
-	r := rand.New(rand.NewPCG(7, 7))
-	for k, v := range saved.m {
-		for range 20 {
-			kv := clone()
-			b := slices.Clone(v)
-			if len(b) > 0 && r.IntN(2) == 0 {
-				b[r.IntN(len(b))] ^= byte(1 + r.IntN(255))
-			} else {
-				b = b[:r.IntN(len(b)+1)]
-			}
-			kv.m[k] = b
-			Load(kv, "x/") //nolint:errcheck // only panics matter here
-		}
-	}
-}
-
 func BenchmarkBuild(b *testing.B) {
 	docs := testDocs(20000)
 	b.ReportAllocs()
 	for b.Loop() {
 		buildTest(b, docs)
-	}
-}
-
-// TestRangeCheckMatchesValues checks the quantised per-doc range test on
-// a column large enough that positions are shifted, with ties, missing
-// values and ranges that start or end inside a quantum.
-func TestRangeCheckMatchesValues(t *testing.T) {
-	const n = 200_000
-	r := rand.New(rand.NewPCG(5, 6))
-	nb := &numBuilder{vals: make([]float64, n), has: make([]bool, n)}
-	for d := range n {
-		if r.IntN(7) != 0 {
-			nb.vals[d], nb.has[d] = float64(r.IntN(5000))/10, true
-		}
-	}
-	nf := nb.build("price", n)
-	if nf.qshift == 0 {
-		t.Fatalf("%d values fit 16 bits unshifted: the test does not reach the boundary quanta", n)
-	}
-	for range 200 {
-		lo := float64(r.IntN(5200))/10 - 10
-		hi := lo + float64(r.IntN(3000))/10
-		if r.IntN(10) == 0 {
-			hi = lo // a single value
-		}
-		c := nf.Check(lo, hi)
-		for range 2000 {
-			d := uint32(r.IntN(n))
-			want := nb.has[d] && nb.vals[d] >= lo && nb.vals[d] <= hi
-			if got := c.Contains(d); got != want {
-				t.Fatalf("[%v,%v] doc %d (value %v, has %v): %v, want %v", lo, hi, d, nb.vals[d], nb.has[d], got, want)
-			}
-		}
 	}
 }
 
@@ -424,5 +215,65 @@ func TestStoredDocsCompressed(t *testing.T) {
 	tiny := buildTest(t, []Doc{{Key: "a", Stored: []byte("{}")}})
 	if tiny.stored.dict != nil || string(tiny.Stored(0)) != "{}" {
 		t.Fatalf("tiny catalog: dict %v, doc %s", tiny.stored.dict != nil, tiny.Stored(0))
+	}
+}
+
+// TestStoredCopiedUnlessKept: without KeepStored the builder copies a
+// doc's JSON, so the caller may reuse its buffer ("KeepStored says Stored
+// stays valid and unchanged while the builder lives, so the builder keeps
+// it instead of copying it", doc.go), including docs larger than the
+// blocks docs are packed into and docs that do not fit the current one.
+func TestStoredCopiedUnlessKept(t *testing.T) {
+	b := NewBuilder(analysis.New(analysis.None))
+	var buf []byte
+	var want [][]byte
+	for i, size := range []int{100, 3 << 20, 2 << 20, 5 << 20, 10, 0, 30} {
+		buf = append(buf[:0], '"')
+		for j := range max(size-2, 0) {
+			buf = append(buf, 'a'+byte((i+j)%26))
+		}
+		buf = append(buf, '"')
+		want = append(want, slices.Clone(buf))
+		if err := b.Add(&Doc{Key: fmt.Sprint(i), Stored: buf}); err != nil {
+			t.Fatal(err)
+		}
+		for j := range buf {
+			buf[j] = '!'
+		}
+	}
+	s := b.Build()
+	for d, w := range expect.Some(t, "docs", want) {
+		if got := s.Stored(uint32(d)); !bytes.Equal(got, w) {
+			t.Fatalf("doc %d: %d bytes starting %.20q, want %d starting %.20q", d, len(got), got, len(w), w)
+		}
+	}
+}
+
+// TestStoredDictionarySampledAcrossCatalog: the dictionary is "sampled
+// across the catalog" (docs/architecture.md, Index), so the second half of
+// a catalog whose halves share no words compresses as well as the first.
+func TestStoredDictionarySampledAcrossCatalog(t *testing.T) {
+	halves := []string{
+		`"department":"garden","title":"Brass hose reel","description":"Wall mounted garden hose reel with brass fittings, frost resistant, holds 30 metres"`,
+		`"department":"kitchen","title":"Chef knife","description":"Forged stainless steel chef knife, full tang, pakkawood handle, dishwasher unsafe"`,
+	}
+	docs := make([]Doc, 3000)
+	for i := range docs {
+		docs[i] = Doc{Key: fmt.Sprintf("%05d", i), Stored: fmt.Appendf(nil, `{"productNumber":"%05d",%s}`, i, halves[2*i/len(docs)])}
+	}
+	s := buildTest(t, docs)
+	var raw, packed [2]int
+	for i := range docs {
+		h := 2 * i / len(docs)
+		raw[h] += len(docs[i].Stored)
+		packed[h] += len(s.stored.doc(uint32(i)))
+		if got := s.Stored(uint32(i)); !bytes.Equal(got, docs[i].Stored) {
+			t.Fatalf("doc %d: %s, want %s", i, got, docs[i].Stored)
+		}
+	}
+	for h := range 2 {
+		if packed[h]*3 > raw[h] {
+			t.Fatalf("half %d: %d bytes of JSON stored in %d: the dictionary misses its words", h, raw[h], packed[h])
+		}
 	}
 }
