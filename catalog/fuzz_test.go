@@ -12,10 +12,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-	"unicode/utf8"
 
 	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/internal/expect"
 )
 
 // checkProduct is what every fuzz target asks of a product Read returns,
@@ -55,78 +55,9 @@ func checkProduct(t *testing.T, p *Product) {
 	if err := q.Validate(); err != nil {
 		t.Fatalf("read back, the product is refused: %v\n%s", err, enc)
 	}
-	if b, _ := json.Marshal(q); !sameJSON(b, enc) || !sameValue(reflect.ValueOf(p), reflect.ValueOf(q)) {
+	if b, _ := json.Marshal(q); !sameJSON(b, enc) || !expect.SameAfterJSON(p, q) {
 		t.Fatalf("read back, the product changed:\n%+v\n%+v", p, q)
 	}
-}
-
-// sameValue compares two values as a JSON round trip may leave them: a
-// nil slice or map equals an empty one, times are equal instants, and a
-// byte that is not UTF-8 equals the replacement character.
-func sameValue(a, b reflect.Value) bool {
-	if a.Kind() != b.Kind() {
-		return false
-	}
-	if a.Type() == reflect.TypeFor[time.Time]() {
-		return a.Interface().(time.Time).Equal(b.Interface().(time.Time))
-	}
-	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return sameValue(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !sameValue(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			if !sameValue(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, k := range a.MapKeys() {
-			bv := b.MapIndex(reflect.ValueOf(validUTF8(k.String())))
-			if !bv.IsValid() || !sameValue(a.MapIndex(k), bv) {
-				return false
-			}
-		}
-		return true
-	case reflect.String:
-		return validUTF8(a.String()) == validUTF8(b.String())
-	}
-	return a.Equal(b)
-}
-
-// validUTF8 replaces each byte of s that is not UTF-8 with U+FFFD, as the
-// JSON encoder does.
-func validUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b.WriteRune(utf8.RuneError)
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 // sameJSON reports whether two JSON documents hold the same values,

@@ -361,50 +361,6 @@ func knownMembers(v any, t reflect.Type, at string) []string {
 	return bad
 }
 
-// sameValue is reflect.DeepEqual except that a nil slice or map equals an
-// empty one: JSON leaves out empty members, and reading them back gives
-// nil.
-func sameValue(a, b reflect.Value) bool {
-	if a.Kind() != b.Kind() {
-		return false
-	}
-	switch a.Kind() {
-	case reflect.Pointer:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		return sameValue(a.Elem(), b.Elem())
-	case reflect.Struct:
-		for i := range a.NumField() {
-			if !sameValue(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Slice:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Len() {
-			if !sameValue(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Map:
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, k := range a.MapKeys() {
-			if bv := b.MapIndex(k); !bv.IsValid() || !sameValue(a.MapIndex(k), bv) {
-				return false
-			}
-		}
-		return true
-	}
-	return a.Equal(b)
-}
-
 // FuzzParse checks what Parse promises beyond validating: a document it
 // accepts is one JSON value whose every member is a configuration member
 // (nothing is ignored: not a misspelt member, not a second document), the
@@ -446,7 +402,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the encoded configuration is refused: %v\n%s", err, enc)
 		}
-		if !sameValue(reflect.ValueOf(cfg), reflect.ValueOf(again)) {
+		if !expect.SameAfterJSON(cfg, again) {
 			enc2, _ := json.Marshal(again)
 			t.Fatalf("encoded and parsed again, the configuration changed:\n%s\n%s", enc, enc2)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/internal/oracle"
 )
 
 // Expansion caps, as ranking applies them. The reference applies the same
@@ -619,7 +620,7 @@ func (m *refMatcher) typoTerms(term string) []string {
 	var out []string
 	for l := len(rs) - k; l <= len(rs)+k; l++ {
 		for _, t := range m.byLen[l] {
-			if d := refOSA(rs, []rune(t)); d >= 1 && d <= k {
+			if d := oracle.OSA(rs, []rune(t)); d >= 1 && d <= k {
 				out = append(out, t)
 				if len(out) == refMaxTypo {
 					return out
@@ -628,30 +629,4 @@ func (m *refMatcher) typoTerms(term string) []string {
 		}
 	}
 	return out
-}
-
-// refOSA is the optimal string alignment distance: insertions, deletions,
-// substitutions and transpositions of adjacent runes, each one edit.
-func refOSA(a, b []rune) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }

@@ -7,34 +7,8 @@ import (
 
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/internal/golden"
+	"github.com/aisle-search/aisle/internal/oracle"
 )
-
-// osa is the optimal-string-alignment distance written as the textbook
-// table: insertions, deletions, substitutions and transpositions of
-// neighbours each cost one.
-func osa(a, b []rune) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
-}
 
 // TestEditDistanceIsOSA: docs/decisions.md "Typos": edits counted with
 // "transpositions count as one". For every pair of words up to four
@@ -57,7 +31,7 @@ func TestEditDistanceIsOSA(t *testing.T) {
 	pairs := 0
 	for _, a := range words {
 		for _, b := range words {
-			want := osa([]rune(a), []rune(b))
+			want := oracle.OSA([]rune(a), []rune(b))
 			for k := 0; k <= 3; k++ {
 				got := e.distance([]rune(a), b, k)
 				if want <= k && got != want || want > k && got <= k {

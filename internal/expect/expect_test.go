@@ -2,6 +2,7 @@ package expect
 
 import (
 	"testing"
+	"time"
 )
 
 // recorder is a testing.TB that notes a failure instead of stopping the
@@ -65,6 +66,36 @@ func TestSkipOrFail(t *testing.T) {
 		SkipOrFail(r, "AISLE_TEST_SWITCH", "no data")
 		if r.failed != tc.fail || r.skipped != tc.skipped {
 			t.Errorf("switch %q CI %q: failed %v skipped %v", tc.env, tc.ci, r.failed, r.skipped)
+		}
+	}
+}
+
+func TestSameAfterJSON(t *testing.T) {
+	type item struct {
+		Tags  []string
+		Attrs map[string]string
+		When  time.Time
+		Name  string
+		Next  *item
+	}
+	at := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		a, b any
+		same bool
+	}{
+		{"nil and empty slices and maps", item{When: at}, item{Tags: []string{}, Attrs: map[string]string{}, When: at}, true},
+		{"one instant in two zones", item{When: at}, item{When: at.In(time.FixedZone("x", 3600))}, true},
+		{"a byte that is not UTF-8 and U+FFFD", item{Name: "a\xffb"}, item{Name: "a\uFFFDb"}, true},
+		{"nested", &item{Next: &item{Tags: []string{"x"}}}, &item{Next: &item{Tags: []string{"x"}}}, true},
+		{"another string", item{Name: "a"}, item{Name: "b"}, false},
+		{"another element", item{Tags: []string{"a"}}, item{Tags: []string{"b"}}, false},
+		{"a missing map key", item{Attrs: map[string]string{"a": "1"}}, item{Attrs: map[string]string{"b": "1"}}, false},
+		{"another instant", item{When: at}, item{When: at.Add(time.Second)}, false},
+		{"nil and a pointer", &item{}, &item{Next: &item{}}, false},
+	} {
+		if got := SameAfterJSON(tc.a, tc.b); got != tc.same {
+			t.Errorf("%s: SameAfterJSON = %v, want %v", tc.name, got, tc.same)
 		}
 	}
 }
