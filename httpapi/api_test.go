@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -81,20 +80,8 @@ type reply struct {
 
 func post(t *testing.T, url, contentType, body string, hdr ...string) reply {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url+"/serve/search", strings.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	r := reply{status: resp.StatusCode, header: resp.Header, raw: string(raw)}
+	status, header, raw := send(t, "POST", url+"/serve/search", contentType, body, hdr...)
+	r := reply{status: status, header: header, raw: string(raw)}
 	if err := json.Unmarshal(raw, &r.body); err != nil {
 		t.Fatalf("%s: body is not JSON: %v\n%s", body, err, raw)
 	}

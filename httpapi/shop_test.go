@@ -162,6 +162,13 @@ func resultNumbers(t *testing.T, r reply, member string) []string {
 	return out
 }
 
+// filtered lists the product numbers (up to 10) that the wildcard finds
+// with one filter.
+func filtered(t *testing.T, url, filter string) []string {
+	t.Helper()
+	return resultNumbers(t, searchOK(t, url, q("*", fmt.Sprintf(`"count":10,"fields":["productNumber"],"filters":[%q]`, filter))), "results")
+}
+
 // searchOK posts body to url and fails the test unless it answers 200.
 func searchOK(t *testing.T, url, body string) reply {
 	t.Helper()
