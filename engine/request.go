@@ -62,7 +62,7 @@ func (p *PageSettings) window(field string) (start, count int, err error) {
 		return 0, 0, Invalid(field+".count", "must not be negative, got %d", count)
 	case count > MaxCount:
 		return 0, 0, Invalid(field+".count", "must be at most %d, got %d", MaxCount, count)
-	case start+count > MaxWindow:
+	case start > MaxWindow-count: // not start+count, which can overflow
 		return 0, 0, Invalid(field+".start", "start + count must be at most %d", MaxWindow)
 	}
 	return start, count, nil
