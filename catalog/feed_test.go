@@ -328,6 +328,8 @@ func TestJSONArrayLines(t *testing.T) {
 	}
 }
 
+// TestReadFileProgress: catalog/feed.go, ReadFile's onBytes "is told the
+// bytes read so far at least every MiB and once at the end".
 func TestReadFileProgress(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	var b strings.Builder
@@ -343,16 +345,10 @@ func TestReadFileProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(reports) < 4 || reports[len(reports)-1] != int64(b.Len()) {
-		t.Fatalf("reports %v for %d bytes", reports, b.Len())
+	if len(reports) < 4 {
+		t.Errorf("%d reports for %d bytes", len(reports), b.Len())
 	}
-	prev := int64(0)
-	for _, r := range reports {
-		if r < prev || r-prev > 1<<20 {
-			t.Errorf("reports %v: a step from %d to %d", reports, prev, r)
-		}
-		prev = r
-	}
+	checkProgress(t, reports, int64(b.Len()))
 	if err := ReadFile(path, nil, nil, func(*Product) error { return nil }); err != nil {
 		t.Errorf("without a progress function: %v", err)
 	}
