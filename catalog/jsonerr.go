@@ -135,11 +135,13 @@ func jsonTypeName(t reflect.Type, plural bool) string {
 }
 
 // nearest returns the known name closest to name when it is plausibly a
-// typo of it (case-insensitive edit distance at most a third of its length).
+// typo of it: their edit distance in bytes, lowercased, is at most a third
+// of the lowercased name's length.
 func nearest(name string, known []string) string {
-	best, bestD := "", len(name)/3+1
+	lower := strings.ToLower(name)
+	best, bestD := "", len(lower)/3+1
 	for _, k := range known {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
+		if d := editDistance(lower, strings.ToLower(k)); d < bestD {
 			best, bestD = k, d
 		}
 	}

@@ -66,3 +66,18 @@ func TestTypeErrorFieldPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestTypoLimitUsesTheComparedName: catalog/jsonerr.go, nearest suggests a
+// known name when "their edit distance in bytes, lowercased, is at most a
+// third of the lowercased name's length": three Kelvin signs (9 bytes)
+// lower to "kkk", 3 edits from "url", which is no typo of it.
+func TestTypoLimitUsesTheComparedName(t *testing.T) {
+	const kelvins = "\u212a\u212a\u212a"
+	if got := nearest(kelvins, productFields); got != "" {
+		t.Errorf("nearest(%q) = %q, want no suggestion", kelvins, got)
+	}
+	want := "f:1: unknown field \"" + kelvins + "\""
+	if got := readOne(`{"productNumber":"1","title":"t","`+kelvins+`":1}`, FormatJSONL); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
