@@ -19,8 +19,8 @@ func numberDocs(t *testing.T, n int, value func(i int) float64, present func(i i
 		// Keys in byte order are the order added: doc i is the i-th doc.
 		d := Doc{Key: fmt.Sprintf("%07d", i)}
 		if present(i) {
-			d.Numbers = []NumberValue{{"v", value(i)}}
 			vals[i], has[i] = value(i), true
+			d.Numbers = []NumberValue{{"v", vals[i]}}
 		}
 		if err := b.Add(&d); err != nil {
 			t.Fatal(err)
@@ -36,14 +36,20 @@ func numberDocs(t *testing.T, n int, value func(i int) float64, present func(i i
 // TestRangeAtBucketEdges checks Range and Check ("Range adds to dst every
 // doc whose value lies in [min, max]", segment.go; docs/architecture.md:
 // "64 bucket bitmaps over that order ... a few ORs plus two partial
-// buckets") on 3,072 values, three full buckets of the smallest size, with
-// pairs of tied values and docs without one: every range whose bounds are
-// the values at the ends and edges of the buckets, exactly and a float
-// inside, so full buckets, partial ones and a range reaching the last
-// value are all taken.
+// buckets") on 3,072 values, three full buckets of the smallest size, tied
+// in threes (so a run of ties starts at the last place of the first
+// bucket), and docs without one: every range whose bounds are the values
+// at the ends and edges of the buckets, exactly and a float inside, so
+// full buckets, partial ones and a range reaching the last value are all
+// taken.
 func TestRangeAtBucketEdges(t *testing.T) {
 	const n = 3171 // 99 without a value
-	f, vals, has := numberDocs(t, n, func(i int) float64 { return float64((i*7919)%3072/2) - 500 }, func(i int) bool { return i%32 != 5 })
+	perm, next := rand.New(rand.NewPCG(3, 5)).Perm(3072), 0
+	value := func(int) float64 {
+		next++
+		return float64(perm[next-1]/3) - 500
+	}
+	f, vals, has := numberDocs(t, n, value, func(i int) bool { return i%32 != 5 })
 	if perm, _ := f.Sorted(); len(perm) != 3072 {
 		t.Fatalf("%d values, want 3072", len(perm))
 	}
@@ -69,7 +75,7 @@ func TestRangeCheckQuanta(t *testing.T) {
 	last := withValue - 1
 	var ranges [][2]float64
 	inf := math.Inf(1)
-	for _, p := range []int{0, 1, 2, 3, 4, 1099, 1100, 1101, 35_000, 35_001, last - 3, last - 2, last - 1, last} {
+	for _, p := range []int{0, 1, 2, 3, 4, 1099, 1100, 1101, 2199, 35_000, 35_001, last - 3, last - 2, last - 1, last} {
 		for _, q := range []int{0, 1, 2, 5, 6, 2199, 2200, 35_002, 35_003, last - 2, last - 1, last} {
 			if p <= q {
 				ranges = append(ranges, [2]float64{sorted[p], sorted[q]})

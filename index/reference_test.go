@@ -860,7 +860,8 @@ func randomCorpus(seed uint64, n int) []Doc {
 		{"Home$", "Home$Lamps$", "Tools$"}, // two chains
 		{"Tools$Power$Drills$", "Tools$"},  // a level missing
 		{"Home$Lamps$", "Home$", "Home$"},  // repeated, out of order
-		{"$", "$Lamps$"},                   // an empty top level
+		{"$", "$Lamps$"},                   // an empty top level: value 0
+		{"$Lamps$"},                        // a child of value 0 without it: not a chain
 		{},
 	}
 	docs := make([]Doc, n)
