@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -275,5 +276,24 @@ func TestStoredDictionarySampledAcrossCatalog(t *testing.T) {
 		if packed[h]*3 > raw[h] {
 			t.Fatalf("half %d: %d bytes of JSON stored in %d: the dictionary misses its words", h, raw[h], packed[h])
 		}
+	}
+}
+
+// TestPostingsLimitRefusesBeforeTaking: a doc whose postings would bring
+// the count to 2^32-1 is refused with "index full" before its key is
+// taken (postings are addressed by uint32), and a smaller doc under the
+// same key still fits. The count is set near the limit directly: four
+// billion real postings do not fit a test.
+func TestPostingsLimitRefusesBeforeTaking(t *testing.T) {
+	b := NewBuilder(analysis.New(analysis.None))
+	b.nrec = math.MaxUint32 - 3
+	d := Doc{Key: "a", Stored: []byte("{}")}
+	d.Text[FieldTitle] = []string{"x y z"}
+	if err := b.Add(&d); err == nil || !strings.Contains(err.Error(), "index full") {
+		t.Fatalf("a doc reaching 2^32-1 postings: %v", err)
+	}
+	d.Text[FieldTitle] = []string{"x y"}
+	if err := b.Add(&d); err != nil {
+		t.Fatalf("a doc staying under the limit, under the refused doc's key: %v", err)
 	}
 }
