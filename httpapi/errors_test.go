@@ -35,12 +35,7 @@ func send(t *testing.T, method, url, contentType, body string, hdr ...string) (i
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header, raw
+	return readResponse(t, resp)
 }
 
 // sendHeadOnly posts a request head declaring a body of length bytes and
@@ -70,6 +65,12 @@ func sendHeadOnly(t *testing.T, url string, length int) (int, http.Header, []byt
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readResponse(t, resp)
+}
+
+// readResponse reads and closes resp's body.
+func readResponse(t *testing.T, resp *http.Response) (int, http.Header, []byte) {
+	t.Helper()
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {

@@ -265,10 +265,7 @@ func TestSortMissingValuesLast(t *testing.T) {
 func TestRangeFiltersInclusive(t *testing.T) {
 	url := hardwareShop(t)
 	// Prices: P07 10, P05 24.99, P01 25, P06 25.01, P02 49.5, P08 50, P03 89, P04 120.
-	for _, tc := range []struct {
-		filter string
-		want   []string
-	}{
+	checkFilters(t, url, []filterCase{
 		{"price:25", []string{"P01"}},
 		{"price:24.99,25.01", []string{"P01", "P05", "P06"}},
 		{"price:,25", []string{"P01", "P05", "P07"}},
@@ -277,11 +274,7 @@ func TestRangeFiltersInclusive(t *testing.T) {
 		{"price:10,10", []string{"P07"}},
 		{"price:120,", []string{"P04"}},
 		{"price:25.001,25.009", nil},
-	} {
-		if got := filtered(t, url, tc.filter); !slices.Equal(got, tc.want) {
-			t.Errorf("%s finds %v, want %v", tc.filter, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestDateBoundsUnixSecondsAndISO: "Date bounds accept ISO 8601 dates and
@@ -291,10 +284,7 @@ func TestDateBoundsUnixSecondsAndISO(t *testing.T) {
 	url := hardwareShop(t)
 	after := []string{"P03", "P04", "P06", "P08"}
 	before := []string{"P01", "P02", "P05", "P07"}
-	for _, tc := range []struct {
-		filter string
-		want   []string
-	}{
+	checkFilters(t, url, []filterCase{
 		{"created:1700000000,", after},
 		{"created:2023-11-14T22:13:20Z,", after},
 		{"created:2023-11-14T23:13:20+01:00,", after},
@@ -304,11 +294,7 @@ func TestDateBoundsUnixSecondsAndISO(t *testing.T) {
 		{"created:1700000000", []string{"P06"}},
 		{"created:2024-01-01,2024-02-01", []string{"P03", "P08"}},
 		{"created:1699999999,1700000000", []string{"P06", "P07"}},
-	} {
-		if got := filtered(t, url, tc.filter); !slices.Equal(got, tc.want) {
-			t.Errorf("%s finds %v, want %v", tc.filter, got, tc.want)
-		}
-	}
+	})
 }
 
 // TestFilterValuesFoldCaseAndAccents: "Filter values of keyword fields
@@ -317,10 +303,7 @@ func TestDateBoundsUnixSecondsAndISO(t *testing.T) {
 // (docs/decisions.md, Filter values).
 func TestFilterValuesFoldCaseAndAccents(t *testing.T) {
 	url := hardwareShop(t)
-	for _, tc := range []struct {
-		filter string
-		want   []string
-	}{
+	checkFilters(t, url, []filterCase{
 		{"brand:Müller", []string{"P01"}},
 		{"brand:muller", []string{"P01"}},
 		{"brand:MÜLLER", []string{"P01"}},
@@ -329,11 +312,7 @@ func TestFilterValuesFoldCaseAndAccents(t *testing.T) {
 		{"hierarchies:tools$hand tools$", []string{"P01", "P02"}},
 		{"brand:nobody", nil},
 		{"brand:mull", nil},
-	} {
-		if got := filtered(t, url, tc.filter); !slices.Equal(got, tc.want) {
-			t.Errorf("%s finds %v, want %v", tc.filter, got, tc.want)
-		}
-	}
+	})
 	r := post(t, url, "application/json", q("*", `"count":10,"filters":["colour:red"]`))
 	if r.status != 400 || r.get("error", "field") != "filters" {
 		t.Errorf("a filter on an unknown field: %d %s", r.status, r.raw)

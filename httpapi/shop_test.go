@@ -5,6 +5,7 @@ import (
 	stdjson "encoding/json"
 	"fmt"
 	"net"
+	"slices"
 	"testing"
 	"time"
 
@@ -167,6 +168,23 @@ func resultNumbers(t *testing.T, r reply, member string) []string {
 func filtered(t *testing.T, url, filter string) []string {
 	t.Helper()
 	return resultNumbers(t, searchOK(t, url, q("*", fmt.Sprintf(`"count":10,"fields":["productNumber"],"filters":[%q]`, filter))), "results")
+}
+
+// filterCase is a filter and the product numbers it finds, in
+// product-number order.
+type filterCase struct {
+	filter string
+	want   []string
+}
+
+// checkFilters lists the catalog under each case's filter.
+func checkFilters(t *testing.T, url string, cases []filterCase) {
+	t.Helper()
+	for _, tc := range cases {
+		if got := filtered(t, url, tc.filter); !slices.Equal(got, tc.want) {
+			t.Errorf("%s finds %v, want %v", tc.filter, got, tc.want)
+		}
+	}
 }
 
 // searchOK posts body to url and fails the test unless it answers 200.
