@@ -570,7 +570,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			}
 			return nil
 		})
-		if err != nil || nb.vals == nil && n > 0 {
+		if err != nil || nb.vals == nil {
 			return nil, fmt.Errorf("load numeric %s: %w", name, errors.Join(err, errCorrupt))
 		}
 		nf := nb.build(name, n)
