@@ -17,6 +17,20 @@ import (
 // productSegment names the product index in the store.
 const productSegment = "products"
 
+// rebuildEvery is how often, in products, a rebuild at start logs its
+// progress: every 100,000, which is a few seconds apart.
+const rebuildEvery = 100000
+
+// rebuildProgress logs a rebuild's progress at every rebuildEvery
+// products (the build reports every 10,000 and at the end).
+func rebuildProgress(log *slog.Logger) Progress {
+	return func(done int) {
+		if done > 0 && done%rebuildEvery == 0 {
+			log.Info("indexing", "products", done)
+		}
+	}
+}
+
 // Open makes the generation for the store's current state: it loads the
 // saved product index when it matches the log position and the indexed
 // fields, and otherwise rebuilds and saves it.
@@ -41,11 +55,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		}
 	}
 	if seg == nil {
-		seg, err = IndexStoredProducts(w, analysis.New(lang), st.ProductsRaw, func(done int) {
-			if done > 0 && done%100000 == 0 {
-				log.Info("indexing", "products", done)
-			}
-		})
+		seg, err = IndexStoredProducts(w, analysis.New(lang), st.ProductsRaw, rebuildProgress(log))
 		if err != nil {
 			return nil, err
 		}

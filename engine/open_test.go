@@ -294,3 +294,23 @@ func TestImportWithConfigStoresIt(t *testing.T) {
 		t.Errorf("%d products at %d, store at %d", g.Products.Len(), g.Seq, plain.Seq())
 	}
 }
+
+// TestRebuildProgressEvery100000: a rebuild at start logs "indexing" at
+// every 100,000 products, not at the build's other reports (every 10,000
+// and the end) and not for an empty store's single report of 0.
+func TestRebuildProgressEvery100000(t *testing.T) {
+	var logs logRecorder
+	progress := rebuildProgress(logs.logger())
+	for _, done := range []int{0, 10000, 99999, 100000, 110000, 200000, 200001} {
+		progress(done)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.buf.String()), "\n") {
+		_, attrs, _ := strings.Cut(line, "msg=")
+		got = append(got, attrs)
+	}
+	want := []string{"indexing products=100000", "indexing products=200000"}
+	if !slices.Equal(got, want) {
+		t.Errorf("logged %q, want %q", got, want)
+	}
+}
