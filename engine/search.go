@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -452,12 +453,12 @@ func (g *Generation) rangeFacet(seg *index.Segment, c *facets.Counter, fc config
 	}
 	if len(own) > 0 {
 		f := own[len(own)-1]
-		if f.Min > -1e308 {
+		if !math.IsInf(f.Min, -1) {
 			fo.SelectedMin = format(f.Min)
 		} else if fo.Min != nil {
 			fo.SelectedMin = fo.Min
 		}
-		if f.Max < 1e308 {
+		if !math.IsInf(f.Max, 1) {
 			fo.SelectedMax = format(f.Max)
 		} else if fo.Max != nil {
 			fo.SelectedMax = fo.Max

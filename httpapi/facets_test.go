@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aisle-search/aisle/catalog"
@@ -225,6 +226,8 @@ func TestRangeFacetMinMaxStrings(t *testing.T) {
 		{"hammer", ``, "price", map[string]any{"min": "25", "max": "120"}},
 		{"sledge", ``, "price", map[string]any{"min": "49.5", "max": "49.5"}},
 		{"*", `"price:24.99,49.5"`, "price", map[string]any{"min": "10", "max": "120", "selectedMin": "24.99", "selectedMax": "49.5"}},
+		// Bounds past ±1e308 are still bounds, not open ends.
+		{"*", `"price:-1.5e308,1.5e308"`, "price", map[string]any{"min": "10", "max": "120", "selectedMin": "-15" + strings.Repeat("0", 307), "selectedMax": "15" + strings.Repeat("0", 307)}},
 		{"*", `"created:1700000000,"`, "created", map[string]any{"min": "2022-05-05T00:00:00Z", "max": "2024-03-15T00:00:00Z", "selectedMin": "2023-11-14T22:13:20Z", "selectedMax": "2024-03-15T00:00:00Z"}},
 		{"*", `"created:2023-01-01,2023-12-31T23:00:00+01:00"`, "created", map[string]any{"min": "2022-05-05T00:00:00Z", "max": "2024-03-15T00:00:00Z", "selectedMin": "2023-01-01T00:00:00Z", "selectedMax": "2023-12-31T22:00:00Z"}},
 	} {
