@@ -2,7 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +373,38 @@ func TestInitialContentOncePerGeneration(t *testing.T) {
 	c := search(shopGen(t))
 	if c[0] == a[0] || strings.Join(c[1:], " ") != strings.Join(a[1:], " ") {
 		t.Fatalf("another generation: %v, first %v", c, a)
+	}
+	// Until here g holds its list, so the other generation's cannot
+	// reuse its address.
+	runtime.KeepAlive(g)
+}
+
+// TestInitialContentAllFiltersDefaultCount: initial content by "`filters`
+// + `sorting` + `count` (default 10)" (docs/configuration.md): every
+// filter applies, fields ANDed, and an omitted count lists ten.
+func TestInitialContentAllFiltersDefaultCount(t *testing.T) {
+	w := shopWebsite()
+	w.Search[0].Versions[0].InitialContent = &config.InitialContent{Filters: []string{"isOnSale:true", "inStock:true"}, Sorting: []string{"price asc"}}
+	products := shopProducts()
+	for i := range 15 {
+		// The three cheapest are on sale but sold out.
+		products = append(products, catalog.Product{ProductNumber: fmt.Sprintf("X%03d", i), Title: "Spare part", Price: float64(1 + i), IsOnSale: true, InStock: i >= 3})
+	}
+	g, err := shopBuild(w, products, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	byPrice := slices.Clone(products)
+	slices.SortStableFunc(byPrice, func(a, b catalog.Product) int { return cmp.Compare(a.Price, b.Price) })
+	for _, p := range byPrice {
+		if p.IsOnSale && p.InStock && len(want) < 10 {
+			want = append(want, p.ProductNumber)
+		}
+	}
+	res := shopSearch(t, g, `{"query":"zebra","key":"shop","products":{"count":3,"fields":["productNumber"]}}`)
+	got := productNumbers(t, res["products"].(map[string]any)["initialContent"])
+	if len(want) != 10 || !slices.Equal(got, want) {
+		t.Errorf("initial content %v, want %v", got, want)
 	}
 }
