@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -382,18 +383,18 @@ func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		if fc.Type == config.FacetBoolean {
-			return -cmpString(kf.Values[a.id], kf.Values[b.id]) // true first
+			return -strings.Compare(kf.Values[a.id], kf.Values[b.id]) // true first
 		}
 		if a.count != b.count {
 			return int(b.count) - int(a.count)
 		}
 		// Then by title: a hierarchy node's own name, not its path.
 		if hier {
-			if c := cmpString(facetTitle(kf.Values[a.id], true), facetTitle(kf.Values[b.id], true)); c != 0 {
+			if c := strings.Compare(facetTitle(kf.Values[a.id], true), facetTitle(kf.Values[b.id], true)); c != 0 {
 				return c
 			}
 		}
-		return cmpString(kf.Values[a.id], kf.Values[b.id])
+		return strings.Compare(kf.Values[a.id], kf.Values[b.id])
 	})
 	values := make([]FacetValueOut, 0, min(len(cands), maxValues))
 	defer func() { fo.Values = &values }()
@@ -409,16 +410,6 @@ func (g *Generation) listFacet(seg *index.Segment, c *facets.Counter, fc config.
 			Selected: selected[cd.id],
 		})
 	}
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // facetTitle is a hierarchy value's last level, or the value itself.
