@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -102,7 +101,7 @@ func (w *BulkWriter) writeLog(q <-chan logEntry, log *sstable.Writer) {
 	var err error
 	for e := range q {
 		if err == nil {
-			if err = log.Set(logKey(e.seq), e.data.Bytes()); err != nil {
+			if err = log.Set(appendLogKey(nil, e.seq), e.data.Bytes()); err != nil {
 				err = fmt.Errorf("bulk write: log entry %d: %w", e.seq, err)
 			}
 		}
@@ -243,7 +242,7 @@ func (w *BulkWriter) Commit() error {
 			if i+1 < len(w.items) && w.items[i+1].key == it.key {
 				continue
 			}
-			key = append(append(key[:0], prefixProduct...), it.key...)
+			key = appendProductKey(key[:0], it.key)
 			if err := state.Set(key, it.val); err != nil {
 				state.Close()
 				return fmt.Errorf("bulk write: product %s: %w", it.key, err)
@@ -264,9 +263,17 @@ func (w *BulkWriter) Commit() error {
 			return fmt.Errorf("bulk write: %w", err)
 		}
 	}
-	var seqVal [8]byte
-	binary.BigEndian.PutUint64(seqVal[:], last)
-	if err := meta.Set([]byte(keySeq), seqVal[:]); err != nil {
+	// keyProductSeq sorts before keySeq. An import of only a
+	// configuration changes no product.
+	pseq := w.st.ProductSeq()
+	if len(w.items) > 0 {
+		pseq = last
+	}
+	if err := meta.Set([]byte(keyProductSeq), appendSeq(nil, pseq)); err != nil {
+		meta.Close()
+		return fmt.Errorf("bulk write: %w", err)
+	}
+	if err := meta.Set([]byte(keySeq), appendSeq(nil, last)); err != nil {
 		meta.Close()
 		return fmt.Errorf("bulk write: %w", err)
 	}
@@ -277,7 +284,7 @@ func (w *BulkWriter) Commit() error {
 		return fmt.Errorf("bulk write: ingest into %s: %w", w.st.dir, err)
 	}
 	w.st.mu.Lock()
-	w.st.seq = last
+	w.st.seq, w.st.pseq = last, pseq
 	w.st.mu.Unlock()
 	return nil
 }
@@ -295,11 +302,4 @@ func (w *BulkWriter) Abort() {
 	w.st.mu.Lock()
 	w.st.bulk = false
 	w.st.mu.Unlock()
-}
-
-func logKey(seq uint64) []byte {
-	k := make([]byte, len(prefixLog)+8)
-	copy(k, prefixLog)
-	binary.BigEndian.PutUint64(k[len(prefixLog):], seq)
-	return k
 }

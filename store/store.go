@@ -5,7 +5,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -22,15 +21,6 @@ import (
 	"github.com/aisle-search/aisle/config"
 )
 
-// Key prefixes.
-const (
-	prefixLog     = "l/"
-	prefixProduct = "p/"
-	prefixContent = "c/"
-	keyConfig     = "m/config"
-	keySeq        = "m/seq"
-)
-
 // Store wraps one pebble database. Appends are serialised; reads may run
 // beside them and see whole entries only.
 type Store struct {
@@ -39,7 +29,8 @@ type Store struct {
 	opts *pebble.Options
 	mu   sync.Mutex
 	seq  uint64
-	bulk bool // a BulkWriter holds the log
+	pseq uint64 // the last entry that changed a product
+	bulk bool   // a BulkWriter holds the log
 }
 
 // Open opens or creates the database in dir.
@@ -59,18 +50,40 @@ func Open(dir string) (*Store, error) {
 		}
 	}
 	s := &Store{db: db, dir: dir, opts: opts}
-	v, closer, err := db.Get([]byte(keySeq))
-	switch {
-	case err == nil:
-		if len(v) == 8 {
-			s.seq = binary.BigEndian.Uint64(v)
+	seq, _, err := s.readSeq(keySeq)
+	if err == nil {
+		s.seq = seq
+		// A store written before keyProductSeq existed (every entry since
+		// writes it): any entry may have changed products.
+		s.pseq = seq
+		if pseq, ok2, err2 := s.readSeq(keyProductSeq); err2 != nil {
+			err = err2
+		} else if ok2 {
+			s.pseq = pseq
 		}
-		closer.Close()
-	case !errors.Is(err, pebble.ErrNotFound):
+		if s.pseq > s.seq {
+			err = corruptionErrorf("%s %d is past %s %d", keyProductSeq, s.pseq, keySeq, s.seq)
+		}
+	}
+	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: read seq: %w", dir, err)
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	return s, nil
+}
+
+// readSeq reads keySeq or keyProductSeq; ok is false when it is absent.
+func (s *Store) readSeq(key string) (seq uint64, ok bool, err error) {
+	v, closer, err := s.db.Get([]byte(key))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("read %s: %w", key, err)
+	}
+	defer closer.Close()
+	seq, err = decodeSeq(key, v)
+	return seq, err == nil, err
 }
 
 // options tunes pebble for Aisle's writes: bulk imports of large entries
@@ -104,6 +117,16 @@ func (s *Store) Seq() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.seq
+}
+
+// ProductSeq is the sequence number of the last entry that added,
+// replaced or deleted a product (0 for none): a product index built at
+// ProductSeq is current whatever entries followed it. Configuration and
+// content entries do not move it.
+func (s *Store) ProductSeq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pseq
 }
 
 // Entry is one change: self-contained, so a follower applying the same
@@ -195,18 +218,21 @@ func (s *Store) Append(b *Batch, sync bool) (uint64, error) {
 
 	pb := s.db.NewBatch()
 	defer pb.Close()
-	var seqKey [len(prefixLog) + 8]byte
-	copy(seqKey[:], prefixLog)
-	binary.BigEndian.PutUint64(seqKey[len(prefixLog):], seq)
-	if err := pb.Set(seqKey[:], entry.Bytes(), nil); err != nil {
+	if err := pb.Set(appendLogKey(nil, seq), entry.Bytes(), nil); err != nil {
 		return 0, err
 	}
 	if err := applyTo(pb, b); err != nil {
 		return 0, err
 	}
-	var seqVal [8]byte
-	binary.BigEndian.PutUint64(seqVal[:], seq)
-	if err := pb.Set([]byte(keySeq), seqVal[:], nil); err != nil {
+	seqVal := appendSeq(nil, seq)
+	if err := pb.Set([]byte(keySeq), seqVal, nil); err != nil {
+		return 0, err
+	}
+	pseq := s.pseq
+	if len(b.products) > 0 || len(b.deletes) > 0 {
+		pseq = seq
+	}
+	if err := pb.Set([]byte(keyProductSeq), appendSeq(nil, pseq), nil); err != nil {
 		return 0, err
 	}
 	opts := pebble.NoSync
@@ -216,7 +242,7 @@ func (s *Store) Append(b *Batch, sync bool) (uint64, error) {
 	if err := pb.Commit(opts); err != nil {
 		return 0, fmt.Errorf("commit entry %d: %w", seq, err)
 	}
-	s.seq = seq
+	s.seq, s.pseq = seq, pseq
 	return seq, nil
 }
 
@@ -239,17 +265,17 @@ func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
 // applyTo is the applier: it turns an entry's changes into state keys.
 func applyTo(pb *pebble.Batch, b *Batch) error {
 	for i, data := range b.products {
-		if err := pb.Set([]byte(prefixProduct+b.pkeys[i]), data, nil); err != nil {
+		if err := pb.Set(appendProductKey(nil, b.pkeys[i]), data, nil); err != nil {
 			return err
 		}
 	}
 	for _, pn := range b.deletes {
-		if err := pb.Delete([]byte(prefixProduct+pn), nil); err != nil {
+		if err := pb.Delete(appendProductKey(nil, pn), nil); err != nil {
 			return err
 		}
 	}
 	for i, data := range b.content {
-		if err := pb.Set([]byte(prefixContent+b.ckeys[i]), data, nil); err != nil {
+		if err := pb.Set(contentKey(b.ckeys[i]), data, nil); err != nil {
 			return err
 		}
 	}
@@ -334,18 +360,22 @@ func (s *Store) Config() (*config.File, error) {
 
 // Entries streams log entries with a sequence number above after.
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
-	var start [len(prefixLog) + 8]byte
-	copy(start[:], prefixLog)
-	binary.BigEndian.PutUint64(start[len(prefixLog):], after+1)
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start[:], UpperBound: prefixEnd(prefixLog)})
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: prefixEnd(prefixLog)})
 	if err != nil {
 		return err
 	}
 	defer it.Close()
 	for it.First(); it.Valid(); it.Next() {
+		seq, err := decodeLogKey(it.Key())
+		if err != nil {
+			return err
+		}
 		var e Entry
 		if err := json.Unmarshal(it.Value(), &e); err != nil {
-			return fmt.Errorf("decode log entry: %w", err)
+			return fmt.Errorf("decode log entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+		}
+		if e.Seq != seq {
+			return corruptionErrorf("log entry %d says it is %d", seq, e.Seq)
 		}
 		if err := fn(&e); err != nil {
 			return err
@@ -368,12 +398,6 @@ func (s *Store) scan(prefix string, fn func(k, v []byte) error) error {
 	return it.Error()
 }
 
-func prefixEnd(p string) []byte {
-	b := []byte(p)
-	b[len(b)-1]++
-	return b
-}
-
 // quietLogger keeps pebble's informational lines out of the CLI's output;
 // errors still surface through returned errors.
 type quietLogger struct{}
@@ -384,27 +408,18 @@ func (quietLogger) Fatalf(format string, args ...interface{}) {
 	panic(fmt.Sprintf(format, args...))
 }
 
-// Segment keys: a built index is kept under prefixSegment+name+"/", with
-// its stamp under keySegment+name.
-const (
-	prefixSegment = "x/"
-	keySegment    = "m/segment/"
-)
-
 // SegmentStamp says what a saved segment was built from: the log position
-// and a fingerprint of the settings that shape it (indexed fields,
-// language). A mismatch means rebuild.
+// of the last entry that changed what it indexes (ProductSeq for the
+// product index) and a fingerprint of the settings that shape it (indexed
+// fields, language). A mismatch means rebuild.
 type SegmentStamp struct {
 	Seq         uint64 `json:"seq"`
 	Fingerprint string `json:"fingerprint"`
 }
 
-// SegmentPrefix is the key prefix of a named segment.
-func SegmentPrefix(name string) string { return prefixSegment + name + "/" }
-
 // Stamp is the stamp of a saved segment, or ok false when none is saved.
 func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
-	v, closer, err := s.db.Get([]byte(keySegment + name))
+	v, closer, err := s.db.Get(segmentStampKey(name))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return stamp, false, nil
 	}
@@ -426,7 +441,7 @@ func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
 // memtable and compactions.
 func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *SegmentWriter) error) error {
 	prefix := []byte(SegmentPrefix(name))
-	if err := s.db.Delete([]byte(keySegment+name), pebble.Sync); err != nil {
+	if err := s.db.Delete(segmentStampKey(name), pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
 	tmp, err := os.MkdirTemp(s.dir, "segment-")
@@ -454,7 +469,7 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
 	sv, _ := json.Marshal(stamp)
-	if err := s.db.Set([]byte(keySegment+name), sv, pebble.Sync); err != nil {
+	if err := s.db.Set(segmentStampKey(name), sv, pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
 	return nil
