@@ -24,7 +24,7 @@ import (
 // content indexes and compiled configuration. Requests read one generation
 // from start to end; the next one is swapped in whole.
 type Generation struct {
-	Seq      uint64
+	Seq      uint64 // the store's log position it reflects
 	Website  *config.Website
 	Products *index.Segment
 	Content  map[catalog.ContentKind]*index.Segment

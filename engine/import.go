@@ -98,7 +98,7 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 		return nil, stats, err
 	}
 	log.Info("index built", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
-	stamp := store.SegmentStamp{Seq: st.Seq(), Fingerprint: fingerprint(w, lang)}
+	stamp := store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}
 	if err := saveProducts(st, seg, stamp, log); err != nil {
 		return nil, stats, err
 	}
@@ -106,7 +106,7 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 	if err != nil {
 		return nil, stats, err
 	}
-	g.Seq = stamp.Seq
+	g.Seq = st.Seq()
 	stats.Index = time.Since(start)
 	return g, stats, nil
 }

@@ -32,13 +32,15 @@ func rebuildProgress(log *slog.Logger) Progress {
 }
 
 // Open makes the generation for the store's current state: it loads the
-// saved product index when it matches the log position and the indexed
-// fields, and otherwise rebuilds and saves it.
+// saved product index when it was built at the store's ProductSeq (the
+// last entry that changed a product: configuration and content entries
+// since do not count) with the same indexed fields and language, and
+// otherwise rebuilds and saves it. Content is indexed anew each time.
 func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.Logger) (*Generation, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	stamp := store.SegmentStamp{Seq: st.Seq(), Fingerprint: fingerprint(w, lang)}
+	stamp := store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}
 	var seg *index.Segment
 	saved, ok, err := st.Stamp(productSegment)
 	if err != nil {
@@ -70,7 +72,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	g.Seq = stamp.Seq
+	g.Seq = st.Seq()
 	return g, nil
 }
 

@@ -55,10 +55,11 @@ func storedKeys(g *Generation) []string {
 
 // TestOpenLoadsOrRebuilds: "aisle serve loads the saved segment when its
 // stamp still matches, and rebuilds it otherwise" (docs/architecture.md),
-// the stamp being "the log position and a fingerprint of the indexed
-// fields and language"; "Restarting serve on the same directory serves
-// the same catalog without importing again" (README.md). A saved segment
-// that cannot be read is rebuilt, not served.
+// the stamp being "the position of the last entry that changed a product
+// and a fingerprint of the indexed fields and language", so content and
+// configuration entries do not force a rebuild; "Restarting serve on the
+// same directory serves the same catalog without importing again"
+// (README.md). A saved segment that cannot be read is rebuilt, not served.
 func TestOpenLoadsOrRebuilds(t *testing.T) {
 	st := openStore(t)
 	w := shopWebsite()
@@ -85,7 +86,7 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 			t.Errorf("%s: generation at %d, store at %d", what, g.Seq, st.Seq())
 		}
 		stamp, ok, err := st.Stamp(productSegment)
-		if err != nil || !ok || stamp != (store.SegmentStamp{Seq: st.Seq(), Fingerprint: fingerprint(w, lang)}) {
+		if err != nil || !ok || stamp != (store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}) {
 			t.Errorf("%s: saved stamp %+v %v %v", what, stamp, ok, err)
 		}
 		return g
@@ -109,19 +110,42 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	open("another language", w, analysis.German, built...)
 	open("back to English", w, analysis.English, built...)
 
-	// A change in the log moves the position: rebuilt, with the content.
+	// Content and configuration entries leave the products as they were:
+	// the saved index is loaded, and the content indexed anew.
 	var b store.Batch
-	if err := b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-bosch", Title: "Bosch"}); err != nil {
-		t.Fatal(err)
+	appendBatch := func(fill func()) {
+		t.Helper()
+		b.Reset()
+		fill()
+		if _, err := st.Append(&b, true); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := st.Append(&b, true); err != nil {
-		t.Fatal(err)
-	}
-	g = open("after a content change", w, analysis.English, built...)
+	appendBatch(func() {
+		if err := b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-bosch", Title: "Bosch"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	g = open("after a content change", w, analysis.English, loaded...)
 	res = shopSearch(t, g, `{"query":"bosch","key":"shop","brands":{"count":5}}`)
 	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(1) {
 		t.Errorf("brands found after the change: %v", n)
 	}
+	appendBatch(func() { b.SetConfig(&config.File{Websites: []config.Website{*w}}) })
+	open("after a configuration change", w, analysis.English, loaded...)
+
+	// An entry that adds or deletes a product moves the position: rebuilt.
+	appendBatch(func() {
+		if err := b.PutProduct(&catalog.Product{ProductNumber: "E100", Title: "Extension cord"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	want = append(want, "E100")
+	open("after a product change", w, analysis.English, built...)
+	appendBatch(func() { b.DeleteProduct("E100") })
+	want = want[:len(want)-1]
+	open("after a product delete", w, analysis.English, built...)
+	open("after the delete, again", w, analysis.English, loaded...)
 
 	// A saved segment under the right stamp that does not load.
 	stamp, _, _ := st.Stamp(productSegment)
