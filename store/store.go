@@ -31,13 +31,21 @@ type Store struct {
 	seq  uint64
 	pseq uint64 // the last entry that changed a product
 	bulk bool   // a BulkWriter holds the log
+
+	unlock func() // releases the directory for another Open
+	closed bool
 }
 
 // Open opens or creates the database in dir.
 func Open(dir string) (*Store, error) {
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
 	opts := options()
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
+		unlock()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	// Tables of an import or a segment save that a crash cut short: never
@@ -49,7 +57,7 @@ func Open(dir string) (*Store, error) {
 			os.RemoveAll(p)
 		}
 	}
-	s := &Store{db: db, dir: dir, opts: opts}
+	s := &Store{db: db, dir: dir, opts: opts, unlock: unlock}
 	seq, _, err := s.readSeq(keySeq)
 	if err == nil {
 		s.seq = seq
@@ -67,6 +75,7 @@ func Open(dir string) (*Store, error) {
 	}
 	if err != nil {
 		db.Close()
+		unlock()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	return s, nil
@@ -103,8 +112,17 @@ func options() *pebble.Options {
 	return o
 }
 
-// Close flushes and closes the database.
+// Close flushes and closes the database and releases the directory; a
+// second Close does nothing.
 func (s *Store) Close() error {
+	s.mu.Lock()
+	closed := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if closed {
+		return nil
+	}
+	defer s.unlock()
 	if err := s.db.Flush(); err != nil {
 		s.db.Close()
 		return fmt.Errorf("close store %s: %w", s.dir, err)

@@ -36,7 +36,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		defer os.RemoveAll(dir)
 		f.data = dir
 	}
-	st, err := store.Open(f.data)
+	st, err := openStore(f.data)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
-	"github.com/aisle-search/aisle/store"
 )
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
@@ -54,7 +53,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 			return err
 		}
 	}
-	st, err := store.Open(*data)
+	st, err := openStore(*data)
 	if err != nil {
 		return err
 	}

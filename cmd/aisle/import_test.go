@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -214,5 +215,30 @@ func TestFailedImportKeepsDirectory(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestImportWhileServingSaysSo: "aisle import --data DIR ... while a
+// server holds the directory, says so in one clear line instead of a
+// pebble lock error" (issue 9); the server goes on serving, and once it
+// stops the import runs.
+func TestImportWhileServingSaysSo(t *testing.T) {
+	data := shopDir(t, "--config", writeFile(t, t.TempDir(), "shop.json", shopConfig))
+	feed := writeFile(t, t.TempDir(), "more.jsonl", feedLines)
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	_, err := runCLI("import", "--data", data, "--quiet", feed)
+	if !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("import while serving: %v, want ErrLocked", err)
+	}
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	if want := data + " is in use by another process, most likely a running aisle serve: stop it first"; first != want {
+		t.Errorf("said %q, want %q", first, want)
+	}
+	if n := s.total(t, "shop", "*"); n != 3 {
+		t.Errorf("serving %d products after the refused import, want 3", n)
+	}
+	s.shutdown(t)
+	if out := mustRun(t, "import", "--data", data, "--quiet", feed); !strings.Contains(out, "imported 3 products") {
+		t.Errorf("import after the server stopped said %q", out)
 	}
 }

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/aisle-search/aisle/store"
+)
+
+// openStore opens the data directory for a command, saying in one line
+// when another process (most likely a running aisle serve) holds it.
+func openStore(dir string) (*store.Store, error) {
+	st, err := store.Open(dir)
+	if errors.Is(err, store.ErrLocked) {
+		return nil, lockedError{dir}
+	}
+	return st, err
+}
+
+// lockedError is store.ErrLocked told to a person.
+type lockedError struct{ dir string }
+
+func (e lockedError) Error() string {
+	return e.dir + " is in use by another process, most likely a running aisle serve: stop it first"
+}
+
+func (lockedError) Unwrap() error { return store.ErrLocked }
