@@ -94,11 +94,13 @@ func fingerprint(w *config.Website, lang analysis.Language) string {
 		Fields []config.IndexedField
 		Lang   analysis.Language
 		V      int
-	}{w.IndexedFields, lang, indexFormat})
+	}{w.IndexedFields, lang, indexAnalysis})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
 
-// indexFormat changes whenever the saved segment layout or analysis does,
-// so old saved indexes are rebuilt rather than misread.
-const indexFormat = 2
+// indexAnalysis changes whenever what the index holds does without its
+// settings changing (the analyzer's tokens, the extracted fields), so old
+// saved indexes are rebuilt rather than served stale. The segment's own
+// layout is index.FormatVersion, which Load checks.
+const indexAnalysis = 2

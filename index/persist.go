@@ -26,6 +26,16 @@ type KVReader interface {
 	Scan(prefix []byte, fn func(key, value []byte) error) error
 }
 
+// FormatVersion is the saved segment's layout (the keys below and the
+// encoding of each); it changes whenever either does, and Load refuses a
+// segment saved in another, so a caller rebuilds it rather than misread
+// it. 3: the version is kept in the meta.
+const FormatVersion = 3
+
+// ErrFormat is returned by Load for a segment saved in another
+// FormatVersion.
+var ErrFormat = errors.New("saved segment format")
+
 // Key layout under the caller's prefix.
 const (
 	kMeta    = "meta"
@@ -41,6 +51,7 @@ const (
 )
 
 type segMeta struct {
+	Format   int               `json:"format"` // FormatVersion when saved
 	N        uint32            `json:"n"`
 	AvgLen   []float32         `json:"avgLen"`
 	Keywords map[string]kwMeta `json:"keywords"`
@@ -77,7 +88,7 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 // bitmaps for the terms that keep one.
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
-	meta := segMeta{N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
+	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
 	for name, k := range s.keyword {
 		meta.Keywords[name] = kwMeta{Values: k.Values, Single: k.single}
 	}
@@ -256,7 +267,15 @@ func appendUint32s(buf []byte, vs []uint32) []byte {
 	return buf
 }
 
-var errCorrupt = errors.New("corrupt segment")
+// ErrCorrupt marks a saved segment Load cannot read; the error wrapping it
+// names the part ("load terms") and the check that failed. The caller
+// rebuilds the segment.
+var ErrCorrupt = errors.New("corrupt segment")
+
+// corruptf is ErrCorrupt with the check that failed.
+func corruptf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
+}
 
 // validColumn checks a loaded value column: offsets from 0 to len(vals),
 // never decreasing, and value ids in range.
@@ -285,7 +304,7 @@ type decoder struct {
 func (d *decoder) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
-		d.err = errCorrupt
+		d.err = corruptf("varint cut short or too long")
 		d.b = nil
 		return 0
 	}
@@ -295,7 +314,7 @@ func (d *decoder) uvarint() uint64 {
 
 func (d *decoder) byte() byte {
 	if len(d.b) == 0 {
-		d.err = errCorrupt
+		d.err = corruptf("byte past the end")
 		return 0
 	}
 	c := d.b[0]
@@ -305,7 +324,7 @@ func (d *decoder) byte() byte {
 
 func (d *decoder) bytes(n int) []byte {
 	if n < 0 || n > len(d.b) {
-		d.err = errCorrupt
+		d.err = corruptf("%d bytes wanted, %d left", n, len(d.b))
 		d.b = nil
 		return nil
 	}
@@ -330,7 +349,7 @@ func (d *decoder) uint32s() []uint32 {
 func (d *decoder) bitmap(b []byte) *roaring.Bitmap {
 	bm := roaring.New()
 	if _, err := bm.FromBuffer(slices.Clone(b)); err != nil {
-		d.err = fmt.Errorf("%w: bitmap: %v", errCorrupt, err)
+		d.err = corruptf("bitmap: %v", err)
 	}
 	return bm
 }
@@ -348,6 +367,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	}
 	if !found {
 		return nil, fmt.Errorf("load segment: no segment under %q", prefix)
+	}
+	if meta.Format != FormatVersion {
+		return nil, fmt.Errorf("load segment: %w %d, this build reads %d", ErrFormat, meta.Format, FormatVersion)
 	}
 	n := meta.N
 	s := &Segment{
@@ -380,22 +402,27 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			if dec.err != nil {
 				break
 			}
-			if s.terms.len() > 0 && string(t) <= prevTerm || df > uint64(n) || bm != nil && bm.GetCardinality() != df {
-				return errCorrupt
+			switch {
+			case s.terms.len() > 0 && string(t) <= prevTerm:
+				return corruptf("term %q not after %q", t, prevTerm)
+			case df > uint64(n):
+				return corruptf("term %q in %d docs of %d", t, df, n)
+			case bm != nil && bm.GetCardinality() != df:
+				return corruptf("term %q: bitmap of %d docs, frequency %d", t, bm.GetCardinality(), df)
 			}
 			pp := &s.post
 			for i := 0; dec.err == nil && i < int(np); i++ {
 				field := TextField(dec.byte())
 				cnt := int(dec.uvarint())
 				if cnt > int(n) || field >= NumTextFields {
-					return errCorrupt
+					return corruptf("term %q: posting of %d docs in field %d (segment of %d docs, %d fields)", t, cnt, field, n, NumTextFields)
 				}
 				start := len(pp.docs)
 				prev := uint32(0)
 				for j := range cnt {
 					delta := dec.uvarint()
 					if j > 0 && delta == 0 || uint64(prev)+delta >= uint64(n) {
-						return errCorrupt
+						return corruptf("term %q: posting doc %d after %d (segment of %d docs)", t, uint64(prev)+delta, prev, n)
 					}
 					prev += uint32(delta)
 					pp.docs = append(pp.docs, prev)
@@ -434,8 +461,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		for dec.err == nil && len(dec.b) > 0 {
 			word := dec.bytes(int(dec.uvarint()))
 			id := dec.uvarint()
-			if dec.err != nil || id >= uint64(s.terms.len()) {
-				return errCorrupt
+			if dec.err != nil {
+				return dec.err
+			}
+			if id >= uint64(s.terms.len()) {
+				return corruptf("word %q points to term %d of %d", word, id, s.terms.len())
 			}
 			s.surfaces.addBytes(word)
 			s.surfaceTerm = append(s.surfaceTerm, uint32(id))
@@ -448,7 +478,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	err = r.Scan(p(kFldLen), func(k, v []byte) error {
 		f := int(k[len(k)-1] - '0')
 		if f < 0 || f >= int(NumTextFields) || len(v) != int(n) {
-			return errCorrupt
+			return corruptf("field lengths %q: %d of %d docs", k, len(v), n)
 		}
 		s.fieldLen[f] = slices.Clone(v)
 		return nil
@@ -468,8 +498,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		for dec.err == nil && len(dec.b) > 0 {
 			key := dec.bytes(int(dec.uvarint()))
 			doc := dec.bytes(int(dec.uvarint()))
-			if dec.err != nil || loaded >= n {
-				return errCorrupt
+			if dec.err != nil {
+				return dec.err
+			}
+			if loaded >= n {
+				return corruptf("more than %d docs", n)
 			}
 			s.stored.add(doc)
 			s.keys.addBytes(key)
@@ -487,7 +520,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		}
 		s.stored.dictData = slices.Clone(v)
 		if s.stored.dict = s2.NewDict(s.stored.dictData); s.stored.dict == nil {
-			return errCorrupt
+			return corruptf("compression dictionary of %d bytes unreadable", len(v))
 		}
 		return nil
 	})
@@ -495,16 +528,19 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil, fmt.Errorf("load documents: dictionary: %w", err)
 	}
 	if meta.Compressed != (s.stored.dict != nil) {
-		return nil, fmt.Errorf("load documents: dictionary missing or unexpected: %w", errCorrupt)
+		return nil, fmt.Errorf("load documents: %w", corruptf("dictionary missing or unexpected (compressed %v)", meta.Compressed))
 	}
 	if loaded != n {
-		return nil, fmt.Errorf("load documents: %d of %d present: %w", loaded, n, errCorrupt)
+		return nil, fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {
 		dec = decoder{b: v}
 		d := dec.uvarint()
-		if dec.err != nil || d >= uint64(n) {
-			return errCorrupt
+		if dec.err != nil {
+			return dec.err
+		}
+		if d >= uint64(n) {
+			return corruptf("alternative key %q points to doc %d of %d", k, d, n)
 		}
 		keyDoc[string(k[len(prefix)+len(kAltKey):])] = uint32(d)
 		return nil
@@ -526,7 +562,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			}
 			var id int
 			if _, err := fmt.Sscanf(rest, "v%08x", &id); err != nil || id >= len(k.Bitmaps) {
-				return errCorrupt
+				return corruptf("value key %q (of %d values)", rest, len(k.Bitmaps))
 			}
 			k.Bitmaps[id] = dec.bitmap(v)
 			return dec.err
@@ -534,8 +570,15 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load field %s: %w", name, err)
 		}
-		if len(k.offs) != int(n)+1 || slices.Contains(k.Bitmaps, nil) || !validColumn(k.offs, k.vals, len(k.Values)) {
-			return nil, fmt.Errorf("load field %s: %w", name, errCorrupt)
+		switch {
+		case k.offs == nil:
+			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column missing"))
+		case len(k.offs) != int(n)+1:
+			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column of %d docs, not %d", len(k.offs)-1, n))
+		case slices.Contains(k.Bitmaps, nil):
+			return nil, fmt.Errorf("load field %s: %w", name, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil)))
+		case !validColumn(k.offs, k.vals, len(k.Values)):
+			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column offsets or values out of range"))
 		}
 		for id, v := range k.Values {
 			k.lookup[foldKey(v)] = uint32(id)
@@ -554,8 +597,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			cnt := int(dec.uvarint())
 			raw := dec.bytes(8 * cnt)
 			has := dec.bitmap(dec.b)
-			if dec.err != nil || cnt != int(n) {
-				return errCorrupt
+			if dec.err != nil {
+				return dec.err
+			}
+			if cnt != int(n) {
+				return corruptf("column of %d docs, not %d", cnt, n)
 			}
 			nb.vals = make([]float64, cnt)
 			nb.has = make([]bool, cnt)
@@ -570,8 +616,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			}
 			return nil
 		})
-		if err != nil || nb.vals == nil {
-			return nil, fmt.Errorf("load numeric %s: %w", name, errors.Join(err, errCorrupt))
+		if err == nil && nb.vals == nil {
+			err = corruptf("column missing")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load numeric %s: %w", name, err)
 		}
 		nf := nb.build(name, n)
 		s.numeric[name] = nf
@@ -586,12 +635,15 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			s.sorts[name] = dec.uint32s()
 			return dec.err
 		})
-		if err != nil || len(s.sorts[name]) != int(n) {
-			return nil, fmt.Errorf("load sort %s: %w", name, errors.Join(err, errCorrupt))
+		if err == nil && len(s.sorts[name]) != int(n) {
+			err = corruptf("ranks of %d docs, not %d", len(s.sorts[name]), n)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load sort %s: %w", name, err)
 		}
 	}
 	if !s.surfaces.sorted() {
-		return nil, fmt.Errorf("load segment: dictionary out of order: %w", errCorrupt)
+		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
 	}
 	return s, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/internal/expect"
+	"github.com/aisle-search/aisle/internal/golden"
 )
 
 // The saved layout, as docs/architecture.md describes it, read and
@@ -254,8 +255,8 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	allDocs.AddRange(0, n)
 	allBytes, _ := allDocs.ToBytes()
 	altKey := ""
-	for k := range saved.m {
-		if strings.HasPrefix(k, "x/a/") {
+	for _, k := range slices.Sorted(maps.Keys(saved.m)) {
+		if strings.HasPrefix(k, "x/a/") && altKey == "" {
 			altKey = k
 		}
 	}
@@ -264,6 +265,7 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	}
 	colors := len(meta.Keywords["color"].Values)
 
+	var report strings.Builder
 	for _, tc := range []struct {
 		check   string
 		part    string // what the error names
@@ -271,6 +273,8 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	}{
 		{"no meta", "no segment", func(kv *memKV) { delete(kv.m, "x/meta") }},
 		{"meta not JSON", "load segment meta", func(kv *memKV) { kv.m["x/meta"] = []byte("{") }},
+		{"meta of another format version", "saved segment format 2, this build reads 3", editMeta(func(m map[string]any) { m["format"] = 2 })},
+		{"meta without a format version", "saved segment format 0", editMeta(func(m map[string]any) { delete(m, "format") })},
 
 		{"term chunk cut inside an entry", "load terms", func(kv *memKV) {
 			c := kv.m[chunk0("T/")]
@@ -404,18 +408,28 @@ func TestLoadRefusesCorruption(t *testing.T) {
 				t.Fatal("the corruption changed nothing")
 			}
 			s, err := Load(kv, "x/")
+			fmt.Fprintf(&report, "%s: %v\n", tc.check, err)
 			if err == nil {
 				t.Fatalf("loaded a segment of %d docs", s.Len())
 			}
 			if !strings.Contains(err.Error(), tc.part) {
 				t.Fatalf("error %q does not name %q", err, tc.part)
 			}
-			corrupt := errors.Is(err, errCorrupt)
+			corrupt := errors.Is(err, ErrCorrupt)
 			if want := !strings.HasPrefix(tc.check, "meta") && tc.check != "no meta"; corrupt != want {
 				t.Fatalf("error %q: corrupt segment %v, want %v", err, corrupt, want)
 			}
 		})
 	}
+	// Another format version is ErrFormat, for the caller to rebuild.
+	kv := saved.clone()
+	editMeta(func(m map[string]any) { m["format"] = FormatVersion + 1 })(kv)
+	if _, err := Load(kv, "x/"); !errors.Is(err, ErrFormat) {
+		t.Errorf("a segment of format %d: %v, want ErrFormat", FormatVersion+1, err)
+	}
+	// Each error names the part and the check that failed
+	// (testdata/corruption.txt; -update rewrites it).
+	golden.Check(t, "corruption.txt", []byte(report.String()))
 	// The same store, untouched, loads.
 	if _, err := Load(saved, "x/"); err != nil {
 		t.Fatal(err)
