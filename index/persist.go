@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -103,43 +102,21 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	slices.Sort(meta.Numeric)
 	slices.Sort(meta.Sorts)
 	err := writeChunks(w, prefix, kDoc, int(s.n), docChunk, func(buf []byte, d int) ([]byte, error) {
-		key := s.keys.at(d)
-		buf = binary.AppendUvarint(buf, uint64(len(key)))
-		buf = append(buf, key...)
-		doc := s.stored.doc(uint32(d))
-		buf = binary.AppendUvarint(buf, uint64(len(doc)))
-		return append(buf, doc...), nil
+		return appendDocEntry(buf, s.keys.at(d), s.stored.doc(uint32(d))), nil
 	})
 	if err != nil {
 		return err
 	}
 	var posts []FieldPosting
 	err = writeChunks(w, prefix, kTerm, s.terms.len(), termChunk, func(buf []byte, id int) ([]byte, error) {
-		t := s.terms.at(id)
-		buf = binary.AppendUvarint(buf, uint64(len(t)))
-		buf = append(buf, t...)
-		buf = binary.AppendUvarint(buf, uint64(s.post.df[id]))
-		if bm := s.post.bitmaps[id]; bm != nil {
-			rb, err := bm.ToBytes()
-			if err != nil {
-				return nil, err
-			}
-			buf = binary.AppendUvarint(buf, uint64(len(rb)))
-			buf = append(buf, rb...)
-		} else {
-			buf = append(buf, 0)
-		}
 		posts = s.TermPostings(uint32(id), posts[:0])
-		return appendPostings(buf, posts), nil
+		return appendTermEntry(buf, s.terms.at(id), s.post.df[id], s.post.bitmaps[id], posts)
 	})
 	if err != nil {
 		return err
 	}
 	err = writeChunks(w, prefix, kSurface, s.surfaces.len(), termChunk, func(buf []byte, i int) ([]byte, error) {
-		word := s.surfaces.at(i)
-		buf = binary.AppendUvarint(buf, uint64(len(word)))
-		buf = append(buf, word...)
-		return binary.AppendUvarint(buf, uint64(s.surfaceTerm[i])), nil
+		return appendWordEntry(buf, s.surfaces.at(i), s.surfaceTerm[i]), nil
 	})
 	if err != nil {
 		return err
@@ -150,8 +127,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		if foldKey(s.keys.at(int(d))) == k {
 			continue // the doc's own id: loaded with the doc
 		}
-		buf = binary.AppendUvarint(buf[:0], uint64(d))
-		if err := w.Set(key(kAltKey, k), buf); err != nil {
+		if err := w.Set(key(kAltKey, k), appendAltKey(buf[:0], d)); err != nil {
 			return err
 		}
 	}
@@ -167,8 +143,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	}
 	for _, name := range sortedNames(s.keyword) {
 		k := s.keyword[name]
-		buf = appendUint32s(buf[:0], k.offs)
-		buf = appendUint32s(buf, k.vals)
+		buf = appendKeywordColumn(buf[:0], k.offs, k.vals)
 		if err := w.Set(key(kKeyword, name, "\x00col"), buf); err != nil {
 			return err
 		}
@@ -190,22 +165,15 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		return err
 	}
 	for _, name := range meta.Numeric {
-		nf := s.numeric[name]
-		buf = binary.AppendUvarint(buf[:0], uint64(len(nf.vals)))
-		for _, v := range nf.vals {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-		}
-		hb, err := nf.has.ToBytes()
-		if err != nil {
+		if buf, err = appendNumericColumn(buf[:0], s.numeric[name]); err != nil {
 			return err
 		}
-		buf = append(buf, hb...)
 		if err := w.Set(key(kNumeric, name), buf); err != nil {
 			return err
 		}
 	}
 	for _, name := range meta.Sorts {
-		buf = appendUint32s(buf[:0], s.sorts[name])
+		buf = appendSortRanks(buf[:0], s.sorts[name])
 		if err := w.Set(key(kSort, name), buf); err != nil {
 			return err
 		}
@@ -242,29 +210,6 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	slices.Sort(names)
 	return names
-}
-
-func appendPostings(buf []byte, posts []FieldPosting) []byte {
-	buf = append(buf, byte(len(posts)))
-	for _, fp := range posts {
-		buf = append(buf, byte(fp.Field))
-		buf = binary.AppendUvarint(buf, uint64(len(fp.Docs)))
-		prev := uint32(0)
-		for _, d := range fp.Docs {
-			buf = binary.AppendUvarint(buf, uint64(d-prev))
-			prev = d
-		}
-		buf = append(buf, fp.TFs...)
-	}
-	return buf
-}
-
-func appendUint32s(buf []byte, vs []uint32) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(vs)))
-	for _, v := range vs {
-		buf = binary.LittleEndian.AppendUint32(buf, v)
-	}
-	return buf
 }
 
 // ErrCorrupt marks a saved segment Load cannot read; the error wrapping it
@@ -391,55 +336,13 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	var prevTerm string
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
 		dec = decoder{b: v}
-		for dec.err == nil && len(dec.b) > 0 {
-			t := dec.bytes(int(dec.uvarint()))
-			df := dec.uvarint()
-			var bm *roaring.Bitmap
-			if nb := int(dec.uvarint()); nb > 0 {
-				bm = dec.bitmap(dec.bytes(nb))
+		for len(dec.b) > 0 {
+			if err := s.decodeTermEntry(&dec, prevTerm); err != nil {
+				return err
 			}
-			np := dec.byte()
-			if dec.err != nil {
-				break
-			}
-			switch {
-			case s.terms.len() > 0 && string(t) <= prevTerm:
-				return corruptf("term %q not after %q", t, prevTerm)
-			case df > uint64(n):
-				return corruptf("term %q in %d docs of %d", t, df, n)
-			case bm != nil && bm.GetCardinality() != df:
-				return corruptf("term %q: bitmap of %d docs, frequency %d", t, bm.GetCardinality(), df)
-			}
-			pp := &s.post
-			for i := 0; dec.err == nil && i < int(np); i++ {
-				field := TextField(dec.byte())
-				cnt := int(dec.uvarint())
-				if cnt > int(n) || field >= NumTextFields {
-					return corruptf("term %q: posting of %d docs in field %d (segment of %d docs, %d fields)", t, cnt, field, n, NumTextFields)
-				}
-				start := len(pp.docs)
-				prev := uint32(0)
-				for j := range cnt {
-					delta := dec.uvarint()
-					if j > 0 && delta == 0 || uint64(prev)+delta >= uint64(n) {
-						return corruptf("term %q: posting doc %d after %d (segment of %d docs)", t, uint64(prev)+delta, prev, n)
-					}
-					prev += uint32(delta)
-					pp.docs = append(pp.docs, prev)
-				}
-				pp.tfs = append(pp.tfs, dec.bytes(cnt)...)
-				pp.spans = append(pp.spans, postSpan{start: uint32(start), n: uint32(cnt), field: field})
-			}
-			if dec.err != nil {
-				break
-			}
-			pp.spanOff = append(pp.spanOff, uint32(len(pp.spans)))
-			pp.df = append(pp.df, uint32(df))
-			pp.bitmaps = append(pp.bitmaps, bm)
-			s.terms.addBytes(t)
 			prevTerm = s.terms.at(s.terms.len() - 1)
 		}
-		return dec.err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
@@ -458,19 +361,15 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	s.surfaces = newDict(0, 0)
 	err = r.Scan(p(kSurface), func(k, v []byte) error {
 		dec = decoder{b: v}
-		for dec.err == nil && len(dec.b) > 0 {
-			word := dec.bytes(int(dec.uvarint()))
-			id := dec.uvarint()
-			if dec.err != nil {
-				return dec.err
-			}
-			if id >= uint64(s.terms.len()) {
-				return corruptf("word %q points to term %d of %d", word, id, s.terms.len())
+		for len(dec.b) > 0 {
+			word, id, err := decodeWordEntry(&dec, s.terms.len())
+			if err != nil {
+				return err
 			}
 			s.surfaces.addBytes(word)
-			s.surfaceTerm = append(s.surfaceTerm, uint32(id))
+			s.surfaceTerm = append(s.surfaceTerm, id)
 		}
-		return dec.err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load words: %w", err)
@@ -495,11 +394,10 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	keyDoc := make(map[string]uint32, n)
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
-		for dec.err == nil && len(dec.b) > 0 {
-			key := dec.bytes(int(dec.uvarint()))
-			doc := dec.bytes(int(dec.uvarint()))
-			if dec.err != nil {
-				return dec.err
+		for len(dec.b) > 0 {
+			key, doc, err := decodeDocEntry(&dec)
+			if err != nil {
+				return err
 			}
 			if loaded >= n {
 				return corruptf("more than %d docs", n)
@@ -509,7 +407,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			keyDoc[foldKey(s.keys.at(int(loaded)))] = loaded
 			loaded++
 		}
-		return dec.err
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load documents: %w", err)
@@ -534,15 +432,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil, fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {
-		dec = decoder{b: v}
-		d := dec.uvarint()
-		if dec.err != nil {
-			return dec.err
+		d, err := decodeAltKey(k, v, n)
+		if err != nil {
+			return err
 		}
-		if d >= uint64(n) {
-			return corruptf("alternative key %q points to doc %d of %d", k, d, n)
-		}
-		keyDoc[string(k[len(prefix)+len(kAltKey):])] = uint32(d)
+		keyDoc[string(k[len(prefix)+len(kAltKey):])] = d
 		return nil
 	})
 	if err != nil {
@@ -556,9 +450,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			rest := string(key[len(prefix)+len(kKeyword)+len(name)+1:])
 			dec = decoder{b: v}
 			if rest == "col" {
-				k.offs = dec.uint32s()
-				k.vals = dec.uint32s()
-				return dec.err
+				var err error
+				k.offs, k.vals, err = decodeKeywordColumn(v)
+				return err
 			}
 			var id int
 			if _, err := fmt.Sscanf(rest, "v%08x", &id); err != nil || id >= len(k.Bitmaps) {
@@ -588,35 +482,16 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		s.keyword[name] = k
 	}
 	for _, name := range meta.Numeric {
-		var nb numBuilder
+		var nb *numBuilder
 		err := r.Scan(p(kNumeric, name), func(key, v []byte) error {
 			if string(key) != prefix+kNumeric+name {
 				return nil
 			}
-			dec = decoder{b: v}
-			cnt := int(dec.uvarint())
-			raw := dec.bytes(8 * cnt)
-			has := dec.bitmap(dec.b)
-			if dec.err != nil {
-				return dec.err
-			}
-			if cnt != int(n) {
-				return corruptf("column of %d docs, not %d", cnt, n)
-			}
-			nb.vals = make([]float64, cnt)
-			nb.has = make([]bool, cnt)
-			for i := range nb.vals {
-				nb.vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-			}
-			it := has.Iterator()
-			for it.HasNext() {
-				if d := it.Next(); d < n {
-					nb.has[d] = true
-				}
-			}
-			return nil
+			var err error
+			nb, err = decodeNumericColumn(v, n)
+			return err
 		})
-		if err == nil && nb.vals == nil {
+		if err == nil && nb == nil {
 			err = corruptf("column missing")
 		}
 		if err != nil {
@@ -631,12 +506,12 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			if string(key) != prefix+kSort+name {
 				return nil
 			}
-			dec = decoder{b: v}
-			s.sorts[name] = dec.uint32s()
-			return dec.err
+			var err error
+			s.sorts[name], err = decodeSortRanks(v, n)
+			return err
 		})
-		if err == nil && len(s.sorts[name]) != int(n) {
-			err = corruptf("ranks of %d docs, not %d", len(s.sorts[name]), n)
+		if _, found := s.sorts[name]; err == nil && !found {
+			err = corruptf("ranks missing")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("load sort %s: %w", name, err)
