@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/cockroachdb/pebble"
@@ -161,10 +162,25 @@ type Entry struct {
 type Batch struct {
 	products [][]byte
 	pkeys    []string
+	merges   []productMerge
 	content  [][]byte
 	ckeys    []string
 	deletes  []string
 	config   *config.File
+}
+
+// productMerge is a partial upsert, resolved under the append lock.
+type productMerge struct {
+	key string
+	fn  func(stored []byte) ([]byte, error)
+}
+
+// Applied says what an entry changed. Products are counted by number: one
+// put twice in an entry counts once, and a delete counts only a product
+// that was there (stored, or put earlier in the entry).
+type Applied struct {
+	Seq                     uint64
+	Added, Updated, Deleted int
 }
 
 // PutProduct adds an upsert of p.
@@ -181,6 +197,15 @@ func (b *Batch) PutProduct(p *catalog.Product) error {
 // BulkBatch is how many products a bulk write puts in one log entry: a
 // few megabytes, so the log stays coarse.
 const BulkBatch = 5000
+
+// MergeProduct adds a partial upsert of a product: when the entry is
+// appended, under the append lock, merge receives the product's JSON as
+// stored (or as put earlier in the batch; nil when there is none) and
+// returns the JSON to store, which is what the log records, so a follower
+// needs nothing but the log. An error from merge aborts the whole entry.
+func (b *Batch) MergeProduct(productNumber string, merge func(stored []byte) ([]byte, error)) {
+	b.merges = append(b.merges, productMerge{productNumber, merge})
+}
 
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
@@ -201,18 +226,112 @@ func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
-	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], nil
+	b.products, b.pkeys, b.merges, b.content, b.ckeys, b.deletes, b.config = b.products[:0], b.pkeys[:0], b.merges[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], nil
 }
 
 // Append writes b as the next log entry and applies it to the state in one
 // atomic pebble batch, returning its sequence number. sync makes it durable
 // before returning; bulk imports pass false and call Sync at the end.
 func (s *Store) Append(b *Batch, sync bool) (uint64, error) {
+	a, err := s.Apply(b, sync)
+	return a.Seq, err
+}
+
+// Apply is Append that also says what the entry changed. The batch is
+// not modified: a failed Apply leaves it, and the store, as they were.
+func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.bulk {
-		return 0, ErrBulkInProgress
+		return Applied{}, ErrBulkInProgress
 	}
+	resolved, applied, err := s.resolve(b)
+	if err != nil {
+		return Applied{}, err
+	}
+	seq, err := s.appendEntry(&resolved, sync)
+	applied.Seq = seq
+	return applied, err
+}
+
+// resolve runs b's merges against the stored products and counts what
+// the entry will change; s.mu is held.
+func (s *Store) resolve(b *Batch) (Batch, Applied, error) {
+	r := *b
+	r.merges = nil
+	if len(b.merges) > 0 {
+		r.products = slices.Clone(b.products)
+		r.pkeys = slices.Clone(b.pkeys)
+	}
+	latest := make(map[string]int, len(r.pkeys)) // key → index of its last put
+	for i, k := range r.pkeys {
+		latest[k] = i
+	}
+	for _, m := range b.merges {
+		var stored []byte
+		if i, ok := latest[m.key]; ok {
+			stored = r.products[i]
+		} else if v, err := s.get(appendProductKey(nil, m.key)); err != nil {
+			return Batch{}, Applied{}, err
+		} else {
+			stored = v
+		}
+		data, err := m.fn(stored)
+		if err != nil {
+			return Batch{}, Applied{}, err
+		}
+		latest[m.key] = len(r.products)
+		r.products = append(r.products, data)
+		r.pkeys = append(r.pkeys, m.key)
+	}
+	var a Applied
+	deleted := make(map[string]bool, len(r.deletes))
+	for _, k := range r.deletes {
+		if deleted[k] {
+			continue
+		}
+		deleted[k] = true
+		_, put := latest[k]
+		v, err := s.get(appendProductKey(nil, k))
+		if err != nil {
+			return Batch{}, Applied{}, err
+		}
+		if put || v != nil {
+			a.Deleted++
+		}
+	}
+	for k := range latest {
+		if deleted[k] {
+			continue // put, then deleted by the same entry
+		}
+		v, err := s.get(appendProductKey(nil, k))
+		if err != nil {
+			return Batch{}, Applied{}, err
+		}
+		if v == nil {
+			a.Added++
+		} else {
+			a.Updated++
+		}
+	}
+	return r, a, nil
+}
+
+// get is key's value, copied, or nil when it is absent.
+func (s *Store) get(key []byte) ([]byte, error) {
+	v, closer, err := s.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	return slices.Clone(v), nil
+}
+
+// appendEntry writes b, merges resolved, as the next entry; s.mu is held.
+func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	seq := s.seq + 1
 	var entry bytes.Buffer
 	entry.Grow(64 + 16*len(b.products))
