@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/store"
+)
+
+// Live applies writes to a served website: each write is one store entry
+// (store.Apply: durable, all or nothing), after which a generation of the
+// new state is swapped in, so a write is searchable when Apply returns.
+// Requests in flight finish on the generation they started with.
+//
+// Until the base/tail index lands (docs/live-engine.md), the new
+// generation comes from Open: a configuration or content entry reuses
+// the saved product index, and an entry that changes products rebuilds
+// and saves it, which takes seconds at a million products. Writes are
+// serialised; searches never wait on them.
+type Live struct {
+	mu   sync.Mutex
+	st   *store.Store
+	eng  *Engine
+	w    *config.Website
+	lang analysis.Language
+	log  *slog.Logger
+}
+
+// NewLive applies writes for website w, served by eng from st.
+func NewLive(st *store.Store, eng *Engine, w *config.Website, lang analysis.Language, log *slog.Logger) *Live {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Live{st: st, eng: eng, w: w, lang: lang, log: log}
+}
+
+// Apply appends b, synced, and swaps in the generation that includes it.
+// When the append fails nothing changed; when the append succeeded but
+// the new generation could not be made, the change is stored (and served
+// after the next successful write or restart) and the error says so.
+func (l *Live) Apply(b *store.Batch) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	a, err := l.st.Apply(b, true)
+	if err != nil {
+		return a, err
+	}
+	g, err := Open(l.st, l.w, l.lang, l.log)
+	if err != nil {
+		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+	}
+	l.eng.Swap(g)
+	return a, nil
+}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/store"
+)
+
+// TestLiveApplySearchableOnReturn: a write through Live is searchable as
+// soon as Apply returns, while searches run beside it on the generation
+// they started with; a content entry reuses the saved product index, a
+// product entry rebuilds it; a failed entry changes nothing.
+func TestLiveApplySearchableOnReturn(t *testing.T) {
+	st := openStore(t)
+	w := shopWebsite()
+	var logs logRecorder
+	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(g, "")
+	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	search := func(q string) []string {
+		t.Helper()
+		res := shopSearch(t, eng.Current(), `{"query":"`+q+`","key":"shop","products":{"count":20,"fields":["productNumber"]}}`)
+		return productNumbers(t, res["products"].(map[string]any)["results"])
+	}
+
+	// Searches beside the writes, with the race detector watching.
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var searched atomic.Int64
+	wg.Go(func() {
+		for !stop.Load() {
+			if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err != nil {
+				t.Error(err)
+				return
+			}
+			searched.Add(1)
+		}
+	})
+	defer func() {
+		stop.Store(true)
+		wg.Wait()
+		if searched.Load() == 0 {
+			t.Error("no search ran beside the writes")
+		}
+	}()
+
+	if got := search("screwdriver"); !slices.Equal(got, []string{"A100"}) {
+		t.Fatalf("screwdriver finds %v before the put", got)
+	}
+	logs.take()
+	var b store.Batch
+	b.PutProduct(&catalog.Product{ProductNumber: "E100", Title: "Cordless Screwdriver", Price: 59})
+	a, err := live.Apply(&b)
+	if err != nil || a.Added != 1 || a.Seq != st.Seq() {
+		t.Fatalf("put: %+v %v", a, err)
+	}
+	if got := search("screwdriver"); !slices.Equal(got, []string{"E100", "A100"}) {
+		t.Errorf("screwdriver finds %v right after the put, want the new E100 first (by title), then A100 (by keywords)", got)
+	}
+	if got := logs.take(); !slices.Equal(got, []string{"index built", "index saved"}) {
+		t.Errorf("a product entry logged %q", got)
+	}
+
+	b.Reset()
+	b.DeleteProduct("A100")
+	if a, err := live.Apply(&b); err != nil || a.Deleted != 1 {
+		t.Fatalf("delete: %+v %v", a, err)
+	}
+	if got := search("cordless drill"); slices.Contains(got, "A100") {
+		t.Errorf("cordless drill still finds the deleted A100: %v", got)
+	}
+
+	b.Reset()
+	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-makita", Title: "Makita"})
+	logs.take()
+	if _, err := live.Apply(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs.take(); !slices.Equal(got, []string{"index loaded"}) {
+		t.Errorf("a content entry logged %q, want the saved index loaded", got)
+	}
+	res := shopSearch(t, eng.Current(), `{"query":"makita","key":"shop","brands":{"count":5}}`)
+	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(1) {
+		t.Errorf("brands found after the content entry: %v", n)
+	}
+
+	// A failing entry: nothing stored, the same generation served.
+	before, seq := eng.Current(), st.Seq()
+	boom := errors.New("boom")
+	b.Reset()
+	b.MergeProduct("B100", func([]byte) ([]byte, error) { return nil, boom })
+	if _, err := live.Apply(&b); !errors.Is(err, boom) || st.Seq() != seq || eng.Current() != before {
+		t.Errorf("a failing entry: %v; seq %d → %d; generation swapped %v", err, seq, st.Seq(), eng.Current() != before)
+	}
+}
