@@ -45,6 +45,17 @@ func (e *Engine) Authorize(g *Generation, key string) error {
 	return Unauthorized("the API key is not valid for this website")
 }
 
+// AuthorizeAdmin checks the admin key, which alone may write.
+func (e *Engine) AuthorizeAdmin(key string) error {
+	switch {
+	case key == "":
+		return Unauthorized("the admin API needs the admin key: send Authorization: Bearer <admin key>")
+	case e.adminKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(e.adminKey)) != 1:
+		return Unauthorized("the key is not the admin key")
+	}
+	return nil
+}
+
 // Search authorises and answers a search on the current generation.
 func (e *Engine) Search(req *SearchRequest, apiKey string) (*SearchResult, error) {
 	g := e.Current()

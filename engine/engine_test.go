@@ -50,3 +50,25 @@ func TestAuthorize(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthorizeAdmin: only the admin key may write; without an admin key
+// configured no key may.
+func TestAuthorizeAdmin(t *testing.T) {
+	g := shopGen(t)
+	for _, tc := range []struct {
+		admin, key string
+		ok         bool
+	}{
+		{"admin-secret", "admin-secret", true},
+		{"admin-secret", "", false},
+		{"admin-secret", "admin-secre", false},
+		{"", "", false},
+		{"", "anything", false},
+	} {
+		err := New(g, tc.admin).AuthorizeAdmin(tc.key)
+		var ee *Error
+		if tc.ok != (err == nil) || !tc.ok && (!errors.As(err, &ee) || ee.Kind != KindUnauthorized) {
+			t.Errorf("admin key %q, key %q: %v", tc.admin, tc.key, err)
+		}
+	}
+}

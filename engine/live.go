@@ -44,6 +44,11 @@ func NewLive(st *store.Store, eng *Engine, w *config.Website, lang analysis.Lang
 func (l *Live) Apply(b *store.Batch) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.apply(b)
+}
+
+// apply is Apply with l.mu held.
+func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 	a, err := l.st.Apply(b, true)
 	if err != nil {
 		return a, err
@@ -54,4 +59,23 @@ func (l *Live) Apply(b *store.Batch) (store.Applied, error) {
 	}
 	l.eng.Swap(g)
 	return a, nil
+}
+
+// Website is the website Live writes to.
+func (l *Live) Website() *config.Website { return l.w }
+
+// DeleteProduct deletes the product numbered pn (compared folded, as
+// search compares product numbers; a variant's number is not its
+// product's), or answers NotFound when there is none.
+func (l *Live) DeleteProduct(pn string) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g := l.eng.Current() // the store's state: writes hold l.mu
+	d, ok := g.Products.DocByKey(foldString(pn))
+	if !ok || foldString(g.Products.Key(d)) != foldString(pn) {
+		return store.Applied{}, NotFound("productNumber", "no product %q", pn)
+	}
+	var b store.Batch
+	b.DeleteProduct(g.Products.Key(d))
+	return l.apply(&b)
 }

@@ -24,6 +24,9 @@ type Options struct {
 	MaxBodyBytes int
 	// Logger receives one line per failed request; default slog.Default().
 	Logger *slog.Logger
+	// Live takes the admin API's writes; nil (the default) serves no
+	// admin routes.
+	Live *engine.Live
 }
 
 // Server routes Aisle's endpoints to an engine.
@@ -80,6 +83,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
 		return
 	}
+	if strings.HasPrefix(path, adminPrefix) {
+		s.admin(ctx, path)
+		return
+	}
 	switch path {
 	case "/serve/search":
 		s.post(ctx, s.search)
@@ -100,7 +107,7 @@ func setCORS(ctx *fasthttp.RequestCtx) {
 	} else {
 		h.Set("Access-Control-Allow-Origin", "*")
 	}
-	h.Set("Access-Control-Allow-Methods", "POST, GET, OPTIONS")
+	h.Set("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS")
 	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
 	h.Set("Access-Control-Max-Age", "86400")
 }

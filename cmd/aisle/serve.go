@@ -106,7 +106,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		fmt.Fprintf(stdout, "Admin API key (generated; pass --admin-key to fix it): %s\n", adminKey)
 	}
 	eng := engine.New(gen, adminKey)
-	api := httpapi.New(eng, httpapi.Options{Logger: log})
+	live := engine.NewLive(st, eng, &cfg.Websites[0], lang, log)
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

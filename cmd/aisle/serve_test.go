@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -227,5 +228,44 @@ func TestAdminKeyGeneratedAndPrinted(t *testing.T) {
 	s.shutdown(t)
 	if out := s.stdout.String(); strings.Contains(out, "Admin API key") {
 		t.Errorf("a key was printed although --admin-key was given:\n%s", out)
+	}
+}
+
+// TestServeTakesWritesThatOutliveARestart: aisle serve answers the admin
+// API (docs/live-engine.md): a product posted with the admin key is
+// searchable at once, and after a restart on the same directory it is
+// still there, served from the saved index without importing again.
+func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
+	data := shopDir(t, "--config", writeFile(t, t.TempDir(), "shop.json", shopConfig))
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
+	s := startCLI(t, args...)
+	before := s.total(t, "shop", "*")
+	req, err := http.NewRequest("POST", "http://"+s.addr+"/admin/v1/websites/my-shop/products",
+		strings.NewReader(`{"productNumber":"Z1","title":"Zeppelin kite","price":5}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer k")
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"added":1`) {
+		t.Fatalf("POST a product: %d %s", resp.StatusCode, body)
+	}
+	if n := s.total(t, "shop", "zeppelin"); n != 1 {
+		t.Errorf("zeppelin finds %d right after the write", n)
+	}
+	s.shutdown(t)
+
+	s = startCLI(t, args...)
+	if n := s.total(t, "shop", "zeppelin"); n != 1 || s.total(t, "shop", "*") != before+1 {
+		t.Errorf("after a restart zeppelin finds %d of %d products", n, s.total(t, "shop", "*"))
+	}
+	if !strings.Contains(s.stderr.String(), "index loaded") {
+		t.Errorf("the restart rebuilt the index instead of loading the one the write saved:\n%s", s.stderr.String())
 	}
 }

@@ -1,0 +1,108 @@
+package httpapi
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/store"
+)
+
+// The admin API: writes while serving, authorised by the admin key
+// (docs/decisions.md, Admin API).
+//
+//	POST   /admin/v1/websites/{websiteUuid}/products                  upsert a batch
+//	DELETE /admin/v1/websites/{websiteUuid}/products/{productNumber}  delete one
+//
+// A batch is JSON Lines (Content-Type application/x-ndjson or
+// application/jsonl) or a JSON array (application/json), read with the
+// import's readers and rules; it is applied whole or, at its first bad
+// row, not at all. Until Options.Live is set the routes answer 404.
+const adminPrefix = "/admin/v1/websites/"
+
+// writeResult is the answer to a write.
+type writeResult struct {
+	Success bool   `json:"success"`
+	Seq     uint64 `json:"seq"`
+	Added   int    `json:"added"`
+	Updated int    `json:"updated"`
+	Deleted int    `json:"deleted"`
+}
+
+// admin routes a path under adminPrefix.
+func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
+	live := s.opt.Live
+	if live == nil {
+		s.writeError(ctx, engine.NotFound("", "no endpoint %s: this server takes no writes", path))
+		return
+	}
+	if err := s.eng.AuthorizeAdmin(bearer(ctx)); err != nil {
+		s.writeError(ctx, err)
+		return
+	}
+	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
+	if uuid != live.Website().UUID {
+		s.writeError(ctx, engine.NotFound("websiteUuid", "no website %q", uuid))
+		return
+	}
+	collection, id, hasID := strings.Cut(rest, "/")
+	if collection != "products" || hasID && id == "" {
+		s.writeError(ctx, engine.NotFound("", "no endpoint %s", path))
+		return
+	}
+	var a store.Applied
+	var err error
+	switch {
+	case !hasID && ctx.IsPost():
+		a, err = s.putProducts(ctx, live)
+	case hasID && ctx.IsDelete():
+		a, err = live.DeleteProduct(id)
+	default:
+		allow := "POST, OPTIONS"
+		if hasID {
+			allow = "DELETE, OPTIONS"
+		}
+		ctx.Response.Header.Set("Allow", allow)
+		err = &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + strings.TrimSuffix(allow, ", OPTIONS")}
+	}
+	if err != nil {
+		s.writeError(ctx, err)
+		return
+	}
+	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted})
+	ctx.SetContentType("application/json")
+	ctx.SetBody(body)
+}
+
+// putProducts reads the body's products into one batch and applies it.
+func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, error) {
+	ct := string(ctx.Request.Header.ContentType())
+	mt, _, _ := strings.Cut(ct, ";")
+	var format catalog.Format
+	switch strings.TrimSpace(strings.ToLower(mt)) {
+	case "application/x-ndjson", "application/jsonl", "application/jsonlines", "application/x-jsonlines":
+		format = catalog.FormatJSONL
+	case "application/json":
+		format = catalog.FormatJSON
+	default:
+		return store.Applied{}, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+			Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
+	}
+	var b store.Batch
+	n := 0
+	err := catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, func(p *catalog.Product) error {
+		n++
+		return b.PutProduct(p)
+	})
+	if err != nil {
+		return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+	}
+	if n == 0 {
+		return store.Applied{}, engine.Invalid("products", "the body holds no products")
+	}
+	return live.Apply(&b)
+}

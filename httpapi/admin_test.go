@@ -1,0 +1,135 @@
+package httpapi
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/store"
+)
+
+// serveLive serves the hardware shop from a store on disk with the admin
+// API on, until the test ends; it returns the base URL.
+func serveLive(t *testing.T) string {
+	t.Helper()
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	w := shopSite(config.SearchVersion{})
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	products := hardware()
+	g, _, err := engine.Import(st, &w, analysis.English, func(fn func(*catalog.Product) error) error {
+		for i := range products {
+			if err := fn(&products[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(g, "admin-key")
+	srv := New(eng, Options{Live: engine.NewLive(st, eng, &w, analysis.English, quiet), Logger: quiet}).HTTPServer()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln) //nolint:errcheck // ends at Shutdown
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+// adminSend sends an admin request with the admin key and decodes the
+// answer.
+func adminSend(t *testing.T, method, url, contentType, body string, hdr ...string) (int, map[string]any) {
+	t.Helper()
+	if len(hdr) == 0 {
+		hdr = []string{"Authorization", "Bearer admin-key"}
+	}
+	status, _, raw := send(t, method, url, contentType, body, hdr...)
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s %s: %d %s", method, url, status, raw)
+	}
+	return status, out
+}
+
+// TestAdminProductsUpsertAndDelete: POST
+// /admin/v1/websites/{uuid}/products upserts a batch of JSON Lines or a
+// JSON array and answers how many products it added and updated; DELETE
+// .../products/{productNumber} deletes one; each is searchable as soon
+// as the answer arrives.
+func TestAdminProductsUpsertAndDelete(t *testing.T) {
+	url := serveLive(t)
+	products := url + "/admin/v1/websites/shop/products"
+
+	status, r := adminSend(t, "POST", products, "application/x-ndjson",
+		`{"productNumber":"P09","title":"Cordless hammer drill","price":99}`+"\n"+
+			`{"productNumber":"P01","title":"Claw hammer deluxe","price":30}`+"\n")
+	if status != 200 || r["added"] != 1.0 || r["updated"] != 1.0 || r["success"] != true {
+		t.Fatalf("JSON Lines batch: %d %v", status, r)
+	}
+	if got := filtered(t, url, "price:30,99"); !slices.Equal(got, []string{"P01", "P02", "P03", "P08", "P09"}) {
+		t.Errorf("price 30 to 99 right after the batch: %v", got)
+	}
+	status, r = adminSend(t, "POST", products, "application/json", `[{"productNumber":"P10","title":"Garden rake","price":12}]`)
+	if status != 200 || r["added"] != 1.0 {
+		t.Fatalf("JSON array batch: %d %v", status, r)
+	}
+	status, r = adminSend(t, "DELETE", products+"/p09", "", "")
+	if status != 200 || r["deleted"] != 1.0 {
+		t.Fatalf("delete P09 (as p09): %d %v", status, r)
+	}
+	if got := filtered(t, url, "price:90,100"); len(got) != 0 {
+		t.Errorf("price 90 to 100 after the delete: %v", got)
+	}
+}
+
+// TestAdminErrors: every admin failure is a JSON error, and a batch with
+// a bad row changes nothing.
+func TestAdminErrors(t *testing.T) {
+	url := serveLive(t)
+	products := url + "/admin/v1/websites/shop/products"
+	if status, r := adminSend(t, "POST", products, "application/json", `[{"productNumber":"P11","title":"Tape measure","variantProductNumbers":["P11-M"]}]`); status != 200 {
+		t.Fatalf("adding P11: %d %v", status, r)
+	}
+	for _, tc := range []struct {
+		name, method, url, contentType, body string
+		hdr                                  []string
+		status                               int
+		code, says                           string
+	}{
+		{"no key", "POST", products, "application/json", `[]`, []string{"X-None", "x"}, 401, "UNAUTHORIZED", "needs the admin key"},
+		{"a search key", "POST", products, "application/json", `[]`, []string{"Authorization", "Bearer shop-key"}, 401, "UNAUTHORIZED", "not the admin key"},
+		{"unknown website", "POST", url + "/admin/v1/websites/nope/products", "application/json", `[]`, nil, 404, "NOT_FOUND", `no website "nope"`},
+		{"unknown collection", "POST", url + "/admin/v1/websites/shop/pages", "application/json", `[]`, nil, 404, "NOT_FOUND", "no endpoint"},
+		{"wrong method", "GET", products, "", "", nil, 405, "METHOD_NOT_ALLOWED", "use POST"},
+		{"csv", "POST", products, "text/csv", "a,b\n", nil, 415, "UNSUPPORTED_MEDIA_TYPE", "application/x-ndjson"},
+		{"empty batch", "POST", products, "application/json", `[]`, nil, 400, "INVALID_REQUEST", "holds no products"},
+		{"bad row", "POST", products, "application/x-ndjson",
+			`{"productNumber":"P20","title":"ok"}` + "\n" + `{"productNumber":"P21","title":"bad","price":"cheap"}` + "\n", nil, 400, "INVALID_REQUEST", `body:2: field "price"`},
+		{"unknown product", "DELETE", products + "/P99", "", "", nil, 404, "NOT_FOUND", `no product "P99"`},
+		{"a variant's number", "DELETE", products + "/P11-M", "", "", nil, 404, "NOT_FOUND", `no product "P11-M"`},
+	} {
+		status, r := adminSend(t, tc.method, tc.url, tc.contentType, tc.body, tc.hdr...)
+		e, _ := r["error"].(map[string]any)
+		if status != tc.status || e["code"] != tc.code || !strings.Contains(e["message"].(string), tc.says) {
+			t.Errorf("%s: %d %v, want %d %s saying %q", tc.name, status, r, tc.status, tc.code, tc.says)
+		}
+	}
+	if got := resultNumbers(t, searchOK(t, url, q("*", `"count":20,"fields":["productNumber"]`)), "results"); len(got) != 9 || slices.Contains(got, "P20") {
+		t.Errorf("after the refused requests the shop lists %v, want the 9 products it had", got)
+	}
+}
