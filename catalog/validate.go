@@ -131,3 +131,19 @@ func group(v float64, thousands, decimal byte) string {
 	b.WriteString(frac)
 	return b.String()
 }
+
+// Checked wraps fn with the import's rules, so every way products come in
+// (aisle import, the admin API) takes the same ones: each product is
+// normalized and validated before fn sees it, and one that fails is an
+// error naming its position in the feed and its number.
+func Checked(fn func(*Product) error) func(*Product) error {
+	n := 0
+	return func(p *Product) error {
+		p.Normalize()
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
+		}
+		n++
+		return fn(p)
+	}
+}

@@ -80,3 +80,21 @@ func TestFormatPrice(t *testing.T) {
 		}
 	}
 }
+
+// TestChecked: the import's rules as one wrapper: products reach fn
+// normalized, and the first invalid one stops the feed with its position
+// and number.
+func TestChecked(t *testing.T) {
+	var got []Product
+	fn := Checked(func(p *Product) error { got = append(got, *p); return nil })
+	if err := fn(&Product{ProductNumber: " A ", Title: "a", Price: 5, PreviousPrice: 9}); err != nil {
+		t.Fatal(err)
+	}
+	err := fn(&Product{ProductNumber: "B"})
+	if err == nil || !strings.HasPrefix(err.Error(), `product 2 (B): field "title"`) {
+		t.Errorf("the second product, without a title: %v", err)
+	}
+	if len(got) != 1 || got[0].ProductNumber != "A" || !got[0].PriceLowered || !got[0].IsOnSale || got[0].PriceFormatted == "" {
+		t.Errorf("fn saw %+v, want A normalized and B not at all", got)
+	}
+}

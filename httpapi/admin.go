@@ -94,10 +94,10 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	}
 	var b store.Batch
 	n := 0
-	err := catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, func(p *catalog.Product) error {
+	err := catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
 		n++
 		return b.PutProduct(p)
-	})
+	}))
 	if err != nil {
 		return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
 	}

@@ -120,6 +120,7 @@ func TestAdminErrors(t *testing.T) {
 		{"empty batch", "POST", products, "application/json", `[]`, nil, 400, "INVALID_REQUEST", "holds no products"},
 		{"bad row", "POST", products, "application/x-ndjson",
 			`{"productNumber":"P20","title":"ok"}` + "\n" + `{"productNumber":"P21","title":"bad","price":"cheap"}` + "\n", nil, 400, "INVALID_REQUEST", `body:2: field "price"`},
+		{"invalid product", "POST", products, "application/json", `[{"productNumber":"P22","title":"ok"},{"productNumber":"P23"}]`, nil, 400, "INVALID_REQUEST", `product 2 (P23): field "title"`},
 		{"unknown product", "DELETE", products + "/P99", "", "", nil, 404, "NOT_FOUND", `no product "P99"`},
 		{"a variant's number", "DELETE", products + "/P11-M", "", "", nil, 404, "NOT_FOUND", `no product "P11-M"`},
 	} {

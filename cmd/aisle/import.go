@@ -130,22 +130,16 @@ func importFile(ctx context.Context, path string, m *catalog.CSVMapping, stderr 
 			progressbar.OptionSetWidth(30),
 		)
 	}
-	n := 0
 	err = catalog.ReadFile(path, m, func(done int64) {
 		if bar != nil {
 			_ = bar.Set64(done)
 		}
-	}, func(p *catalog.Product) error {
+	}, catalog.Checked(func(p *catalog.Product) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p.Normalize()
-		if err := p.Validate(); err != nil {
-			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
-		}
-		n++
 		return put(p)
-	})
+	}))
 	if bar != nil {
 		_ = bar.Finish()
 	}
