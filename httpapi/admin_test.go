@@ -3,7 +3,6 @@ package httpapi
 import (
 	"io"
 	"log/slog"
-	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -41,14 +40,7 @@ func serveLive(t *testing.T) string {
 		t.Fatal(err)
 	}
 	eng := engine.New(g, "admin-key")
-	srv := New(eng, Options{Live: engine.NewLive(st, eng, &w, analysis.English, quiet), Logger: quiet}).HTTPServer()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln) //nolint:errcheck // ends at Shutdown
-	t.Cleanup(func() { _ = srv.Shutdown() })
-	return "http://" + ln.Addr().String()
+	return listen(t, New(eng, Options{Live: engine.NewLive(st, eng, &w, analysis.English, quiet), Logger: quiet}))
 }
 
 // adminSend sends an admin request with the admin key and decodes the

@@ -75,13 +75,20 @@ func serveShop(t *testing.T, w config.Website, products []catalog.Product, conte
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(engine.New(g, "admin-key"), opt).HTTPServer()
+	return listen(t, New(engine.New(g, "admin-key"), opt))
+}
+
+// listen serves srv on a loopback port until the test ends and returns
+// its base URL.
+func listen(t *testing.T, srv *Server) string {
+	t.Helper()
+	hs := srv.HTTPServer()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.Serve(ln) //nolint:errcheck // ends at Shutdown
-	t.Cleanup(func() { _ = srv.Shutdown() })
+	go hs.Serve(ln) //nolint:errcheck // ends at Shutdown
+	t.Cleanup(func() { _ = hs.Shutdown() })
 	return "http://" + ln.Addr().String()
 }
 
