@@ -64,18 +64,50 @@ func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 // Website is the website Live writes to.
 func (l *Live) Website() *config.Website { return l.w }
 
+// DeleteProducts deletes the products numbered pns in one entry, as
+// DeleteProduct matches them, and lists the numbers that matched none.
+// When none matches, nothing is appended.
+func (l *Live) DeleteProducts(pns []string) (a store.Applied, notFound []string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g := l.eng.Current() // the store's state: writes hold l.mu
+	var b store.Batch
+	for _, pn := range pns {
+		key, ok := g.productKey(pn)
+		if !ok {
+			notFound = append(notFound, pn)
+			continue
+		}
+		b.DeleteProduct(key)
+	}
+	if len(notFound) == len(pns) {
+		return store.Applied{Seq: l.st.Seq()}, notFound, nil
+	}
+	a, err = l.apply(&b)
+	return a, notFound, err
+}
+
 // DeleteProduct deletes the product numbered pn (compared folded, as
 // search compares product numbers; a variant's number is not its
 // product's), or answers NotFound when there is none.
 func (l *Live) DeleteProduct(pn string) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	g := l.eng.Current() // the store's state: writes hold l.mu
-	d, ok := g.Products.DocByKey(foldString(pn))
-	if !ok || foldString(g.Products.Key(d)) != foldString(pn) {
+	key, ok := l.eng.Current().productKey(pn) // the store's state: writes hold l.mu
+	if !ok {
 		return store.Applied{}, NotFound("productNumber", "no product %q", pn)
 	}
 	var b store.Batch
-	b.DeleteProduct(g.Products.Key(d))
+	b.DeleteProduct(key)
 	return l.apply(&b)
+}
+
+// productKey is the stored number of the product numbered pn, compared
+// folded; a variant's number is not its product's.
+func (g *Generation) productKey(pn string) (string, bool) {
+	d, ok := g.Products.DocByKey(foldString(pn))
+	if !ok || foldString(g.Products.Key(d)) != foldString(pn) {
+		return "", false
+	}
+	return g.Products.Key(d), true
 }

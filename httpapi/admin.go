@@ -16,6 +16,7 @@ import (
 // (docs/decisions.md, Admin API).
 //
 //	POST   /admin/v1/websites/{websiteUuid}/products                  upsert a batch
+//	DELETE /admin/v1/websites/{websiteUuid}/products                  delete a list: {"productNumbers": [...]}
 //	DELETE /admin/v1/websites/{websiteUuid}/products/{productNumber}  delete one
 //
 // A batch is JSON Lines (Content-Type application/x-ndjson or
@@ -31,6 +32,13 @@ type writeResult struct {
 	Added   int    `json:"added"`
 	Updated int    `json:"updated"`
 	Deleted int    `json:"deleted"`
+	// NotFound lists the numbers of a bulk delete that matched no product.
+	NotFound []string `json:"notFound,omitempty"`
+}
+
+// bulkDelete is the body of a bulk delete.
+type bulkDelete struct {
+	ProductNumbers []string `json:"productNumbers"`
 }
 
 // admin routes a path under adminPrefix.
@@ -55,14 +63,24 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	var a store.Applied
+	var notFound []string
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
 		a, err = s.putProducts(ctx, live)
+	case !hasID && ctx.IsDelete():
+		var req bulkDelete
+		if err = decode(ctx.PostBody(), &req); err == nil {
+			if len(req.ProductNumbers) == 0 {
+				err = engine.Invalid("productNumbers", "list at least one product number")
+			} else {
+				a, notFound, err = live.DeleteProducts(req.ProductNumbers)
+			}
+		}
 	case hasID && ctx.IsDelete():
 		a, err = live.DeleteProduct(id)
 	default:
-		allow := "POST, OPTIONS"
+		allow := "POST, DELETE, OPTIONS"
 		if hasID {
 			allow = "DELETE, OPTIONS"
 		}
@@ -73,7 +91,7 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		s.writeError(ctx, err)
 		return
 	}
-	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted})
+	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound})
 	ctx.SetContentType("application/json")
 	ctx.SetBody(body)
 }

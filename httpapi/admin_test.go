@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -87,6 +88,21 @@ func TestAdminProductsUpsertAndDelete(t *testing.T) {
 	if got := filtered(t, url, "price:90,100"); len(got) != 0 {
 		t.Errorf("price 90 to 100 after the delete: %v", got)
 	}
+
+	// A bulk delete: one entry; numbers that match nothing are listed,
+	// and a list of them only appends nothing.
+	status, r = adminSend(t, "DELETE", products, "application/json", `{"productNumbers":["P10","nope","p02"]}`)
+	if status != 200 || r["deleted"] != 2.0 || fmt.Sprint(r["notFound"]) != "[nope]" {
+		t.Fatalf("bulk delete: %d %v", status, r)
+	}
+	seq := r["seq"]
+	status, r = adminSend(t, "DELETE", products, "application/json", `{"productNumbers":["nope","P10"]}`)
+	if status != 200 || r["deleted"] != 0.0 || r["seq"] != seq || fmt.Sprint(r["notFound"]) != "[nope P10]" {
+		t.Fatalf("bulk delete of absent products: %d %v (seq before %v)", status, r, seq)
+	}
+	if got := filtered(t, url, "price:0,50"); slices.Contains(got, "P02") || slices.Contains(got, "P10") {
+		t.Errorf("after the bulk delete the shop lists %v", got)
+	}
 }
 
 // TestAdminErrors: every admin failure is a JSON error, and a batch with
@@ -113,6 +129,8 @@ func TestAdminErrors(t *testing.T) {
 		{"bad row", "POST", products, "application/x-ndjson",
 			`{"productNumber":"P20","title":"ok"}` + "\n" + `{"productNumber":"P21","title":"bad","price":"cheap"}` + "\n", nil, 400, "INVALID_REQUEST", `body:2: field "price"`},
 		{"invalid product", "POST", products, "application/json", `[{"productNumber":"P22","title":"ok"},{"productNumber":"P23"}]`, nil, 400, "INVALID_REQUEST", `product 2 (P23): field "title"`},
+		{"bulk delete of nothing", "DELETE", products, "application/json", `{"productNumbers":[]}`, nil, 400, "INVALID_REQUEST", "at least one"},
+		{"bulk delete, misspelt member", "DELETE", products, "application/json", `{"productNumber":["P01"]}`, nil, 400, "INVALID_REQUEST", "productNumber"},
 		{"unknown product", "DELETE", products + "/P99", "", "", nil, 404, "NOT_FOUND", `no product "P99"`},
 		{"a variant's number", "DELETE", products + "/P11-M", "", "", nil, 404, "NOT_FOUND", `no product "P11-M"`},
 	} {
