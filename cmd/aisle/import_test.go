@@ -231,7 +231,7 @@ func TestImportWhileServingSaysSo(t *testing.T) {
 		t.Fatalf("import while serving: %v, want ErrLocked", err)
 	}
 	first, _, _ := strings.Cut(err.Error(), "\n")
-	if want := data + " is in use by another process, most likely a running aisle serve: stop it first"; first != want {
+	if want := data + " is in use by another process, most likely a running aisle serve: stop it first, or send the products to its admin API (POST /admin/v1/websites/{uuid}/products)"; first != want {
 		t.Errorf("said %q, want %q", first, want)
 	}
 	if n := s.total(t, "shop", "*"); n != 3 {

@@ -20,7 +20,7 @@ func openStore(dir string) (*store.Store, error) {
 type lockedError struct{ dir string }
 
 func (e lockedError) Error() string {
-	return e.dir + " is in use by another process, most likely a running aisle serve: stop it first"
+	return e.dir + " is in use by another process, most likely a running aisle serve: stop it first, or send the products to its admin API (POST /admin/v1/websites/{uuid}/products)"
 }
 
 func (lockedError) Unwrap() error { return store.ErrLocked }
