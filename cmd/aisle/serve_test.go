@@ -231,16 +231,17 @@ func TestAdminKeyGeneratedAndPrinted(t *testing.T) {
 	}
 }
 
-// TestServeTakesWritesThatOutliveARestart: aisle serve answers the admin
-// API (docs/live-engine.md): a product posted with the admin key is
-// searchable at once, and after a restart on the same directory it is
+// TestServeTakesWritesThatOutliveARestart: the README's admin API
+// example: aisle serve on a catalog imported without --config takes a
+// product posted to the website default-website with the admin key; it
+// is searchable at once, and after a restart on the same directory it is
 // still there, served from the saved index without importing again.
 func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
-	data := shopDir(t, "--config", writeFile(t, t.TempDir(), "shop.json", shopConfig))
+	data := shopDir(t)
 	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
 	s := startCLI(t, args...)
-	before := s.total(t, "shop", "*")
-	req, err := http.NewRequest("POST", "http://"+s.addr+"/admin/v1/websites/my-shop/products",
+	before := s.total(t, "default", "*")
+	req, err := http.NewRequest("POST", "http://"+s.addr+"/admin/v1/websites/default-website/products",
 		strings.NewReader(`{"productNumber":"Z1","title":"Zeppelin kite","price":5}`+"\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -256,14 +257,14 @@ func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"added":1`) {
 		t.Fatalf("POST a product: %d %s", resp.StatusCode, body)
 	}
-	if n := s.total(t, "shop", "zeppelin"); n != 1 {
+	if n := s.total(t, "default", "zeppelin"); n != 1 {
 		t.Errorf("zeppelin finds %d right after the write", n)
 	}
 	s.shutdown(t)
 
 	s = startCLI(t, args...)
-	if n := s.total(t, "shop", "zeppelin"); n != 1 || s.total(t, "shop", "*") != before+1 {
-		t.Errorf("after a restart zeppelin finds %d of %d products", n, s.total(t, "shop", "*"))
+	if n := s.total(t, "default", "zeppelin"); n != 1 || s.total(t, "default", "*") != before+1 {
+		t.Errorf("after a restart zeppelin finds %d of %d products", n, s.total(t, "default", "*"))
 	}
 	if !strings.Contains(s.stderr.String(), "index loaded") {
 		t.Errorf("the restart rebuilt the index instead of loading the one the write saved:\n%s", s.stderr.String())
