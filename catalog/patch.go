@@ -1,0 +1,63 @@
+package catalog
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/goccy/go-json"
+)
+
+// Patch applies a partial product to a stored one and returns the product
+// as an import would store it, normalized and validated. patch is a JSON
+// object in a feed's shape holding only the members to change (a price
+// and stock feed sends productNumber, price and inStock); its members and
+// types are checked as a feed's are. A member given replaces the stored
+// one whole, a list or a map too; members left out keep their stored
+// values, except the derived ones: priceLowered is always recomputed, and
+// priceFormatted is recomputed when the patch changes price,
+// previousPrice or currency without giving it. isOnSale is kept unless
+// given (or the new price is lowered): send it with a price that ends a
+// sale.
+func Patch(stored, patch []byte) (*Product, error) {
+	if err := json.UnmarshalWithOption(patch, new(Product), strict); err != nil {
+		return nil, describeJSON(err, productFields, false)
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(patch, &present); err != nil {
+		return nil, describeJSON(err, productFields, false)
+	}
+	var p Product
+	if err := json.Unmarshal(stored, &p); err != nil {
+		return nil, fmt.Errorf("the stored product does not decode: %w", err)
+	}
+	clearMembers(&p, present)
+	if err := json.Unmarshal(patch, &p); err != nil {
+		return nil, describeJSON(err, productFields, false)
+	}
+	_, formatted := present["priceFormatted"]
+	_, price := present["price"]
+	_, previous := present["previousPrice"]
+	_, currency := present["currency"]
+	if !formatted && (price || previous || currency) {
+		p.PriceFormatted = ""
+	}
+	p.Normalize()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// clearMembers zeroes p's fields whose JSON names are in present, so that
+// decoding the patch replaces them whole instead of merging maps.
+func clearMembers(p *Product, present map[string]json.RawMessage) {
+	v := reflect.ValueOf(p).Elem()
+	t := v.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if _, ok := present[name]; ok {
+			v.Field(i).SetZero()
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+)
+
+// TestPatch: a partial product changes only the members it gives, each
+// replaced whole; derived members follow the new prices; a patch is
+// checked as a feed row is, and the result is validated.
+func TestPatch(t *testing.T) {
+	stored := Product{ProductNumber: "A1", Title: "Drill", Brand: "Bosch", Price: 50, PreviousPrice: 60, Currency: "EUR",
+		InStock: true, ExtraData: map[string]string{"color": "green", "size": "m"}}
+	stored.Normalize()
+	raw, err := json.Marshal(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, patch string
+		check       func(p *Product) bool
+		err         string
+	}{
+		{"price and stock only", `{"productNumber":"A1","price":40,"inStock":false}`, func(p *Product) bool {
+			return p.Price == 40 && !p.InStock && p.Title == "Drill" && p.Brand == "Bosch" && p.PreviousPrice == 60 &&
+				p.PriceLowered && p.PriceFormatted == FormatPrice(40, "EUR") && p.ExtraData["size"] == "m"
+		}, ""},
+		{"a price above the previous one ends priceLowered, not isOnSale", `{"productNumber":"A1","price":70}`, func(p *Product) bool {
+			return !p.PriceLowered && p.IsOnSale && p.PriceFormatted == FormatPrice(70, "EUR")
+		}, ""},
+		{"isOnSale given", `{"productNumber":"A1","price":70,"isOnSale":false}`, func(p *Product) bool { return !p.IsOnSale }, ""},
+		{"priceFormatted given is kept", `{"productNumber":"A1","price":40,"priceFormatted":"40 euros"}`, func(p *Product) bool { return p.PriceFormatted == "40 euros" }, ""},
+		{"a map is replaced whole", `{"productNumber":"A1","extraData":{"color":"red"}}`, func(p *Product) bool {
+			return len(p.ExtraData) == 1 && p.ExtraData["color"] == "red"
+		}, ""},
+		{"a member set empty", `{"productNumber":"A1","brand":""}`, func(p *Product) bool { return p.Brand == "" && p.Title == "Drill" }, ""},
+		{"unknown member", `{"productNumber":"A1","prise":40}`, nil, `unknown field "prise" (did you mean "price"?)`},
+		{"wrong type", `{"productNumber":"A1","price":"cheap"}`, nil, `field "price": expected number`},
+		{"not an object", `[1]`, nil, "expected"},
+		{"the result must validate", `{"productNumber":"A1","title":"  "}`, nil, `field "title"`},
+	} {
+		p, err := Patch(raw, []byte(tc.patch))
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: %v, want an error containing %q", tc.name, err, tc.err)
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.err == "" && !tc.check(p):
+			t.Errorf("%s: %+v", tc.name, p)
+		}
+	}
+}
+
+// FuzzPatch: any patch is refused or gives a product that validates, and
+// never panics.
+func FuzzPatch(f *testing.F) {
+	stored, _ := json.Marshal(Product{ProductNumber: "A1", Title: "Drill", Price: 5, ExtraData: map[string]string{"c": "d"}})
+	f.Add([]byte(`{"productNumber":"A1","price":4,"inStock":true}`))
+	f.Add([]byte(`{"extraData":{"c":null}}`))
+	f.Add([]byte(`{"hierarchies":[["a",""]]}`))
+	f.Fuzz(func(t *testing.T, patch []byte) {
+		p, err := Patch(stored, patch)
+		if err == nil {
+			if verr := p.Validate(); verr != nil {
+				t.Fatalf("%s gave a product that does not validate: %v", patch, verr)
+			}
+		}
+	})
+}
