@@ -6,8 +6,10 @@ import (
 	"sync"
 
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/store"
+	"github.com/goccy/go-json"
 )
 
 // Live applies writes to a served website: each write is one store entry
@@ -63,6 +65,39 @@ func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 
 // Website is the website Live writes to.
 func (l *Live) Website() *config.Website { return l.w }
+
+// PatchProducts applies partial products (catalog.Patch) in one entry.
+// Each names an existing product by productNumber, compared as
+// DeleteProduct compares; label(i) names patch i in errors ("body:3").
+// The first patch that names no product or does not make a valid product
+// aborts the entry: nothing is applied.
+func (l *Live) PatchProducts(patches [][]byte, label func(i int) string) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g := l.eng.Current() // the store's state: writes hold l.mu
+	var b store.Batch
+	for i, raw := range patches {
+		var head struct {
+			ProductNumber string `json:"productNumber"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil || head.ProductNumber == "" {
+			return store.Applied{}, Invalid("products", "%s: a partial update is a JSON object naming its product by productNumber; nothing was applied", label(i))
+		}
+		key, ok := g.productKey(head.ProductNumber)
+		if !ok {
+			return store.Applied{}, Invalid("products", "%s: no product %q to update; nothing was applied", label(i), head.ProductNumber)
+		}
+		b.MergeProduct(key, func(stored []byte) ([]byte, error) {
+			p, err := catalog.Patch(stored, raw)
+			if err != nil {
+				return nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
+			}
+			p.ProductNumber = key
+			return json.Marshal(p)
+		})
+	}
+	return l.apply(&b)
+}
 
 // DeleteProducts deletes the products numbered pns in one entry, as
 // DeleteProduct matches them, and lists the numbers that matched none.

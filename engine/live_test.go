@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -100,5 +101,52 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 	b.MergeProduct("B100", func([]byte) ([]byte, error) { return nil, boom })
 	if _, err := live.Apply(&b); !errors.Is(err, boom) || st.Seq() != seq || eng.Current() != before {
 		t.Errorf("a failing entry: %v; seq %d → %d; generation swapped %v", err, seq, st.Seq(), eng.Current() != before)
+	}
+}
+
+// TestLivePatchProducts: partial products change only their members, in
+// one entry; a patch naming no product, or making an invalid one, stops
+// the whole entry, and errors carry the patch's label.
+func TestLivePatchProducts(t *testing.T) {
+	st := openStore(t)
+	w := shopWebsite()
+	var logs logRecorder
+	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(g, "")
+	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	label := func(i int) string { return "row " + string(rune('1'+i)) }
+	a, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label)
+	if err != nil || a.Updated != 1 {
+		t.Fatalf("two patches of B100: %+v %v", a, err)
+	}
+	res := shopSearch(t, eng.Current(), `{"query":"garden hose","key":"shop","products":{"count":1,"fields":["productNumber","title","price","inStock"]}}`)
+	hit := res["products"].(map[string]any)["results"].([]any)[0].(map[string]any)
+	if hit["productNumber"] != "B100" || hit["title"] != "Garden Hose 20m" || hit["price"] != 7.0 || hit["inStock"] != false {
+		t.Errorf("B100 after its patches: %v", hit)
+	}
+	seq := st.Seq()
+	for _, tc := range []struct {
+		patches []string
+		says    string
+	}{
+		{[]string{`{"productNumber":"B100","price":8}`, `{"productNumber":"Z9","price":1}`}, `row 2: no product "Z9" to update`},
+		{[]string{`{"price":1}`}, "row 1: a partial update is a JSON object naming its product"},
+		{[]string{`{"productNumber":"B100","price":8}`, `{"productNumber":"C100","title":""}`}, `row 2: field "title"`},
+	} {
+		var raws [][]byte
+		for _, p := range tc.patches {
+			raws = append(raws, []byte(p))
+		}
+		_, err := live.PatchProducts(raws, label)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindInvalid || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: %v, want an invalid-request error saying %q", tc.patches, err, tc.says)
+		}
+	}
+	if st.Seq() != seq {
+		t.Errorf("refused patches appended entries: seq %d → %d", seq, st.Seq())
 	}
 }

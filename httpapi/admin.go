@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -110,6 +111,13 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 		return store.Applied{}, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
 			Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
 	}
+	if ctx.QueryArgs().GetBool("partial") {
+		patches, labels, err := splitRows(ctx.PostBody(), format)
+		if err != nil {
+			return store.Applied{}, err
+		}
+		return live.PatchProducts(patches, func(i int) string { return labels[i] })
+	}
 	var b store.Batch
 	n := 0
 	err := catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
@@ -123,4 +131,31 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 		return store.Applied{}, engine.Invalid("products", "the body holds no products")
 	}
 	return live.Apply(&b)
+}
+
+// splitRows cuts a partial update's body into its objects, each labelled
+// as the import labels rows: "body:LINE" for JSON Lines, "body: product
+// N" in an array.
+func splitRows(body []byte, format catalog.Format) (rows [][]byte, labels []string, err error) {
+	if format == catalog.FormatJSON {
+		var objects []json.RawMessage
+		if err := json.Unmarshal(body, &objects); err != nil {
+			return nil, nil, engine.Invalid("products", "body: a partial update is a JSON array of objects: %v", err)
+		}
+		for i, o := range objects {
+			rows = append(rows, o)
+			labels = append(labels, fmt.Sprintf("body: product %d", i+1))
+		}
+	} else {
+		for i, line := range bytes.Split(body, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				rows = append(rows, line)
+				labels = append(labels, fmt.Sprintf("body:%d", i+1))
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil, engine.Invalid("products", "the body holds no products")
+	}
+	return rows, labels, nil
 }

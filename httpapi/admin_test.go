@@ -144,3 +144,50 @@ func TestAdminErrors(t *testing.T) {
 		t.Errorf("after the refused requests the shop lists %v, want the 9 products it had", got)
 	}
 }
+
+// TestAdminPartialUpdate: with ?partial=true a batch changes only the
+// members it gives (a price and stock feed), in JSON Lines or an array;
+// a row naming no product, or making an invalid one, applies nothing.
+func TestAdminPartialUpdate(t *testing.T) {
+	url := serveLive(t)
+	products := url + "/admin/v1/websites/shop/products?partial=true"
+	status, r := adminSend(t, "POST", products, "application/x-ndjson",
+		`{"productNumber":"P01","price":31,"inStock":false}`+"\n\n"+`{"productNumber":"p03","price":12.5}`+"\n")
+	if status != 200 || r["updated"] != 2.0 || r["added"] != 0.0 {
+		t.Fatalf("partial JSON Lines: %d %v", status, r)
+	}
+	if got := filtered(t, url, "price:31"); !slices.Equal(got, []string{"P01"}) {
+		t.Errorf("price:31 finds %v", got)
+	}
+	// P01 kept its title and brand; it is out of stock now.
+	if got := filtered(t, url, "brand:Müller"); !slices.Contains(got, "P01") {
+		t.Errorf("brand:Müller lost P01: %v", got)
+	}
+	if got := filtered(t, url, "inStock:false"); !slices.Contains(got, "P01") {
+		t.Errorf("inStock:false misses P01: %v", got)
+	}
+	if got := resultNumbers(t, searchOK(t, url, q("claw hammer", `"count":5,"fields":["productNumber"]`)), "results"); len(got) == 0 || got[0] != "P01" {
+		t.Errorf("claw hammer finds %v, want P01 first: its title was kept", got)
+	}
+	status, r = adminSend(t, "POST", products, "application/json", `[{"productNumber":"P03","inStock":true}]`)
+	if status != 200 || r["updated"] != 1.0 {
+		t.Fatalf("partial JSON array: %d %v", status, r)
+	}
+
+	for _, tc := range []struct{ name, contentType, body, says string }{
+		{"unknown product", "application/x-ndjson", `{"productNumber":"P01","price":1}` + "\n" + `{"productNumber":"P77","price":2}`, `body:2: no product "P77" to update`},
+		{"no product number", "application/json", `[{"price":3}]`, "body: product 1: a partial update is a JSON object naming its product by productNumber"},
+		{"wrong type", "application/x-ndjson", `{"productNumber":"P01","price":"cheap"}`, `body:1: field "price": expected number`},
+		{"invalid result", "application/x-ndjson", `{"productNumber":"P01","price":1}` + "\n" + `{"productNumber":"P02","title":" "}`, `body:2: field "title"`},
+		{"not an array", "application/json", `{"productNumber":"P01"}`, "a JSON array of objects"},
+	} {
+		status, r := adminSend(t, "POST", products, tc.contentType, tc.body)
+		e, _ := r["error"].(map[string]any)
+		if msg, _ := e["message"].(string); status != 400 || !strings.Contains(msg, tc.says) {
+			t.Errorf("%s: %d %v, want 400 saying %q", tc.name, status, r, tc.says)
+		}
+	}
+	if got := filtered(t, url, "price:1"); len(got) != 0 {
+		t.Errorf("a refused partial batch applied its first row: price:1 finds %v", got)
+	}
+}
