@@ -61,3 +61,14 @@ func clearMembers(p *Product, present map[string]json.RawMessage) {
 		}
 	}
 }
+
+// DecodeProduct reads one product, a JSON object in a feed's shape,
+// checked as a feed row is (unknown members with suggestions, types);
+// the import's rules (Checked) are the caller's to apply.
+func DecodeProduct(raw []byte) (*Product, error) {
+	p := new(Product)
+	if err := json.UnmarshalWithOption(raw, p, strict); err != nil {
+		return nil, describeJSON(err, productFields, false)
+	}
+	return p, nil
+}

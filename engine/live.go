@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -66,27 +67,39 @@ func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 // Website is the website Live writes to.
 func (l *Live) Website() *config.Website { return l.w }
 
+// RowError is a row of a batch that was left out (allowErrors).
+type RowError struct {
+	Row     string // the row's label: "body:3", "body: product 2"
+	Message string
+}
+
+// Seq is the store's log position.
+func (l *Live) Seq() uint64 { return l.st.Seq() }
+
 // PatchProducts applies partial products (catalog.Patch) in one entry.
 // Each names an existing product by productNumber, compared as
 // DeleteProduct compares; label(i) names patch i in errors ("body:3").
 // The first patch that names no product or does not make a valid product
-// aborts the entry: nothing is applied.
-func (l *Live) PatchProducts(patches [][]byte, label func(i int) string) (store.Applied, error) {
+// aborts the entry, and nothing is applied; with allowErrors such patches
+// are left out and listed instead, and the others applied (nothing is
+// appended when none is left).
+func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g := l.eng.Current() // the store's state: writes hold l.mu
 	var b store.Batch
+	var rejected []RowError
+	pending := map[string][]byte{} // key → the product as the patches so far leave it
 	for i, raw := range patches {
-		var head struct {
-			ProductNumber string `json:"productNumber"`
+		key, merged, err := l.patchOne(g, pending, raw)
+		if err != nil {
+			if !allowErrors {
+				return store.Applied{}, nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
+			}
+			rejected = append(rejected, RowError{label(i), err.Error()})
+			continue
 		}
-		if err := json.Unmarshal(raw, &head); err != nil || head.ProductNumber == "" {
-			return store.Applied{}, Invalid("products", "%s: a partial update is a JSON object naming its product by productNumber; nothing was applied", label(i))
-		}
-		key, ok := g.productKey(head.ProductNumber)
-		if !ok {
-			return store.Applied{}, Invalid("products", "%s: no product %q to update; nothing was applied", label(i), head.ProductNumber)
-		}
+		pending[key] = merged
 		b.MergeProduct(key, func(stored []byte) ([]byte, error) {
 			p, err := catalog.Patch(stored, raw)
 			if err != nil {
@@ -96,7 +109,38 @@ func (l *Live) PatchProducts(patches [][]byte, label func(i int) string) (store.
 			return json.Marshal(p)
 		})
 	}
-	return l.apply(&b)
+	if len(rejected) == len(patches) {
+		return store.Applied{Seq: l.st.Seq()}, rejected, nil
+	}
+	a, err := l.apply(&b)
+	return a, rejected, err
+}
+
+// patchOne finds the product a patch names and merges the patch into it
+// as stored, or as earlier patches of the batch left it (pending).
+func (l *Live) patchOne(g *Generation, pending map[string][]byte, raw []byte) (key string, merged []byte, err error) {
+	var head struct {
+		ProductNumber string `json:"productNumber"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil || head.ProductNumber == "" {
+		return "", nil, errors.New("a partial update is a JSON object naming its product by productNumber")
+	}
+	key, ok := g.productKey(head.ProductNumber)
+	if !ok {
+		return "", nil, fmt.Errorf("no product %q to update", head.ProductNumber)
+	}
+	stored, ok := pending[key]
+	if !ok {
+		d, _ := g.Products.DocByKey(foldString(key))
+		stored = g.Products.Stored(d)
+	}
+	p, err := catalog.Patch(stored, raw)
+	if err != nil {
+		return "", nil, err
+	}
+	p.ProductNumber = key
+	merged, err = json.Marshal(p)
+	return key, merged, err
 }
 
 // DeleteProducts deletes the products numbered pns in one entry, as

@@ -118,7 +118,7 @@ func TestLivePatchProducts(t *testing.T) {
 	eng := New(g, "")
 	live := NewLive(st, eng, w, analysis.English, logs.logger())
 	label := func(i int) string { return "row " + string(rune('1'+i)) }
-	a, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label)
+	a, _, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label, false)
 	if err != nil || a.Updated != 1 {
 		t.Fatalf("two patches of B100: %+v %v", a, err)
 	}
@@ -140,7 +140,7 @@ func TestLivePatchProducts(t *testing.T) {
 		for _, p := range tc.patches {
 			raws = append(raws, []byte(p))
 		}
-		_, err := live.PatchProducts(raws, label)
+		_, _, err := live.PatchProducts(raws, label, false)
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != KindInvalid || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%v: %v, want an invalid-request error saying %q", tc.patches, err, tc.says)
@@ -148,5 +148,27 @@ func TestLivePatchProducts(t *testing.T) {
 	}
 	if st.Seq() != seq {
 		t.Errorf("refused patches appended entries: seq %d → %d", seq, st.Seq())
+	}
+
+	// allowErrors: the bad patches are listed, the others applied, and a
+	// later patch of a product sees an earlier one of the same batch.
+	a, rejected, err := live.PatchProducts([][]byte{
+		[]byte(`{"productNumber":"C100","price":800}`),
+		[]byte(`{"productNumber":"Z9","price":1}`),
+		[]byte(`{"productNumber":"C100","title":""}`),
+		[]byte(`{"productNumber":"C100","inStock":true}`),
+	}, label, true)
+	if err != nil || a.Updated != 1 || len(rejected) != 2 || rejected[0].Row != "row 2" || rejected[1].Row != "row 3" ||
+		!strings.Contains(rejected[0].Message, `no product "Z9"`) || !strings.Contains(rejected[1].Message, `field "title"`) {
+		t.Fatalf("allowErrors: %+v, rejected %+v, %v", a, rejected, err)
+	}
+	res = shopSearch(t, eng.Current(), `{"query":"leather sofa","key":"shop","products":{"count":1,"fields":["productNumber","price","inStock"]}}`)
+	hit = res["products"].(map[string]any)["results"].([]any)[0].(map[string]any)
+	if hit["productNumber"] != "C100" || hit["price"] != 800.0 || hit["inStock"] != true {
+		t.Errorf("C100 after its allowed patches: %v", hit)
+	}
+	seq = st.Seq()
+	if a, rejected, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"Z9"}`)}, label, true); err != nil || len(rejected) != 1 || a.Seq != seq || st.Seq() != seq {
+		t.Errorf("allowErrors with every patch bad: %+v %v %v; seq %d → %d", a, rejected, err, seq, st.Seq())
 	}
 }

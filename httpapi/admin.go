@@ -35,7 +35,20 @@ type writeResult struct {
 	Deleted int    `json:"deleted"`
 	// NotFound lists the numbers of a bulk delete that matched no product.
 	NotFound []string `json:"notFound,omitempty"`
+	// Rejected counts the rows an allowErrors batch left out; Errors
+	// names the first maxRowErrors of them.
+	Rejected int        `json:"rejected"`
+	Errors   []rowError `json:"errors,omitempty"`
 }
+
+// rowError is a row an allowErrors batch left out.
+type rowError struct {
+	Row     string `json:"row"`
+	Message string `json:"message"`
+}
+
+// maxRowErrors is how many rejected rows an answer names.
+const maxRowErrors = 20
 
 // bulkDelete is the body of a bulk delete.
 type bulkDelete struct {
@@ -65,10 +78,11 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 	}
 	var a store.Applied
 	var notFound []string
+	var rejected []engine.RowError
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
-		a, err = s.putProducts(ctx, live)
+		a, rejected, err = s.putProducts(ctx, live)
 	case !hasID && ctx.IsDelete():
 		var req bulkDelete
 		if err = decode(ctx.PostBody(), &req); err == nil {
@@ -92,13 +106,18 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		s.writeError(ctx, err)
 		return
 	}
-	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound})
+	res := writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound, Rejected: len(rejected)}
+	for _, r := range rejected[:min(len(rejected), maxRowErrors)] {
+		res.Errors = append(res.Errors, rowError{r.Row, r.Message})
+	}
+	body, _ := json.Marshal(res)
 	ctx.SetContentType("application/json")
 	ctx.SetBody(body)
 }
 
-// putProducts reads the body's products into one batch and applies it.
-func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, error) {
+// putProducts reads the body's products into one batch and applies it:
+// whole, or with ?allowErrors=true the valid rows, listing the others.
+func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []engine.RowError, error) {
 	ct := string(ctx.Request.Header.ContentType())
 	mt, _, _ := strings.Cut(ct, ";")
 	var format catalog.Format
@@ -108,15 +127,21 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	case "application/json":
 		format = catalog.FormatJSON
 	default:
-		return store.Applied{}, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+		return store.Applied{}, nil, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
 			Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
 	}
-	if ctx.QueryArgs().GetBool("partial") {
-		patches, labels, err := splitRows(ctx.PostBody(), format)
+	args := ctx.QueryArgs()
+	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
+	if partial || allowErrors {
+		rows, labels, err := splitRows(ctx.PostBody(), format)
 		if err != nil {
-			return store.Applied{}, err
+			return store.Applied{}, nil, err
 		}
-		return live.PatchProducts(patches, func(i int) string { return labels[i] })
+		label := func(i int) string { return labels[i] }
+		if partial {
+			return live.PatchProducts(rows, label, allowErrors)
+		}
+		return putRows(live, rows, label)
 	}
 	var b store.Batch
 	n := 0
@@ -125,12 +150,38 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 		return b.PutProduct(p)
 	}))
 	if err != nil {
-		return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+		return store.Applied{}, nil, engine.Invalid("products", "%v; nothing was applied", err)
 	}
 	if n == 0 {
-		return store.Applied{}, engine.Invalid("products", "the body holds no products")
+		return store.Applied{}, nil, engine.Invalid("products", "the body holds no products")
 	}
-	return live.Apply(&b)
+	a, err := live.Apply(&b)
+	return a, nil, err
+}
+
+// putRows applies the rows that hold valid products, by the import's
+// rules, and lists the others (allowErrors).
+func putRows(live *engine.Live, rows [][]byte, label func(int) string) (store.Applied, []engine.RowError, error) {
+	var b store.Batch
+	var rejected []engine.RowError
+	for i, raw := range rows {
+		p, err := catalog.DecodeProduct(raw)
+		if err == nil {
+			p.Normalize()
+			err = p.Validate()
+		}
+		if err == nil {
+			err = b.PutProduct(p)
+		}
+		if err != nil {
+			rejected = append(rejected, engine.RowError{Row: label(i), Message: err.Error()})
+		}
+	}
+	if len(rejected) == len(rows) {
+		return store.Applied{Seq: live.Seq()}, rejected, nil
+	}
+	a, err := live.Apply(&b)
+	return a, rejected, err
 }
 
 // splitRows cuts a partial update's body into its objects, each labelled

@@ -191,3 +191,52 @@ func TestAdminPartialUpdate(t *testing.T) {
 		t.Errorf("a refused partial batch applied its first row: price:1 finds %v", got)
 	}
 }
+
+// TestAdminAllowErrors: with ?allowErrors=true the valid rows are applied
+// and the others counted and named by row, plain or partial; a batch of
+// bad rows only applies nothing and still answers 200.
+func TestAdminAllowErrors(t *testing.T) {
+	url := serveLive(t)
+	products := url + "/admin/v1/websites/shop/products"
+	status, r := adminSend(t, "POST", products+"?allowErrors=true", "application/x-ndjson", strings.Join([]string{
+		`{"productNumber":"P30","title":"Spade","price":20}`,
+		`{"productNumber":"P31","title":"Rake","price":"cheap"}`,
+		`{"productNumber":"P32","price":5}`,
+		`{"productNumber":"P33","title":"Hoe","prise":5}`,
+		`{"productNumber":"P01","title":"Claw hammer","price":26}`,
+	}, "\n"))
+	if status != 200 || r["added"] != 1.0 || r["updated"] != 1.0 || r["rejected"] != 3.0 {
+		t.Fatalf("allowErrors: %d %v", status, r)
+	}
+	var rows []string
+	for _, e := range r["errors"].([]any) {
+		e := e.(map[string]any)
+		rows = append(rows, e["row"].(string)+" "+e["message"].(string))
+	}
+	want := []string{`body:2 field "price": expected number`, `body:3 field "title"`, `body:4 unknown field "prise" (did you mean "price"?)`}
+	if len(rows) != len(want) {
+		t.Fatalf("errors %q", rows)
+	}
+	for i := range want {
+		if !strings.HasPrefix(rows[i], want[i]) {
+			t.Errorf("error %d: %q, want it to start %q", i, rows[i], want[i])
+		}
+	}
+	if got := filtered(t, url, "price:20"); !slices.Equal(got, []string{"P30"}) {
+		t.Errorf("price:20 after the batch: %v", got)
+	}
+	if got := filtered(t, url, "price:26"); !slices.Equal(got, []string{"P01"}) {
+		t.Errorf("price:26 after the batch: %v", got)
+	}
+
+	status, r = adminSend(t, "POST", products+"?partial=true&allowErrors=true", "application/json",
+		`[{"productNumber":"P30","price":21},{"productNumber":"P99","price":1}]`)
+	if errs := fmt.Sprint(r["errors"]); status != 200 || r["updated"] != 1.0 || r["rejected"] != 1.0 || !strings.Contains(errs, `no product "P99"`) || !strings.Contains(errs, "row:body: product 2") {
+		t.Fatalf("partial with allowErrors: %d %v", status, r)
+	}
+	seq := r["seq"]
+	status, r = adminSend(t, "POST", products+"?allowErrors=true", "application/x-ndjson", `{"productNumber":"P40"}`)
+	if status != 200 || r["rejected"] != 1.0 || r["added"] != 0.0 || r["seq"] != seq {
+		t.Fatalf("allowErrors with only bad rows: %d %v (seq before %v)", status, r, seq)
+	}
+}
