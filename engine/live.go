@@ -101,12 +101,11 @@ func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowEr
 		}
 		pending[key] = merged
 		b.MergeProduct(key, func(stored []byte) ([]byte, error) {
-			p, err := catalog.Patch(stored, raw)
+			merged, err := patchJSON(stored, raw, key)
 			if err != nil {
 				return nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
 			}
-			p.ProductNumber = key
-			return json.Marshal(p)
+			return merged, nil
 		})
 	}
 	if len(rejected) == len(patches) {
@@ -134,13 +133,18 @@ func (l *Live) patchOne(g *Generation, pending map[string][]byte, raw []byte) (k
 		d, _ := g.Products.DocByKey(foldString(key))
 		stored = g.Products.Stored(d)
 	}
-	p, err := catalog.Patch(stored, raw)
+	merged, err = patchJSON(stored, raw, key)
+	return key, merged, err
+}
+
+// patchJSON is the stored product key after the patch, as stored JSON.
+func patchJSON(stored, patch []byte, key string) ([]byte, error) {
+	p, err := catalog.Patch(stored, patch)
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	p.ProductNumber = key
-	merged, err = json.Marshal(p)
-	return key, merged, err
+	return json.Marshal(p)
 }
 
 // DeleteProducts deletes the products numbered pns in one entry, as
