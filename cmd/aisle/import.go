@@ -27,11 +27,21 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	cfgPath := fs.String("config", env("AISLE_CONFIG", ""), "configuration `FILE` to store with the catalog")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	lang := fs.String("lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE`: en, da, no, sv, de or none")
+	url := fs.String("url", "", "push to the running server at `URL` (http://HOST:PORT) instead of a data directory")
+	adminKey := fs.String("admin-key", env("AISLE_ADMIN_KEY", ""), "with --url: the server's admin `KEY`")
+	website := fs.String("website", "", "with --url: the website's `UUID`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *data == "" {
-		return errors.New("import: --data DIR is required")
+	if *url == "" && *data == "" {
+		return errors.New("import: --data DIR is required (or --url to push to a running server)")
+	}
+	if *url != "" {
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		if given["data"] || given["config"] {
+			return errors.New("import: --url pushes to a running server: --data and --config do not apply")
+		}
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -43,6 +53,9 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		if m, err = loadMapping(*mapping); err != nil {
 			return err
 		}
+	}
+	if *url != "" {
+		return runPush(ctx, *url, *adminKey, *website, files, m, stdout, stderr, *quiet)
 	}
 	// A configuration file is stored by the import's own write, so a
 	// failed import leaves the stored one as it was.

@@ -242,3 +242,52 @@ func TestImportWhileServingSaysSo(t *testing.T) {
 		t.Errorf("import after the server stopped said %q", out)
 	}
 }
+
+// TestImportURLPushesToARunningServer: "aisle import --url http://HOST:PORT
+// --admin-key KEY --website UUID FILE… pushes a file into a running
+// server" (issue 9): the products are checked with the import's rules and
+// sent in batches, searchable at once; a bad product stops the push
+// before anything of its batch is sent, and a wrong key or website is the
+// server's error in one line.
+func TestImportURLPushesToARunningServer(t *testing.T) {
+	data := shopDir(t)
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	dir := t.TempDir()
+	var lines []string
+	for i := range 2500 { // three batches of at most 1,000
+		lines = append(lines, fmt.Sprintf(`{"productNumber":"K%04d","title":"Kite %d","price":%d}`, i, i, 1+i%50))
+	}
+	feed := writeFile(t, dir, "kites.jsonl", strings.Join(lines, "\n"))
+	url := "http://" + s.addr
+	out := mustRun(t, "import", "--url", url, "--admin-key", "k", "--website", "default-website", "--quiet", feed)
+	if !strings.Contains(out, "pushed 2500 products") || !strings.Contains(out, "in 3 batches") || !strings.Contains(out, "2500 added, 0 updated") {
+		t.Errorf("push said %q", out)
+	}
+	if n := s.total(t, "default", "kite"); n != 2500 {
+		t.Errorf("kite finds %d after the push", n)
+	}
+
+	bad := writeFile(t, dir, "bad.jsonl", `{"productNumber":"K9000","title":"Kite"}`+"\n"+`{"productNumber":"K9001"}`)
+	_, err := runCLI("import", "--url", url, "--admin-key", "k", "--website", "default-website", "--quiet", bad)
+	if err == nil || !strings.Contains(err.Error(), `product 2 (K9001): field "title"`) {
+		t.Errorf("a bad product: %v", err)
+	}
+	if n := s.total(t, "default", "K9000"); n != 0 {
+		t.Errorf("the batch of the bad product was partly sent: K9000 finds %d", n)
+	}
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--admin-key", "nope", "--website", "default-website"}, "answered 401 UNAUTHORIZED: the key is not the admin key"},
+		{[]string{"--admin-key", "k", "--website", "other"}, `answered 404 NOT_FOUND: websiteUuid: no website "other"`},
+		{[]string{"--website", "default-website"}, "--admin-key KEY is required"},
+		{[]string{"--admin-key", "k"}, "--website UUID is required"},
+		{[]string{"--admin-key", "k", "--website", "default-website", "--data", data}, "--data and --config do not apply"},
+	} {
+		args := append(append([]string{"import", "--url", url, "--quiet"}, tc.args...), feed)
+		if _, err := runCLI(args...); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.says)
+		}
+	}
+}

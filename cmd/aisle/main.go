@@ -19,6 +19,7 @@ const usage = `aisle: retail search, merchandising and recommendations
 Usage:
   aisle demo   [--addr HOST:PORT] [--data DIR] [--admin-key KEY] [--products N]
   aisle import --data DIR [--mapping NAME|FILE] [--config FILE] FILE...
+  aisle import --url http://HOST:PORT --admin-key KEY --website UUID [--mapping NAME|FILE] FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
   aisle eval   [--shared DIR] [--k 10]
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
