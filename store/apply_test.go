@@ -133,3 +133,39 @@ func TestApplyMerges(t *testing.T) {
 		t.Errorf("the same batch again: %+v %v", a, err)
 	}
 }
+
+// TestApplyContent: content items are counted as products are, deletes
+// of them are applied and logged.
+func TestApplyContent(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var b Batch
+	brand := func(id string) *catalog.Content { return &catalog.Content{Kind: catalog.KindBrand, ID: id, Title: id} }
+	b.PutContent(brand("b1"))
+	b.PutContent(brand("b2"))
+	if a, err := st.Apply(&b, true); err != nil || a.ContentAdded != 2 || a.Added != 0 {
+		t.Fatalf("two brands: %+v %v", a, err)
+	}
+	b.Reset()
+	b.PutContent(brand("b1"))
+	b.DeleteContent(catalog.KindBrand, "b2")
+	b.DeleteContent(catalog.KindBrand, "b3")
+	b.DeleteContent(catalog.KindCategory, "b1")
+	a, err := st.Apply(&b, true)
+	if err != nil || a.ContentUpdated != 1 || a.ContentDeleted != 1 || a.ContentAdded != 0 {
+		t.Fatalf("update b1, delete b2 (and two absent): %+v %v", a, err)
+	}
+	var ids []string
+	st.Content(func(c *catalog.Content) error { ids = append(ids, string(c.Kind)+"/"+c.ID); return nil })
+	if strings.Join(ids, " ") != "brands/b1" {
+		t.Errorf("content stored: %v", ids)
+	}
+	var logged []string
+	st.Entries(a.Seq-1, func(e *Entry) error { logged = e.ContentDeletes; return nil })
+	if strings.Join(logged, " ") != "brands/b2 brands/b3 categories/b1" {
+		t.Errorf("the log's content deletes: %v", logged)
+	}
+}

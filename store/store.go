@@ -154,8 +154,10 @@ type Entry struct {
 	Seq      uint64            `json:"seq"`
 	Products []json.RawMessage `json:"products,omitempty"`
 	Deletes  []string          `json:"deletes,omitempty"`
-	Content  []json.RawMessage `json:"content,omitempty"`
-	Config   *config.File      `json:"config,omitempty"`
+	// ContentDeletes are content items deleted, as "kind/id".
+	ContentDeletes []string          `json:"contentDeletes,omitempty"`
+	Content        []json.RawMessage `json:"content,omitempty"`
+	Config         *config.File      `json:"config,omitempty"`
 }
 
 // Batch gathers one entry's changes before Append commits them.
@@ -166,6 +168,7 @@ type Batch struct {
 	content  [][]byte
 	ckeys    []string
 	deletes  []string
+	cdeletes []string // content keys: kind/id
 	config   *config.File
 }
 
@@ -181,6 +184,8 @@ type productMerge struct {
 type Applied struct {
 	Seq                     uint64
 	Added, Updated, Deleted int
+	// Content items, counted the same way by kind and id.
+	ContentAdded, ContentUpdated, ContentDeleted int
 }
 
 // PutProduct adds an upsert of p.
@@ -221,12 +226,17 @@ func (b *Batch) PutContent(c *catalog.Content) error {
 	return nil
 }
 
+// DeleteContent adds a delete of a content item.
+func (b *Batch) DeleteContent(kind catalog.ContentKind, id string) {
+	b.cdeletes = append(b.cdeletes, string(kind)+"/"+id)
+}
+
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
-	b.products, b.pkeys, b.merges, b.content, b.ckeys, b.deletes, b.config = b.products[:0], b.pkeys[:0], b.merges[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], nil
+	b.products, b.pkeys, b.merges, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.merges[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -285,36 +295,54 @@ func (s *Store) resolve(b *Batch) (Batch, Applied, error) {
 		r.pkeys = append(r.pkeys, m.key)
 	}
 	var a Applied
-	deleted := make(map[string]bool, len(r.deletes))
-	for _, k := range r.deletes {
-		if deleted[k] {
-			continue
-		}
-		deleted[k] = true
-		_, put := latest[k]
-		v, err := s.get(appendProductKey(nil, k))
-		if err != nil {
-			return Batch{}, Applied{}, err
-		}
-		if put || v != nil {
-			a.Deleted++
-		}
+	var err error
+	if a.Added, a.Updated, a.Deleted, err = s.count(r.pkeys, r.deletes, func(k string) []byte { return appendProductKey(nil, k) }); err != nil {
+		return Batch{}, Applied{}, err
 	}
-	for k := range latest {
-		if deleted[k] {
-			continue // put, then deleted by the same entry
-		}
-		v, err := s.get(appendProductKey(nil, k))
-		if err != nil {
-			return Batch{}, Applied{}, err
-		}
-		if v == nil {
-			a.Added++
-		} else {
-			a.Updated++
-		}
+	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.count(r.ckeys, r.cdeletes, contentKey); err != nil {
+		return Batch{}, Applied{}, err
 	}
 	return r, a, nil
+}
+
+// count says how many of the distinct keys put are new or replace a
+// stored value, and how many of the distinct keys deleted were there
+// (stored, or put by the same entry, which then counts only as deleted);
+// key makes the state key; s.mu is held.
+func (s *Store) count(puts, deletes []string, key func(string) []byte) (added, updated, deleted int, err error) {
+	gone := make(map[string]bool, len(deletes))
+	put := make(map[string]bool, len(puts))
+	for _, k := range puts {
+		put[k] = true
+	}
+	for _, k := range deletes {
+		if gone[k] {
+			continue
+		}
+		gone[k] = true
+		v, err := s.get(key(k))
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if put[k] || v != nil {
+			deleted++
+		}
+	}
+	for k := range put {
+		if gone[k] {
+			continue // put, then deleted by the same entry
+		}
+		v, err := s.get(key(k))
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if v == nil {
+			added++
+		} else {
+			updated++
+		}
+	}
+	return added, updated, deleted, nil
 }
 
 // get is key's value, copied, or nil when it is absent.
@@ -341,6 +369,11 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	if len(b.deletes) > 0 {
 		d, _ := json.Marshal(b.deletes)
 		entry.WriteString(`,"deletes":`)
+		entry.Write(d)
+	}
+	if len(b.cdeletes) > 0 {
+		d, _ := json.Marshal(b.cdeletes)
+		entry.WriteString(`,"contentDeletes":`)
 		entry.Write(d)
 	}
 	if b.config != nil {
@@ -413,6 +446,11 @@ func applyTo(pb *pebble.Batch, b *Batch) error {
 	}
 	for i, data := range b.content {
 		if err := pb.Set(contentKey(b.ckeys[i]), data, nil); err != nil {
+			return err
+		}
+	}
+	for _, k := range b.cdeletes {
+		if err := pb.Delete(contentKey(k), nil); err != nil {
 			return err
 		}
 	}
