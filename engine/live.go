@@ -185,6 +185,23 @@ func (l *Live) DeleteProduct(pn string) (store.Applied, error) {
 	return l.apply(&b)
 }
 
+// DeleteContent deletes a content item, or answers NotFound when there
+// is none (kinds and ids are compared exactly).
+func (l *Live) DeleteContent(kind catalog.ContentKind, id string) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ok, err := l.st.HasContent(kind, id)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	if !ok {
+		return store.Applied{}, NotFound("id", "no %s item %q", kind, id)
+	}
+	var b store.Batch
+	b.DeleteContent(kind, id)
+	return l.apply(&b)
+}
+
 // productKey is the stored number of the product numbered pn, compared
 // folded; a variant's number is not its product's.
 func (g *Generation) productKey(pn string) (string, bool) {

@@ -172,3 +172,34 @@ func TestLivePatchProducts(t *testing.T) {
 		t.Errorf("allowErrors with every patch bad: %+v %v %v; seq %d → %d", a, rejected, err, seq, st.Seq())
 	}
 }
+
+// TestLiveDeleteContent: a content item is deleted by kind and id, and
+// an unknown one is NotFound with nothing appended.
+func TestLiveDeleteContent(t *testing.T) {
+	st := openStore(t)
+	w := shopWebsite()
+	var logs logRecorder
+	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(g, "")
+	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	var b store.Batch
+	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-makita", Title: "Makita"})
+	if _, err := live.Apply(&b); err != nil {
+		t.Fatal(err)
+	}
+	seq := st.Seq()
+	var e *Error
+	if _, err := live.DeleteContent(catalog.KindCategory, "b-makita"); !errors.As(err, &e) || e.Kind != KindNotFound || st.Seq() != seq {
+		t.Errorf("delete under another kind: %v, seq %d → %d", err, seq, st.Seq())
+	}
+	if a, err := live.DeleteContent(catalog.KindBrand, "b-makita"); err != nil || a.ContentDeleted != 1 {
+		t.Fatalf("delete: %+v %v", a, err)
+	}
+	res := shopSearch(t, eng.Current(), `{"query":"makita","key":"shop","brands":{"count":5}}`)
+	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(0) {
+		t.Errorf("brands found after the delete: %v", n)
+	}
+}

@@ -19,11 +19,15 @@ import (
 //	POST   /admin/v1/websites/{websiteUuid}/products                  upsert a batch
 //	DELETE /admin/v1/websites/{websiteUuid}/products                  delete a list: {"productNumbers": [...]}
 //	DELETE /admin/v1/websites/{websiteUuid}/products/{productNumber}  delete one
+//	POST   /admin/v1/websites/{websiteUuid}/content                   upsert content items
+//	DELETE /admin/v1/websites/{websiteUuid}/content/{kind}/{id}       delete one
 //
 // A batch is JSON Lines (Content-Type application/x-ndjson or
 // application/jsonl) or a JSON array (application/json), read with the
 // import's readers and rules; it is applied whole or, at its first bad
-// row, not at all. Until Options.Live is set the routes answer 404.
+// row, not at all (?allowErrors=true: the valid rows, listing the rest;
+// ?partial=true, products only: the given members). Until Options.Live is
+// set the routes answer 404.
 const adminPrefix = "/admin/v1/websites/"
 
 // writeResult is the answer to a write.
@@ -72,10 +76,30 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	collection, id, hasID := strings.Cut(rest, "/")
-	if collection != "products" || hasID && id == "" {
-		s.writeError(ctx, engine.NotFound("", "no endpoint %s", path))
+	var res writeResult
+	var err error
+	switch {
+	case hasID && id == "":
+		err = engine.NotFound("", "no endpoint %s", path)
+	case collection == "products":
+		res, err = s.adminProducts(ctx, live, id, hasID)
+	case collection == "content":
+		res, err = s.adminContent(ctx, live, id, hasID)
+	default:
+		err = engine.NotFound("", "no endpoint %s", path)
+	}
+	if err != nil {
+		s.writeError(ctx, err)
 		return
 	}
+	res.Success = true
+	body, _ := json.Marshal(res)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(body)
+}
+
+// adminProducts serves .../products and .../products/{productNumber}.
+func (s *Server) adminProducts(ctx *fasthttp.RequestCtx, live *engine.Live, id string, hasID bool) (writeResult, error) {
 	var a store.Applied
 	var notFound []string
 	var rejected []engine.RowError
@@ -95,40 +119,105 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 	case hasID && ctx.IsDelete():
 		a, err = live.DeleteProduct(id)
 	default:
-		allow := "POST, DELETE, OPTIONS"
-		if hasID {
-			allow = "DELETE, OPTIONS"
+		err = methodNotAllowed(ctx, hasID)
+	}
+	res := writeResult{Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound}
+	res.reject(rejected)
+	return res, err
+}
+
+// adminContent serves .../content and .../content/{kind}/{id}: content
+// items (categories, brands, site pages, blog posts) in JSON Lines or a
+// JSON array, each naming its kind, upserted by kind and id; allowErrors
+// as for products.
+func (s *Server) adminContent(ctx *fasthttp.RequestCtx, live *engine.Live, id string, hasID bool) (writeResult, error) {
+	var a store.Applied
+	var rejected []engine.RowError
+	var err error
+	switch {
+	case !hasID && ctx.IsPost():
+		a, rejected, err = putContent(ctx, live)
+	case hasID && ctx.IsDelete():
+		kind, itemID, ok := strings.Cut(id, "/")
+		if !ok || itemID == "" || strings.Contains(itemID, "/") {
+			return writeResult{}, engine.NotFound("", "no endpoint %s: delete a content item at .../content/{kind}/{id}", ctx.Path())
 		}
-		ctx.Response.Header.Set("Allow", allow)
-		err = &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + strings.TrimSuffix(allow, ", OPTIONS")}
+		a, err = live.DeleteContent(catalog.ContentKind(kind), itemID)
+	default:
+		allow := "POST"
+		if hasID {
+			allow = "DELETE"
+		}
+		ctx.Response.Header.Set("Allow", allow+", OPTIONS")
+		err = &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + allow}
 	}
+	res := writeResult{Seq: a.Seq, Added: a.ContentAdded, Updated: a.ContentUpdated, Deleted: a.ContentDeleted}
+	res.reject(rejected)
+	return res, err
+}
+
+// methodNotAllowed is the products routes' 405.
+func methodNotAllowed(ctx *fasthttp.RequestCtx, hasID bool) error {
+	allow := "POST, DELETE, OPTIONS"
+	if hasID {
+		allow = "DELETE, OPTIONS"
+	}
+	ctx.Response.Header.Set("Allow", allow)
+	return &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + strings.TrimSuffix(allow, ", OPTIONS")}
+}
+
+// reject counts the rows an allowErrors batch left out and names the
+// first maxRowErrors.
+func (r *writeResult) reject(rejected []engine.RowError) {
+	r.Rejected = len(rejected)
+	for _, e := range rejected[:min(len(rejected), maxRowErrors)] {
+		r.Errors = append(r.Errors, rowError{e.Row, e.Message})
+	}
+}
+
+// putContent reads the body's content items into one entry: whole, or
+// with ?allowErrors=true the valid items, listing the others.
+func putContent(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []engine.RowError, error) {
+	format, err := bodyFormat(ctx)
 	if err != nil {
-		s.writeError(ctx, err)
-		return
+		return store.Applied{}, nil, err
 	}
-	res := writeResult{Success: true, Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound, Rejected: len(rejected)}
-	for _, r := range rejected[:min(len(rejected), maxRowErrors)] {
-		res.Errors = append(res.Errors, rowError{r.Row, r.Message})
+	args := ctx.QueryArgs()
+	if args.GetBool("partial") {
+		return store.Applied{}, nil, engine.Invalid("partial", "partial updates take products only; send content items whole")
 	}
-	body, _ := json.Marshal(res)
-	ctx.SetContentType("application/json")
-	ctx.SetBody(body)
+	rows, labels, err := splitRows(ctx.PostBody(), format)
+	if err != nil {
+		return store.Applied{}, nil, err
+	}
+	allowErrors := args.GetBool("allowErrors")
+	var b store.Batch
+	var rejected []engine.RowError
+	for i, raw := range rows {
+		c, err := catalog.DecodeContent(raw)
+		if err == nil {
+			err = b.PutContent(c)
+		}
+		if err != nil {
+			if !allowErrors {
+				return store.Applied{}, nil, engine.Invalid("content", "%s: %v; nothing was applied", labels[i], err)
+			}
+			rejected = append(rejected, engine.RowError{Row: labels[i], Message: err.Error()})
+		}
+	}
+	if len(rejected) == len(rows) {
+		return store.Applied{Seq: live.Seq()}, rejected, nil
+	}
+	a, err := live.Apply(&b)
+	return a, rejected, err
 }
 
 // putProducts reads the body's products into one batch and applies it:
 // whole, or with ?allowErrors=true the valid rows, listing the others.
 func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []engine.RowError, error) {
-	ct := string(ctx.Request.Header.ContentType())
-	mt, _, _ := strings.Cut(ct, ";")
-	var format catalog.Format
-	switch strings.TrimSpace(strings.ToLower(mt)) {
-	case "application/x-ndjson", "application/jsonl", "application/jsonlines", "application/x-jsonlines":
-		format = catalog.FormatJSONL
-	case "application/json":
-		format = catalog.FormatJSON
-	default:
-		return store.Applied{}, nil, &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
-			Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
+	format, err := bodyFormat(ctx)
+	if err != nil {
+		return store.Applied{}, nil, err
 	}
 	args := ctx.QueryArgs()
 	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
@@ -145,7 +234,7 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	}
 	var b store.Batch
 	n := 0
-	err := catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
+	err = catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
 		n++
 		return b.PutProduct(p)
 	}))
@@ -182,6 +271,20 @@ func putRows(live *engine.Live, rows [][]byte, label func(int) string) (store.Ap
 	}
 	a, err := live.Apply(&b)
 	return a, rejected, err
+}
+
+// bodyFormat is the admin body's format from its content type.
+func bodyFormat(ctx *fasthttp.RequestCtx) (catalog.Format, error) {
+	ct := string(ctx.Request.Header.ContentType())
+	mt, _, _ := strings.Cut(ct, ";")
+	switch strings.TrimSpace(strings.ToLower(mt)) {
+	case "application/x-ndjson", "application/jsonl", "application/jsonlines", "application/x-jsonlines":
+		return catalog.FormatJSONL, nil
+	case "application/json":
+		return catalog.FormatJSON, nil
+	}
+	return "", &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+		Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
 }
 
 // splitRows cuts a partial update's body into its objects, each labelled

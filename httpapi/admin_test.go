@@ -240,3 +240,57 @@ func TestAdminAllowErrors(t *testing.T) {
 		t.Fatalf("allowErrors with only bad rows: %d %v (seq before %v)", status, r, seq)
 	}
 }
+
+// TestAdminContent: content items are upserted by kind and id and
+// deleted one at a time; they are searchable on the answer, product
+// searches are unaffected, and bad items are refused as product rows are.
+func TestAdminContent(t *testing.T) {
+	url := serveLive(t)
+	content := url + "/admin/v1/websites/shop/content"
+	status, r := adminSend(t, "POST", content, "application/x-ndjson",
+		`{"kind":"brands","id":"b-bosch","title":"Bosch"}`+"\n"+`{"kind":"blogPosts","id":"p1","title":"Choosing a hammer","hierarchy":["Tools"]}`)
+	if status != 200 || r["added"] != 2.0 {
+		t.Fatalf("two items: %d %v", status, r)
+	}
+	brands := func() float64 {
+		t.Helper()
+		r := searchOK(t, url, `{"query":"bosch","key":"shop","brands":{"count":5}}`)
+		n, _ := r.get("brands", "totalCount").(float64)
+		return n
+	}
+	if n := brands(); n != 1 {
+		t.Errorf("bosch finds %v brands after the upsert", n)
+	}
+	status, r = adminSend(t, "POST", content+"?allowErrors=true", "application/json",
+		`[{"kind":"brands","id":"b-bosch","title":"Bosch GmbH"},{"kind":"brand","id":"x","title":"X"}]`)
+	if status != 200 || r["updated"] != 1.0 || r["rejected"] != 1.0 || !strings.Contains(fmt.Sprint(r["errors"]), `field "kind"`) {
+		t.Fatalf("allowErrors: %d %v", status, r)
+	}
+	status, r = adminSend(t, "DELETE", content+"/brands/b-bosch", "", "")
+	if status != 200 || r["deleted"] != 1.0 {
+		t.Fatalf("delete: %d %v", status, r)
+	}
+	if n := brands(); n != 0 {
+		t.Errorf("bosch finds %v brands after the delete", n)
+	}
+	if got := filtered(t, url, "brand:Acme"); len(got) == 0 {
+		t.Error("the products went missing after content writes")
+	}
+	for _, tc := range []struct {
+		name, method, url, contentType, body string
+		status                               int
+		says                                 string
+	}{
+		{"bad item", "POST", content, "application/x-ndjson", `{"kind":"brands","id":"b2","title":"B"}` + "\n" + `{"kind":"brands","title":"C"}`, 400, `body:2: field "id": is required; nothing was applied`},
+		{"partial", "POST", content + "?partial=true", "application/json", `[]`, 400, "partial updates take products only"},
+		{"unknown item", "DELETE", content + "/brands/nope", "", "", 404, `no brands item "nope"`},
+		{"no id", "DELETE", content + "/brands", "", "", 404, "content/{kind}/{id}"},
+		{"wrong method", "GET", content, "", "", 405, "use POST"},
+	} {
+		status, r := adminSend(t, tc.method, tc.url, tc.contentType, tc.body)
+		e, _ := r["error"].(map[string]any)
+		if msg, _ := e["message"].(string); status != tc.status || !strings.Contains(msg, tc.says) {
+			t.Errorf("%s: %d %v, want %d saying %q", tc.name, status, r, tc.status, tc.says)
+		}
+	}
+}

@@ -497,6 +497,12 @@ func (s *Store) Content(fn func(*catalog.Content) error) error {
 	})
 }
 
+// HasContent says whether a content item is stored.
+func (s *Store) HasContent(kind catalog.ContentKind, id string) (bool, error) {
+	v, err := s.get(contentKey(string(kind) + "/" + id))
+	return v != nil, err
+}
+
 // HasProducts says whether any product is stored.
 func (s *Store) HasProducts() (bool, error) {
 	found := false
