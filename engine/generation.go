@@ -329,6 +329,14 @@ func Assemble(w *config.Website, lang analysis.Language, products *index.Segment
 	return g, nil
 }
 
+// CheckWebsite compiles w's search configurations as a generation would
+// (searchable fields, synonyms, templates), without a catalog, so a
+// configuration the engine cannot serve is refused before it is stored.
+func CheckWebsite(w *config.Website, lang analysis.Language) error {
+	g := &Generation{Website: w, an: analysis.New(lang)}
+	return g.compile()
+}
+
 func (g *Generation) compile() error {
 	g.search = map[string]*searchConfig{}
 	for i := range g.Website.Search {

@@ -64,8 +64,9 @@ func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 	return a, nil
 }
 
-// Website is the website Live writes to.
-func (l *Live) Website() *config.Website { return l.w }
+// Website is the website being served, from the current generation (so
+// reading it never waits on a write).
+func (l *Live) Website() *config.Website { return l.eng.Current().Website }
 
 // RowError is a row of a batch that was left out (allowErrors).
 type RowError struct {
@@ -183,6 +184,32 @@ func (l *Live) DeleteProduct(pn string) (store.Applied, error) {
 	var b store.Batch
 	b.DeleteProduct(key)
 	return l.apply(&b)
+}
+
+// SetConfig replaces the stored configuration with f and serves its
+// first website (one website per server until many are served). f is
+// checked first, as config.Parse and CheckWebsite check it: a file the
+// engine cannot serve changes nothing and the error says why. A change
+// of indexed fields rebuilds the product index.
+func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
+	if err := f.Validate(); err != nil {
+		return store.Applied{}, Invalid("config", "%v; nothing changed", err)
+	}
+	w := &f.Websites[0]
+	if err := CheckWebsite(w, l.lang); err != nil {
+		return store.Applied{}, Invalid("config", "websites[0]: %v; nothing changed", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b store.Batch
+	b.SetConfig(f)
+	old := l.w
+	l.w = w
+	a, err := l.apply(&b)
+	if err != nil && a.Seq == 0 { // not stored: keep serving the old one
+		l.w = old
+	}
+	return a, err
 }
 
 // DeleteContent deletes a content item, or answers NotFound when there

@@ -9,6 +9,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
 )
@@ -29,6 +30,10 @@ import (
 // ?partial=true, products only: the given members). Until Options.Live is
 // set the routes answer 404.
 const adminPrefix = "/admin/v1/websites/"
+
+// adminConfig is PUT /admin/v1/config: the whole configuration file,
+// checked before anything changes.
+const adminConfig = "/admin/v1/config"
 
 // writeResult is the answer to a write.
 type writeResult struct {
@@ -70,6 +75,10 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		s.writeError(ctx, err)
 		return
 	}
+	if path == adminConfig {
+		s.putConfig(ctx, live)
+		return
+	}
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
 	if uuid != live.Website().UUID {
 		s.writeError(ctx, engine.NotFound("websiteUuid", "no website %q", uuid))
@@ -94,6 +103,29 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 	}
 	res.Success = true
 	body, _ := json.Marshal(res)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(body)
+}
+
+// putConfig replaces the configuration: the body is a configuration
+// file, decoded and validated as aisle serve --config reads one.
+func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
+	if !ctx.IsPut() {
+		ctx.Response.Header.Set("Allow", "PUT, OPTIONS")
+		s.writeError(ctx, &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use PUT"})
+		return
+	}
+	f, err := config.Parse(ctx.PostBody())
+	if err != nil {
+		s.writeError(ctx, engine.Invalid("config", "%v; nothing changed", err))
+		return
+	}
+	a, err := live.SetConfig(f)
+	if err != nil {
+		s.writeError(ctx, err)
+		return
+	}
+	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq})
 	ctx.SetContentType("application/json")
 	ctx.SetBody(body)
 }

@@ -294,3 +294,49 @@ func TestAdminContent(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminPutConfig: PUT /admin/v1/config replaces the configuration,
+// served at once; a file that does not parse, validate or compile
+// changes nothing and says why.
+func TestAdminPutConfig(t *testing.T) {
+	url := serveLive(t)
+	cfg := url + "/admin/v1/config"
+	w := shopSite(config.SearchVersion{Synonyms: []config.Synonym{{Terms: []string{"mallet", "hammer"}}}})
+	w.Search[0].Key = "shop2"
+	body, err := json.Marshal(config.File{Websites: []config.Website{w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, r := adminSend(t, "PUT", cfg, "application/json", string(body))
+	if status != 200 || r["success"] != true {
+		t.Fatalf("PUT config: %d %v", status, r)
+	}
+	if got := resultNumbers(t, searchOK(t, url, `{"query":"mallet","key":"shop2","products":{"count":10,"fields":["productNumber"]}}`), "results"); len(got) == 0 {
+		t.Error("the new key's synonym mallet → hammer finds nothing")
+	}
+	if r := post(t, url, "application/json", q("*", `"count":1`)); r.status != 404 {
+		t.Errorf("the old key shop still answers %d", r.status)
+	}
+
+	bad := strings.Replace(string(body), `"key":"shop2"`, `"key":"shop3","bogus":1`, 1)
+	tmpl := strings.Replace(string(body), `"key":"shop2"`, `"key":"shop4"`, 1)
+	tmpl = strings.Replace(tmpl, `"versions":[{`, `"versions":[{"template":"{{.Query",`, 1)
+	for _, tc := range []struct{ name, body, says string }{
+		{"not JSON", `{"websites":[`, "config: decode"},
+		{"unknown member", bad, `unknown field "bogus"`},
+		{"no website", `{"websites":[]}`, "at least one website"},
+		{"template that does not compile", tmpl, "template"},
+	} {
+		status, r := adminSend(t, "PUT", cfg, "application/json", tc.body)
+		e, _ := r["error"].(map[string]any)
+		if msg, _ := e["message"].(string); status != 400 || !strings.Contains(msg, tc.says) || !strings.Contains(msg, "nothing changed") {
+			t.Errorf("%s: %d %v, want 400 saying %q and nothing changed", tc.name, status, r, tc.says)
+		}
+	}
+	if got := resultNumbers(t, searchOK(t, url, `{"query":"*","key":"shop2","products":{"count":20,"fields":["productNumber"]}}`), "results"); len(got) != 8 {
+		t.Errorf("after the refused files key shop2 lists %v", got)
+	}
+	if status, r := adminSend(t, "POST", cfg, "application/json", string(body)); status != 405 {
+		t.Errorf("POST config: %d %v", status, r)
+	}
+}

@@ -83,7 +83,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
 		return
 	}
-	if strings.HasPrefix(path, adminPrefix) {
+	if strings.HasPrefix(path, adminPrefix) || path == adminConfig {
 		s.admin(ctx, path)
 		return
 	}
@@ -107,7 +107,7 @@ func setCORS(ctx *fasthttp.RequestCtx) {
 	} else {
 		h.Set("Access-Control-Allow-Origin", "*")
 	}
-	h.Set("Access-Control-Allow-Methods", "POST, GET, DELETE, OPTIONS")
+	h.Set("Access-Control-Allow-Methods", "POST, GET, PUT, DELETE, OPTIONS")
 	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
 	h.Set("Access-Control-Max-Age", "86400")
 }
