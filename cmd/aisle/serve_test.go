@@ -270,3 +270,33 @@ func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
 		t.Errorf("the restart rebuilt the index instead of loading the one the write saved:\n%s", s.stderr.String())
 	}
 }
+
+// TestPutConfigOutlivesARestart: a configuration replaced through the
+// admin API is the one served after a restart without --config.
+func TestPutConfigOutlivesARestart(t *testing.T) {
+	data := shopDir(t)
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
+	s := startCLI(t, args...)
+	req, err := http.NewRequest("PUT", "http://"+s.addr+"/admin/v1/config", strings.NewReader(shopConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer k")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT config: %d %s", resp.StatusCode, body)
+	}
+	if keyStatus(t, s, "shop") != http.StatusOK || keyStatus(t, s, "default") != http.StatusNotFound {
+		t.Fatalf("after the PUT: shop %d, default %d", keyStatus(t, s, "shop"), keyStatus(t, s, "default"))
+	}
+	s.shutdown(t)
+	s = startCLI(t, args...)
+	if keyStatus(t, s, "shop") != http.StatusOK || keyStatus(t, s, "default") != http.StatusNotFound {
+		t.Errorf("after a restart: shop %d, default %d", keyStatus(t, s, "shop"), keyStatus(t, s, "default"))
+	}
+}
