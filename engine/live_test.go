@@ -18,15 +18,7 @@ import (
 // they started with; a content entry reuses the saved product index, a
 // product entry rebuilds it; a failed entry changes nothing.
 func TestLiveApplySearchableOnReturn(t *testing.T) {
-	st := openStore(t)
-	w := shopWebsite()
-	var logs logRecorder
-	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := New(g, "")
-	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	st, eng, live, logs := liveShop(t)
 	search := func(q string) []string {
 		t.Helper()
 		res := shopSearch(t, eng.Current(), `{"query":"`+q+`","key":"shop","products":{"count":20,"fields":["productNumber"]}}`)
@@ -108,15 +100,7 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 // one entry; a patch naming no product, or making an invalid one, stops
 // the whole entry, and errors carry the patch's label.
 func TestLivePatchProducts(t *testing.T) {
-	st := openStore(t)
-	w := shopWebsite()
-	var logs logRecorder
-	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := New(g, "")
-	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	st, eng, live, _ := liveShop(t)
 	label := func(i int) string { return "row " + string(rune('1'+i)) }
 	a, _, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label, false)
 	if err != nil || a.Updated != 1 {
@@ -176,15 +160,7 @@ func TestLivePatchProducts(t *testing.T) {
 // TestLiveDeleteContent: a content item is deleted by kind and id, and
 // an unknown one is NotFound with nothing appended.
 func TestLiveDeleteContent(t *testing.T) {
-	st := openStore(t)
-	w := shopWebsite()
-	var logs logRecorder
-	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng := New(g, "")
-	live := NewLive(st, eng, w, analysis.English, logs.logger())
+	st, eng, live, _ := liveShop(t)
 	var b store.Batch
 	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-makita", Title: "Makita"})
 	if _, err := live.Apply(&b); err != nil {
@@ -202,4 +178,19 @@ func TestLiveDeleteContent(t *testing.T) {
 	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(0) {
 		t.Errorf("brands found after the delete: %v", n)
 	}
+}
+
+// liveShop imports the shop fixture into a store and serves it with
+// writes on; logs records what the engine logs.
+func liveShop(t *testing.T) (*store.Store, *Engine, *Live, *logRecorder) {
+	t.Helper()
+	st := openStore(t)
+	w := shopWebsite()
+	logs := &logRecorder{}
+	g, _, err := Import(st, w, analysis.English, sliceSource(shopProducts()), logs.logger(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New(g, "")
+	return st, eng, NewLive(st, eng, w, analysis.English, logs.logger()), logs
 }

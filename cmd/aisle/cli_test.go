@@ -130,6 +130,28 @@ func (s *cliServer) total(t *testing.T, key, query string) int {
 	return out.Products.TotalCount
 }
 
+// admin sends an admin API request with key and returns the status and
+// body.
+func (s *cliServer) admin(t *testing.T, key, method, path, contentType, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, "http://"+s.addr+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", contentType)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(raw)
+}
+
 // writeFile writes content to dir/name and returns the path.
 func writeFile(t *testing.T, dir, name, content string) string {
 	t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -241,21 +240,10 @@ func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
 	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
 	s := startCLI(t, args...)
 	before := s.total(t, "default", "*")
-	req, err := http.NewRequest("POST", "http://"+s.addr+"/admin/v1/websites/default-website/products",
-		strings.NewReader(`{"productNumber":"Z1","title":"Zeppelin kite","price":5}`+"\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer k")
-	req.Header.Set("Content-Type", "application/x-ndjson")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"added":1`) {
-		t.Fatalf("POST a product: %d %s", resp.StatusCode, body)
+	status, body := s.admin(t, "k", "POST", "/admin/v1/websites/default-website/products", "application/x-ndjson",
+		`{"productNumber":"Z1","title":"Zeppelin kite","price":5}`+"\n")
+	if status != http.StatusOK || !strings.Contains(body, `"added":1`) {
+		t.Fatalf("POST a product: %d %s", status, body)
 	}
 	if n := s.total(t, "default", "zeppelin"); n != 1 {
 		t.Errorf("zeppelin finds %d right after the write", n)
@@ -277,19 +265,8 @@ func TestPutConfigOutlivesARestart(t *testing.T) {
 	data := shopDir(t)
 	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
 	s := startCLI(t, args...)
-	req, err := http.NewRequest("PUT", "http://"+s.addr+"/admin/v1/config", strings.NewReader(shopConfig))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer k")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("PUT config: %d %s", resp.StatusCode, body)
+	if status, body := s.admin(t, "k", "PUT", "/admin/v1/config", "application/json", shopConfig); status != http.StatusOK {
+		t.Fatalf("PUT config: %d %s", status, body)
 	}
 	if keyStatus(t, s, "shop") != http.StatusOK || keyStatus(t, s, "default") != http.StatusNotFound {
 		t.Fatalf("after the PUT: shop %d, default %d", keyStatus(t, s, "shop"), keyStatus(t, s, "default"))
