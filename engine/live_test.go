@@ -10,6 +10,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -193,4 +194,42 @@ func liveShop(t *testing.T) (*store.Store, *Engine, *Live, *logRecorder) {
 	}
 	eng := New(g, "")
 	return st, eng, NewLive(st, eng, w, analysis.English, logs.logger()), logs
+}
+
+// TestLiveSetConfig: a configuration is checked before it is stored (an
+// invalid one, or one whose templates do not compile, changes nothing),
+// then served at once; new indexed fields rebuild the product index.
+func TestLiveSetConfig(t *testing.T) {
+	st, eng, live, logs := liveShop(t)
+	seq, before := st.Seq(), eng.Current()
+	bad := shopWebsite()
+	bad.Search[0].Versions[0].Template = "{{.Query"
+	for _, f := range []*config.File{{}, {Websites: []config.Website{*bad}}} {
+		var e *Error
+		if _, err := live.SetConfig(f); !errors.As(err, &e) || e.Kind != KindInvalid || !strings.Contains(err.Error(), "nothing changed") {
+			t.Errorf("%d websites: %v, want an invalid-config error", len(f.Websites), err)
+		}
+	}
+	if st.Seq() != seq || eng.Current() != before {
+		t.Fatalf("refused configurations changed the store (%d → %d) or the generation", seq, st.Seq())
+	}
+	w := shopWebsite()
+	w.Search[0].Key = "renamed"
+	w.IndexedFields = append(w.IndexedFields, config.IndexedField{Name: "currency", Type: config.TypeKeyword})
+	logs.take()
+	if _, err := live.SetConfig(&config.File{Websites: []config.Website{*w}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs.take(); !slices.Equal(got, []string{"index built", "index saved"}) {
+		t.Errorf("new indexed fields logged %q, want a rebuild", got)
+	}
+	if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"renamed"}`), ""); err != nil {
+		t.Errorf("the renamed key: %v", err)
+	}
+	if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err == nil {
+		t.Error("the old key still answers")
+	}
+	if live.Website().Search[0].Key != "renamed" {
+		t.Errorf("Live serves %q", live.Website().Search[0].Key)
+	}
 }
