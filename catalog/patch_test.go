@@ -78,9 +78,9 @@ func TestDecodeProduct(t *testing.T) {
 		t.Errorf("a row without a title: %+v %v (it is Checked that requires one)", p, err)
 	}
 	for raw, want := range map[string]string{
-		`{"productNumber":"A1","prices":3}`: `unknown field "prices" (did you mean "price"?)`,
+		`{"productNumber":"A1","prices":3}`:  `unknown field "prices" (did you mean "price"?)`,
 		`{"productNumber":"A1","price":"3"}`: `field "price": expected number`,
-		`[1]`:                               "expected",
+		`[1]`:                                "expected",
 	} {
 		if _, err := DecodeProduct([]byte(raw)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", raw, err, want)
