@@ -50,8 +50,12 @@ func (l *Live) Apply(b *store.Batch) (store.Applied, error) {
 	return l.apply(b)
 }
 
-// apply is Apply with l.mu held.
+// apply is Apply with l.mu held. An empty batch appends nothing: a
+// batch whose every row was rejected, or a delete that matched nothing.
 func (l *Live) apply(b *store.Batch) (store.Applied, error) {
+	if b.Empty() {
+		return store.Applied{Seq: l.st.Seq()}, nil
+	}
 	a, err := l.st.Apply(b, true)
 	if err != nil {
 		return a, err
@@ -73,9 +77,6 @@ type RowError struct {
 	Row     string // the row's label: "body:3", "body: product 2"
 	Message string
 }
-
-// Seq is the store's log position.
-func (l *Live) Seq() uint64 { return l.st.Seq() }
 
 // PatchProducts applies partial products (catalog.Patch) in one entry.
 // Each names an existing product by productNumber, compared as
@@ -108,9 +109,6 @@ func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowEr
 			}
 			return merged, nil
 		})
-	}
-	if len(rejected) == len(patches) {
-		return store.Applied{Seq: l.st.Seq()}, rejected, nil
 	}
 	a, err := l.apply(&b)
 	return a, rejected, err
@@ -163,9 +161,6 @@ func (l *Live) DeleteProducts(pns []string) (a store.Applied, notFound []string,
 			continue
 		}
 		b.DeleteProduct(key)
-	}
-	if len(notFound) == len(pns) {
-		return store.Applied{Seq: l.st.Seq()}, notFound, nil
 	}
 	a, err = l.apply(&b)
 	return a, notFound, err

@@ -237,9 +237,6 @@ func putContent(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []e
 			rejected = append(rejected, engine.RowError{Row: labels[i], Message: err.Error()})
 		}
 	}
-	if len(rejected) == len(rows) {
-		return store.Applied{Seq: live.Seq()}, rejected, nil
-	}
 	a, err := live.Apply(&b)
 	return a, rejected, err
 }
@@ -297,9 +294,6 @@ func putRows(live *engine.Live, rows [][]byte, label func(int) string) (store.Ap
 		if err != nil {
 			rejected = append(rejected, engine.RowError{Row: label(i), Message: err.Error()})
 		}
-	}
-	if len(rejected) == len(rows) {
-		return store.Applied{Seq: live.Seq()}, rejected, nil
 	}
 	a, err := live.Apply(&b)
 	return a, rejected, err

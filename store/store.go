@@ -234,6 +234,11 @@ func (b *Batch) DeleteContent(kind catalog.ContentKind, id string) {
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
+// Empty reports whether the batch holds no change.
+func (b *Batch) Empty() bool {
+	return len(b.products)+len(b.merges)+len(b.content)+len(b.deletes)+len(b.cdeletes) == 0 && b.config == nil
+}
+
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
 	b.products, b.pkeys, b.merges, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.merges[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
