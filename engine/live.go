@@ -83,17 +83,19 @@ type RowError struct {
 // DeleteProduct compares; label(i) names patch i in errors ("body:3").
 // The first patch that names no product or does not make a valid product
 // aborts the entry, and nothing is applied; with allowErrors such patches
-// are left out and listed instead, and the others applied (nothing is
-// appended when none is left).
+// are left out and listed instead, and the others applied. Each patch is
+// merged once, into the product as stored (writes hold l.mu, so it cannot
+// change underneath) or as earlier patches of the batch left it.
 func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	g := l.eng.Current() // the store's state: writes hold l.mu
+	g := l.eng.Current()
 	var b store.Batch
 	var rejected []RowError
-	pending := map[string][]byte{} // key → the product as the patches so far leave it
+	merged := map[string][]byte{} // key → the product as the patches so far leave it
+	var order []string            // keys in first-patch order
 	for i, raw := range patches {
-		key, merged, err := l.patchOne(g, pending, raw)
+		key, data, err := l.patchOne(g, merged, raw)
 		if err != nil {
 			if !allowErrors {
 				return store.Applied{}, nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
@@ -101,22 +103,21 @@ func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowEr
 			rejected = append(rejected, RowError{label(i), err.Error()})
 			continue
 		}
-		pending[key] = merged
-		b.MergeProduct(key, func(stored []byte) ([]byte, error) {
-			merged, err := patchJSON(stored, raw, key)
-			if err != nil {
-				return nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
-			}
-			return merged, nil
-		})
+		if _, seen := merged[key]; !seen {
+			order = append(order, key)
+		}
+		merged[key] = data
+	}
+	for _, key := range order {
+		b.PutProductJSON(key, merged[key])
 	}
 	a, err := l.apply(&b)
 	return a, rejected, err
 }
 
 // patchOne finds the product a patch names and merges the patch into it
-// as stored, or as earlier patches of the batch left it (pending).
-func (l *Live) patchOne(g *Generation, pending map[string][]byte, raw []byte) (key string, merged []byte, err error) {
+// as stored, or as earlier patches of the batch left it (merged).
+func (l *Live) patchOne(g *Generation, merged map[string][]byte, raw []byte) (key string, data []byte, err error) {
 	var head struct {
 		ProductNumber string `json:"productNumber"`
 	}
@@ -124,26 +125,22 @@ func (l *Live) patchOne(g *Generation, pending map[string][]byte, raw []byte) (k
 		return "", nil, errors.New("a partial update is a JSON object naming its product by productNumber")
 	}
 	key, ok := g.productKey(head.ProductNumber)
-	if !ok {
+	stored := merged[key]
+	if ok && stored == nil {
+		if stored, err = l.st.Product(key); err != nil {
+			return "", nil, err
+		}
+	}
+	if stored == nil {
 		return "", nil, fmt.Errorf("no product %q to update", head.ProductNumber)
 	}
-	stored, ok := pending[key]
-	if !ok {
-		d, _ := g.Products.DocByKey(foldString(key))
-		stored = g.Products.Stored(d)
-	}
-	merged, err = patchJSON(stored, raw, key)
-	return key, merged, err
-}
-
-// patchJSON is the stored product key after the patch, as stored JSON.
-func patchJSON(stored, patch []byte, key string) ([]byte, error) {
-	p, err := catalog.Patch(stored, patch)
+	p, err := catalog.Patch(stored, raw)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	p.ProductNumber = key
-	return json.Marshal(p)
+	data, err = json.Marshal(p)
+	return key, data, err
 }
 
 // DeleteProducts deletes the products numbered pns in one entry, as

@@ -89,10 +89,15 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 
 	// A failing entry: nothing stored, the same generation served.
 	before, seq := eng.Current(), st.Seq()
-	boom := errors.New("boom")
+	bulk, err := st.NewBulkWriter() // holds the log: Apply fails
+	if err != nil {
+		t.Fatal(err)
+	}
 	b.Reset()
-	b.MergeProduct("B100", func([]byte) ([]byte, error) { return nil, boom })
-	if _, err := live.Apply(&b); !errors.Is(err, boom) || st.Seq() != seq || eng.Current() != before {
+	b.PutProduct(&catalog.Product{ProductNumber: "F100", Title: "Fan"})
+	_, err = live.Apply(&b)
+	bulk.Abort()
+	if !errors.Is(err, store.ErrBulkInProgress) || st.Seq() != seq || eng.Current() != before {
 		t.Errorf("a failing entry: %v; seq %d → %d; generation swapped %v", err, seq, st.Seq(), eng.Current() != before)
 	}
 }

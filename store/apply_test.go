@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"errors"
 	"strings"
 	"testing"
 
@@ -55,82 +53,31 @@ func TestApplyCounts(t *testing.T) {
 	}
 }
 
-// TestApplyMerges: a partial upsert sees the product as stored, or as put
-// earlier in the entry, and what it returns is stored and logged; an
-// error from any merge leaves the store and the batch as they were.
-func TestApplyMerges(t *testing.T) {
+// TestPutProductJSON: a product put as JSON is stored and logged as
+// given, and counted as PutProduct's are; Product reads it back.
+func TestPutProductJSON(t *testing.T) {
 	st, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
 	var b Batch
-	b.PutProduct(&catalog.Product{ProductNumber: "A", Title: "old"})
-	if _, err := st.Apply(&b, true); err != nil {
-		t.Fatal(err)
-	}
-	var seen []string
-	rename := func(to string) func([]byte) ([]byte, error) {
-		return func(stored []byte) ([]byte, error) {
-			seen = append(seen, string(stored))
-			if stored == nil {
-				return []byte(`{"productNumber":"` + to + `","title":"` + to + `"}`), nil
-			}
-			return bytes.Replace(stored, []byte(`"title":"`), []byte(`"title":"`+to+`-`), 1), nil
-		}
-	}
-	b.Reset()
-	b.MergeProduct("A", rename("x"))
-	b.PutProduct(&catalog.Product{ProductNumber: "B", Title: "b"})
-	b.MergeProduct("B", rename("y"))
-	b.MergeProduct("N", rename("N"))
+	data := []byte(`{"productNumber":"A","title":"merged"}`)
+	b.PutProductJSON("A", data)
 	a, err := st.Apply(&b, true)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || a.Added != 1 {
+		t.Fatalf("%+v %v", a, err)
 	}
-	if a.Added != 2 || a.Updated != 1 {
-		t.Errorf("%+v, want 2 added (B, N) and 1 updated (A)", a)
+	if got, err := st.Product("A"); err != nil || string(got) != string(data) {
+		t.Errorf("Product(A) = %s, %v", got, err)
 	}
-	if len(seen) != 3 || !strings.Contains(seen[0], `"title":"old"`) || !strings.Contains(seen[1], `"title":"b"`) || seen[2] != "" {
-		t.Errorf("merges saw %q", seen)
-	}
-	titles := map[string]string{}
-	st.Products(func(p *catalog.Product) error { titles[p.ProductNumber] = p.Title; return nil })
-	if titles["A"] != "x-old" || titles["B"] != "y-b" || titles["N"] != "N" {
-		t.Errorf("stored titles %v", titles)
+	if got, err := st.Product("a"); err != nil || got != nil {
+		t.Errorf("Product(a) = %s, %v: numbers are exact here", got, err)
 	}
 	var logged string
-	st.Entries(a.Seq-1, func(e *Entry) error {
-		for _, p := range e.Products {
-			logged += string(p)
-		}
-		return nil
-	})
-	if !strings.Contains(logged, `"title":"x-old"`) || !strings.Contains(logged, `"title":"y-b"`) {
-		t.Errorf("the log holds %s, want the merged products", logged)
-	}
-
-	// A failing merge: nothing is appended, and the batch can be retried.
-	boom := errors.New("boom")
-	b.Reset()
-	b.PutProduct(&catalog.Product{ProductNumber: "C", Title: "c"})
-	fail := true
-	b.MergeProduct("A", func(stored []byte) ([]byte, error) {
-		if fail {
-			return nil, boom
-		}
-		return stored, nil
-	})
-	seq := st.Seq()
-	if _, err := st.Apply(&b, true); !errors.Is(err, boom) || st.Seq() != seq {
-		t.Fatalf("a failing merge: %v, seq %d → %d", err, seq, st.Seq())
-	}
-	if n, _ := st.Count(); n != 3 {
-		t.Errorf("%d products after a failed entry, want 3", n)
-	}
-	fail = false
-	if a, err := st.Apply(&b, true); err != nil || a.Added != 1 || a.Updated != 1 {
-		t.Errorf("the same batch again: %+v %v", a, err)
+	st.Entries(0, func(e *Entry) error { logged = string(e.Products[0]); return nil })
+	if logged != string(data) {
+		t.Errorf("logged %s", logged)
 	}
 }
 

@@ -164,18 +164,11 @@ type Entry struct {
 type Batch struct {
 	products [][]byte
 	pkeys    []string
-	merges   []productMerge
 	content  [][]byte
 	ckeys    []string
 	deletes  []string
 	cdeletes []string // content keys: kind/id
 	config   *config.File
-}
-
-// productMerge is a partial upsert, resolved under the append lock.
-type productMerge struct {
-	key string
-	fn  func(stored []byte) ([]byte, error)
 }
 
 // Applied says what an entry changed. Products are counted by number: one
@@ -203,13 +196,12 @@ func (b *Batch) PutProduct(p *catalog.Product) error {
 // few megabytes, so the log stays coarse.
 const BulkBatch = 5000
 
-// MergeProduct adds a partial upsert of a product: when the entry is
-// appended, under the append lock, merge receives the product's JSON as
-// stored (or as put earlier in the batch; nil when there is none) and
-// returns the JSON to store, which is what the log records, so a follower
-// needs nothing but the log. An error from merge aborts the whole entry.
-func (b *Batch) MergeProduct(productNumber string, merge func(stored []byte) ([]byte, error)) {
-	b.merges = append(b.merges, productMerge{productNumber, merge})
+// PutProductJSON adds an upsert of the product numbered pn whose JSON,
+// as PutProduct encodes it, is data (a partial update merged by the
+// caller). The batch keeps data, not a copy.
+func (b *Batch) PutProductJSON(pn string, data []byte) {
+	b.products = append(b.products, data)
+	b.pkeys = append(b.pkeys, pn)
 }
 
 // DeleteProduct adds a delete by product number.
@@ -236,12 +228,12 @@ func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
 // Empty reports whether the batch holds no change.
 func (b *Batch) Empty() bool {
-	return len(b.products)+len(b.merges)+len(b.content)+len(b.deletes)+len(b.cdeletes) == 0 && b.config == nil
+	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes) == 0 && b.config == nil
 }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
-	b.products, b.pkeys, b.merges, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.merges[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
+	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -260,61 +252,33 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	if s.bulk {
 		return Applied{}, ErrBulkInProgress
 	}
-	resolved, applied, err := s.resolve(b)
+	applied, err := s.count(b)
 	if err != nil {
 		return Applied{}, err
 	}
-	seq, err := s.appendEntry(&resolved, sync)
+	seq, err := s.appendEntry(b, sync)
 	applied.Seq = seq
 	return applied, err
 }
 
-// resolve runs b's merges against the stored products and counts what
-// the entry will change; s.mu is held.
-func (s *Store) resolve(b *Batch) (Batch, Applied, error) {
-	r := *b
-	r.merges = nil
-	if len(b.merges) > 0 {
-		r.products = slices.Clone(b.products)
-		r.pkeys = slices.Clone(b.pkeys)
-	}
-	latest := make(map[string]int, len(r.pkeys)) // key → index of its last put
-	for i, k := range r.pkeys {
-		latest[k] = i
-	}
-	for _, m := range b.merges {
-		var stored []byte
-		if i, ok := latest[m.key]; ok {
-			stored = r.products[i]
-		} else if v, err := s.get(appendProductKey(nil, m.key)); err != nil {
-			return Batch{}, Applied{}, err
-		} else {
-			stored = v
-		}
-		data, err := m.fn(stored)
-		if err != nil {
-			return Batch{}, Applied{}, err
-		}
-		latest[m.key] = len(r.products)
-		r.products = append(r.products, data)
-		r.pkeys = append(r.pkeys, m.key)
-	}
+// count says what b will change; s.mu is held.
+func (s *Store) count(b *Batch) (Applied, error) {
 	var a Applied
 	var err error
-	if a.Added, a.Updated, a.Deleted, err = s.count(r.pkeys, r.deletes, func(k string) []byte { return appendProductKey(nil, k) }); err != nil {
-		return Batch{}, Applied{}, err
+	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, func(k string) []byte { return appendProductKey(nil, k) }); err != nil {
+		return Applied{}, err
 	}
-	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.count(r.ckeys, r.cdeletes, contentKey); err != nil {
-		return Batch{}, Applied{}, err
+	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, contentKey); err != nil {
+		return Applied{}, err
 	}
-	return r, a, nil
+	return a, nil
 }
 
-// count says how many of the distinct keys put are new or replace a
+// countKeys says how many of the distinct keys put are new or replace a
 // stored value, and how many of the distinct keys deleted were there
 // (stored, or put by the same entry, which then counts only as deleted);
 // key makes the state key; s.mu is held.
-func (s *Store) count(puts, deletes []string, key func(string) []byte) (added, updated, deleted int, err error) {
+func (s *Store) countKeys(puts, deletes []string, key func(string) []byte) (added, updated, deleted int, err error) {
 	gone := make(map[string]bool, len(deletes))
 	put := make(map[string]bool, len(puts))
 	for _, k := range puts {
@@ -363,7 +327,7 @@ func (s *Store) get(key []byte) ([]byte, error) {
 	return slices.Clone(v), nil
 }
 
-// appendEntry writes b, merges resolved, as the next entry; s.mu is held.
+// appendEntry writes b as the next entry; s.mu is held.
 func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	seq := s.seq + 1
 	var entry bytes.Buffer
@@ -501,6 +465,10 @@ func (s *Store) Content(fn func(*catalog.Content) error) error {
 		return fn(&c)
 	})
 }
+
+// Product is the stored JSON of the product numbered pn (exactly), or
+// nil when there is none.
+func (s *Store) Product(pn string) ([]byte, error) { return s.get(appendProductKey(nil, pn)) }
 
 // HasContent says whether a content item is stored.
 func (s *Store) HasContent(kind catalog.ContentKind, id string) (bool, error) {
