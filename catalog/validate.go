@@ -132,6 +132,13 @@ func group(v float64, thousands, decimal byte) string {
 	return b.String()
 }
 
+// Check applies the import's rules to one product: Normalize, then
+// Validate.
+func (p *Product) Check() error {
+	p.Normalize()
+	return p.Validate()
+}
+
 // Checked wraps fn with the import's rules, so every way products come in
 // (aisle import, the admin API) takes the same ones: each product is
 // normalized and validated before fn sees it, and one that fails is an
@@ -139,8 +146,7 @@ func group(v float64, thousands, decimal byte) string {
 func Checked(fn func(*Product) error) func(*Product) error {
 	n := 0
 	return func(p *Product) error {
-		p.Normalize()
-		if err := p.Validate(); err != nil {
+		if err := p.Check(); err != nil {
 			return fmt.Errorf("product %d (%s): %w", n+1, p.ProductNumber, err)
 		}
 		n++

@@ -218,27 +218,39 @@ func putContent(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []e
 	if args.GetBool("partial") {
 		return store.Applied{}, nil, engine.Invalid("partial", "partial updates take products only; send content items whole")
 	}
-	rows, labels, err := splitRows(ctx.PostBody(), format)
+	rows, labels, err := splitRows(ctx.PostBody(), format, "content")
 	if err != nil {
 		return store.Applied{}, nil, err
 	}
-	allowErrors := args.GetBool("allowErrors")
 	var b store.Batch
+	rejected, err := addRows(rows, labels, "content", args.GetBool("allowErrors"), func(raw []byte) error {
+		c, err := catalog.DecodeContent(raw)
+		if err != nil {
+			return err
+		}
+		return b.PutContent(c)
+	})
+	if err != nil {
+		return store.Applied{}, nil, err
+	}
+	a, err := live.Apply(&b)
+	return a, rejected, err
+}
+
+// addRows passes each row to add: with allowErrors the rows add refuses
+// are listed and the rest kept; without, the first refusal is the
+// request's error (field names the body's member) and nothing is applied.
+func addRows(rows [][]byte, labels []string, field string, allowErrors bool, add func(raw []byte) error) ([]engine.RowError, error) {
 	var rejected []engine.RowError
 	for i, raw := range rows {
-		c, err := catalog.DecodeContent(raw)
-		if err == nil {
-			err = b.PutContent(c)
-		}
-		if err != nil {
+		if err := add(raw); err != nil {
 			if !allowErrors {
-				return store.Applied{}, nil, engine.Invalid("content", "%s: %v; nothing was applied", labels[i], err)
+				return nil, engine.Invalid(field, "%s: %v; nothing was applied", labels[i], err)
 			}
 			rejected = append(rejected, engine.RowError{Row: labels[i], Message: err.Error()})
 		}
 	}
-	a, err := live.Apply(&b)
-	return a, rejected, err
+	return rejected, nil
 }
 
 // putProducts reads the body's products into one batch and applies it:
@@ -251,15 +263,31 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	args := ctx.QueryArgs()
 	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
 	if partial || allowErrors {
-		rows, labels, err := splitRows(ctx.PostBody(), format)
+		rows, labels, err := splitRows(ctx.PostBody(), format, "products")
 		if err != nil {
 			return store.Applied{}, nil, err
 		}
-		label := func(i int) string { return labels[i] }
 		if partial {
-			return live.PatchProducts(rows, label, allowErrors)
+			return live.PatchProducts(rows, func(i int) string { return labels[i] }, allowErrors)
 		}
-		return putRows(live, rows, label)
+		// allowErrors: the rows one by one (the import's reader stops at
+		// the first bad row).
+		var b store.Batch
+		rejected, err := addRows(rows, labels, "products", allowErrors, func(raw []byte) error {
+			p, err := catalog.DecodeProduct(raw)
+			if err == nil {
+				err = p.Check()
+			}
+			if err != nil {
+				return err
+			}
+			return b.PutProduct(p)
+		})
+		if err != nil {
+			return store.Applied{}, nil, err
+		}
+		a, err := live.Apply(&b)
+		return a, rejected, err
 	}
 	var b store.Batch
 	n := 0
@@ -277,28 +305,6 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	return a, nil, err
 }
 
-// putRows applies the rows that hold valid products, by the import's
-// rules, and lists the others (allowErrors).
-func putRows(live *engine.Live, rows [][]byte, label func(int) string) (store.Applied, []engine.RowError, error) {
-	var b store.Batch
-	var rejected []engine.RowError
-	for i, raw := range rows {
-		p, err := catalog.DecodeProduct(raw)
-		if err == nil {
-			p.Normalize()
-			err = p.Validate()
-		}
-		if err == nil {
-			err = b.PutProduct(p)
-		}
-		if err != nil {
-			rejected = append(rejected, engine.RowError{Row: label(i), Message: err.Error()})
-		}
-	}
-	a, err := live.Apply(&b)
-	return a, rejected, err
-}
-
 // bodyFormat is the admin body's format from its content type.
 func bodyFormat(ctx *fasthttp.RequestCtx) (catalog.Format, error) {
 	ct := string(ctx.Request.Header.ContentType())
@@ -313,14 +319,14 @@ func bodyFormat(ctx *fasthttp.RequestCtx) (catalog.Format, error) {
 		Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
 }
 
-// splitRows cuts a partial update's body into its objects, each labelled
-// as the import labels rows: "body:LINE" for JSON Lines, "body: product
-// N" in an array.
-func splitRows(body []byte, format catalog.Format) (rows [][]byte, labels []string, err error) {
+// splitRows cuts a body into its objects, each labelled as the import
+// labels rows: "body:LINE" for JSON Lines, "body: product N" in an array
+// (field, "products" or "content", names the body in errors).
+func splitRows(body []byte, format catalog.Format, field string) (rows [][]byte, labels []string, err error) {
 	if format == catalog.FormatJSON {
 		var objects []json.RawMessage
 		if err := json.Unmarshal(body, &objects); err != nil {
-			return nil, nil, engine.Invalid("products", "body: a partial update is a JSON array of objects: %v", err)
+			return nil, nil, engine.Invalid(field, "body: expected a JSON array of objects: %v", err)
 		}
 		for i, o := range objects {
 			rows = append(rows, o)
@@ -335,7 +341,7 @@ func splitRows(body []byte, format catalog.Format) (rows [][]byte, labels []stri
 		}
 	}
 	if len(rows) == 0 {
-		return nil, nil, engine.Invalid("products", "the body holds no products")
+		return nil, nil, engine.Invalid(field, "the body holds no %s", field)
 	}
 	return rows, labels, nil
 }
