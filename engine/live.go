@@ -60,12 +60,18 @@ func (l *Live) apply(b *store.Batch) (store.Applied, error) {
 	if err != nil {
 		return a, err
 	}
+	return a, l.serve(a)
+}
+
+// serve swaps in the generation of the store's state, which entry a
+// changed; l.mu is held.
+func (l *Live) serve(a store.Applied) error {
 	g, err := Open(l.st, l.w, l.lang, l.log)
 	if err != nil {
-		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+		return fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 	}
 	l.eng.Swap(g)
-	return a, nil
+	return nil
 }
 
 // Website is the website being served, from the current generation (so
@@ -195,13 +201,12 @@ func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	defer l.mu.Unlock()
 	var b store.Batch
 	b.SetConfig(f)
-	old := l.w
-	l.w = w
-	a, err := l.apply(&b)
-	if err != nil && a.Seq == 0 { // not stored: keep serving the old one
-		l.w = old
+	a, err := l.st.Apply(&b, true)
+	if err != nil {
+		return a, err
 	}
-	return a, err
+	l.w = w
+	return a, l.serve(a)
 }
 
 // DeleteContent deletes a content item, or answers NotFound when there
