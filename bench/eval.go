@@ -33,7 +33,7 @@ func EvalHomeDepot(sharedData string, k int) (Eval, error) {
 	if err != nil {
 		return Eval{}, err
 	}
-	cfg := config.Default()
+	cfg := config.Default(WebsiteUUID)
 	start := time.Now()
 	g, err := Build(&cfg.Websites[0], products)
 	if err != nil {

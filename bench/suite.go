@@ -56,7 +56,7 @@ func LoadSuite(name string, n int, sharedData string) (*Suite, error) {
 		if s.Products, err = CSVCatalog(sharedData, name); err != nil {
 			return nil, err
 		}
-		cfg := config.Default()
+		cfg := config.Default(WebsiteUUID)
 		s.Website, s.Key = &cfg.Websites[0], config.DefaultKey
 		if name == "homedepot" {
 			if s.Judgments, err = LoadJudgments(filepath.Join(sharedData, "homedepot", "judgments-dev.csv")); err != nil {
@@ -132,3 +132,8 @@ func slicesDeleteShort(words []string) []string {
 	}
 	return out
 }
+
+// WebsiteUUID is the website id of the Flipkart and Home Depot suites'
+// configuration (config.Default's): fixed, so a benchmark's data
+// directory is the same from run to run.
+const WebsiteUUID = "00000000-0000-4000-8000-00000000bec0"

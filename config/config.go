@@ -35,8 +35,12 @@ type File struct {
 // Website is one shop: its catalog's indexed fields, API keys and search
 // configurations.
 type Website struct {
-	UUID          string         `json:"uuid"`
-	Name          string         `json:"name"`
+	UUID string `json:"uuid"`
+	Name string `json:"name"`
+	// Language is the stemming language of the website's catalog and
+	// queries: en, da, no, sv, de or none. Empty means the server's
+	// --lang (default en).
+	Language      string         `json:"language,omitempty"`
 	RequireAPIKey bool           `json:"requireApiKey,omitempty"`
 	APIKeys       []string       `json:"apiKeys,omitempty"`
 	IndexedFields []IndexedField `json:"indexedFields"`

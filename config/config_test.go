@@ -12,9 +12,15 @@ import (
 	"github.com/aisle-search/aisle/internal/golden"
 )
 
+// TestDefaultIsValid: the configuration of a catalog imported without
+// one is valid with a generated website id, and each id is new.
 func TestDefaultIsValid(t *testing.T) {
-	if err := Default().Validate(); err != nil {
+	a, b := NewUUID(), NewUUID()
+	if err := Default(a).Validate(); err != nil {
 		t.Fatal(err)
+	}
+	if a == b || a[14] != '4' || !strings.ContainsRune("89ab", rune(a[19])) {
+		t.Errorf("NewUUID: %s then %s, want distinct version 4 UUIDs", a, b)
 	}
 }
 
@@ -36,7 +42,7 @@ func TestDocumentedExampleParses(t *testing.T) {
 		t.Fatalf("the documented example is refused: %v", err)
 	}
 	w := &f.Websites[0]
-	if w.UUID != "my-shop" || len(w.IndexedFields) != 6 || len(w.Search) != 1 {
+	if w.UUID != "3f6c1a9e-5b2d-4c8e-9a71-2d4e6f8b0c13" || len(w.IndexedFields) != 6 || len(w.Search) != 1 {
 		t.Fatalf("website %+v", w)
 	}
 	v := w.Search[0].Versions[0]
@@ -49,7 +55,7 @@ func TestDocumentedExampleParses(t *testing.T) {
 
 // baseJSON is a valid configuration using every member, for the tests to
 // change one thing in.
-const baseJSON = `{"websites":[{"uuid":"w","name":"W","requireApiKey":false,"apiKeys":["k"],
+const baseJSON = `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","name":"W","requireApiKey":false,"apiKeys":["k"],
  "indexedFields":[{"name":"brand","type":"keyword"},{"name":"hierarchies","type":"hierarchy"},
    {"name":"price","type":"number","sortable":true},{"name":"inStock","type":"boolean"},
    {"name":"created","type":"date","sortable":true},{"name":"title","type":"text","sortable":true}],
@@ -295,7 +301,36 @@ func TestWebsiteAndVersionMembers(t *testing.T) {
 		{"maxFacetValues 0 (the default)", set(version, "maxFacetValues", 0), true},
 		{"negative maxFacetValues", set(version, "maxFacetValues", -1), false},
 		{"a number where a string belongs", set(website, "uuid", 7), false},
+		{"a uuid that is a name", set(website, "uuid", "my-shop"), false},
+		{"an uppercase uuid", set(website, "uuid", "3F6C1A9E-5B2D-4C8E-9A71-2D4E6F8B0C13"), false},
+		{"a uuid without dashes", set(website, "uuid", "3f6c1a9e5b2d4c8e9a712d4e6f8b0c13"), false},
+		{"danish", set(website, "language", "da"), true},
+		{"an unknown language", set(website, "language", "klingon"), false},
+		{"a second website", secondWebsite("another-key"), true},
+		{"a second website with the same uuid", func(t *testing.T, doc map[string]any) {
+			secondWebsite("another-key")(t, doc)
+			doc["websites"].([]any)[1].(map[string]any)["uuid"] = at(t, doc, website...)["uuid"]
+		}, false},
+		{"a second website with the same search key", secondWebsite("main"), false},
 	})
+}
+
+// secondWebsite adds a copy of the first website under another UUID,
+// its search configuration keyed key.
+func secondWebsite(key string) func(t *testing.T, doc map[string]any) {
+	return func(t *testing.T, doc map[string]any) {
+		b, err := json.Marshal(at(t, doc, website...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w map[string]any
+		if err := json.Unmarshal(b, &w); err != nil {
+			t.Fatal(err)
+		}
+		w["uuid"] = "00000000-0000-4000-8000-000000000002"
+		w["searchConfigs"].([]any)[0].(map[string]any)["key"] = key
+		doc["websites"] = append(doc["websites"].([]any), w)
+	}
 }
 
 // TestParseRefusesDataAfterTheDocument: a configuration file is one JSON
@@ -303,14 +338,14 @@ func TestWebsiteAndVersionMembers(t *testing.T) {
 // silently ignored, as a misspelt member would (docs/configuration.md,
 // "a misspelt setting is reported rather than ignored").
 func TestParseRefusesDataAfterTheDocument(t *testing.T) {
-	const doc = `{"websites":[{"uuid":"w"}]}`
+	const doc = `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001"}]}`
 	for _, tc := range []struct {
 		name, data string
 		ok         bool
 	}{
 		{"the document alone", doc, true},
 		{"white space after it", doc + "\n\t \r\n", true},
-		{"a second document", doc + "\n" + `{"websites":[{"uuid":"other"}]}`, false},
+		{"a second document", doc + "\n" + `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000002"}]}`, false},
 		{"a stray brace", doc + "}", false},
 		{"text", doc + " and more", false},
 	} {
@@ -369,13 +404,13 @@ func knownMembers(v any, t reflect.Type, at string) []string {
 // where: in the decoding, or at the path of a member under websites.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(baseJSON))
-	f.Add([]byte(`{"websites":[{"uuid":"w","indexedFields":[{"name":"brand","type":"keyword"}],"searchConfigs":[{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}]}]}]}]}`))
-	f.Add([]byte(`{"websites":[{"uuid":"w","sortabel":true}]}`))
-	f.Add([]byte(`{"websites":[{"uuid":"w"}]}` + "\n"))
+	f.Add([]byte(`{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","indexedFields":[{"name":"brand","type":"keyword"}],"searchConfigs":[{"key":"s","versions":[{"id":1,"status":"live","fields":[{"name":"title","weight":5}]}]}]}]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","sortabel":true}]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001"}]}` + "\n"))
 	f.Add([]byte(`{"websites":[{"UUID":"w","searchConfigs":null}]}`))
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"websites":[{"uuid":""}]}`))
-	f.Add([]byte(`{"websites":[{"uuid":"w"}]} {"websites":[]}`))
+	f.Add([]byte(`{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001"}]} {"websites":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := Parse(data)
 		if err != nil {

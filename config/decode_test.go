@@ -13,7 +13,7 @@ import (
 func TestDecodeErrorsSayWhere(t *testing.T) {
 	for _, tc := range []struct{ name, doc, want string }{
 		{"misspelt member on line 3", "{\n  \"websites\": [{\n    \"uuid\": \"w\", \"nmae\": \"x\"}]\n}", `decode: line 3, column 18: json: unknown field "nmae"`},
-		{"misspelt member on line 1", `{"websites":[{"uuid":"w","nmae":"x"}]}`, `decode: line 1, column 26: json: unknown field "nmae"`},
+		{"misspelt member on line 1", `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","nmae":"x"}]}`, `decode: line 1, column 61: json: unknown field "nmae"`},
 		{"syntax error on line 2", "{\"websites\":\n  [}", "decode: line 2, column"},
 		{"the file ends early", "{\"websites\": [\n", "decode: the file ends before its JSON document does"},
 	} {

@@ -4,12 +4,12 @@ package config
 // that came without a configuration file.
 const DefaultKey = "default"
 
-// Default is the configuration for a catalog imported without one: every
-// text field searchable with title highest, and the common fields
-// filterable, facetable and sortable.
-func Default() *File {
+// Default is the configuration for a catalog imported without one, for
+// the website uuid (NewUUID makes one): every text field searchable with
+// title highest, and the common fields filterable, facetable and sortable.
+func Default(uuid string) *File {
 	return &File{Websites: []Website{{
-		UUID: "default-website",
+		UUID: uuid,
 		Name: "Aisle",
 		IndexedFields: []IndexedField{
 			{Name: "brand", Type: TypeKeyword},

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/analysis"
 )
 
 // Load reads and validates a configuration file.
@@ -79,9 +81,22 @@ func (f *File) Validate() error {
 	if len(f.Websites) == 0 {
 		return fmt.Errorf("websites: at least one website is required")
 	}
+	uuids := map[string]int{}
+	keys := map[string]int{} // search configuration key → website
 	for i := range f.Websites {
-		if err := f.Websites[i].Validate(); err != nil {
+		w := &f.Websites[i]
+		if err := w.Validate(); err != nil {
 			return fmt.Errorf("websites[%d]: %w", i, err)
+		}
+		if j, ok := uuids[w.UUID]; ok {
+			return fmt.Errorf("websites[%d].uuid: %s is websites[%d]'s too", i, w.UUID, j)
+		}
+		uuids[w.UUID] = i
+		for k := range w.Search {
+			if j, ok := keys[w.Search[k].Key]; ok {
+				return fmt.Errorf("websites[%d].searchConfigs[%d]: key %q is used by websites[%d] too: a key names one website's configuration across the server", i, k, w.Search[k].Key, j)
+			}
+			keys[w.Search[k].Key] = i
 		}
 	}
 	return nil
@@ -99,8 +114,13 @@ func (w *Website) Field(name string) (IndexedField, bool) {
 
 // Validate checks a website's fields and search configurations.
 func (w *Website) Validate() error {
-	if w.UUID == "" {
-		return fmt.Errorf("uuid: is required")
+	if err := checkUUID(w.UUID); err != nil {
+		return fmt.Errorf("uuid: %w", err)
+	}
+	if w.Language != "" {
+		if _, err := analysis.ParseLanguage(w.Language); err != nil {
+			return fmt.Errorf("language: %w", err)
+		}
 	}
 	if w.RequireAPIKey && len(w.APIKeys) == 0 {
 		return fmt.Errorf("apiKeys: requireApiKey is set but no key is listed")

@@ -5,14 +5,21 @@ import "github.com/aisle-search/aisle/config"
 // demoKey is the search configuration key the demo website serves.
 const demoKey = "demo"
 
-// Config returns the demo website's configuration, so `aisle demo` starts
-// with indexed fields, facets, sorting, synonyms and redirects that fit the
+// Config returns the demo's configuration: the English demo shop first
+// (config.DemoUUID), then the Danish one (DanishConfig).
+func Config() config.File {
+	return config.File{Websites: []config.Website{EnglishConfig(), DanishConfig()}}
+}
+
+// EnglishConfig is the demo shop's website, so `aisle demo` starts with
+// indexed fields, facets, sorting, synonyms and redirects that fit the
 // generated catalog: one search configuration, "demo", with a live version
 // (id 1) and a draft (id 2) that adds a material facet and reweights fields.
-func Config() config.File {
-	return config.File{Websites: []config.Website{{
-		UUID:          "demo-website",
+func EnglishConfig() config.Website {
+	return config.Website{
+		UUID:          config.DemoUUID,
 		Name:          "Aisle Demo Shop",
+		Language:      "en",
 		RequireAPIKey: false,
 		IndexedFields: []config.IndexedField{
 			{Name: "brand", Type: config.TypeKeyword},
@@ -28,7 +35,7 @@ func Config() config.File {
 			{Name: "extraDataNumber.rating", Type: config.TypeNumber, Sortable: true},
 		},
 		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}}},
-	}}}
+	}
 }
 
 // draftVersion is the live version with a material facet and reweighted

@@ -292,11 +292,14 @@ func TestContent(t *testing.T) {
 
 func TestConfig(t *testing.T) {
 	f := Config()
-	if len(f.Websites) != 1 {
-		t.Fatalf("%d websites", len(f.Websites))
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Websites) != 2 || f.Websites[1].UUID != DanishUUID || f.Websites[1].Language != "da" {
+		t.Fatalf("%d websites, want the English then the Danish", len(f.Websites))
 	}
 	w := f.Websites[0]
-	if w.UUID != "demo-website" || w.Name != "Aisle Demo Shop" || w.RequireAPIKey {
+	if w.UUID != config.DemoUUID || w.Name != "Aisle Demo Shop" || w.RequireAPIKey {
 		t.Fatalf("website %q %q requireApiKey %v", w.UUID, w.Name, w.RequireAPIKey)
 	}
 	indexed := map[string]config.IndexedField{}
@@ -424,5 +427,41 @@ func BenchmarkCatalog(b *testing.B) {
 		if len(Catalog(100_000, 1)) != 100_000 {
 			b.Fatal("short catalog")
 		}
+	}
+}
+
+// TestDanish: the Danish shop is deterministic, valid by the import's
+// rules, written in Danish (singular and plural forms of its product
+// types, kroner), and its content lists its categories and brands.
+func TestDanish(t *testing.T) {
+	var a, b []catalog.Product
+	EachDanish(300, 7, func(p *catalog.Product) error { a = append(a, *p); return nil })
+	EachDanish(300, 7, func(p *catalog.Product) error { b = append(b, *p); return nil })
+	if hashProducts(t, a) != hashProducts(t, b) {
+		t.Fatal("two runs with one seed differ")
+	}
+	seen := map[string]bool{}
+	for i := range a {
+		p := &a[i]
+		if err := p.Check(); err != nil {
+			t.Fatalf("%s: %v", p.ProductNumber, err)
+		}
+		if seen[p.ProductNumber] || p.Currency != "DKK" || !strings.HasSuffix(p.PriceFormatted, " kr.") {
+			t.Fatalf("%+v", p)
+		}
+		seen[p.ProductNumber] = true
+	}
+	if !strings.Contains(a[0].Title, " i ") {
+		t.Errorf("title %q is not Danish", a[0].Title)
+	}
+	kinds := map[catalog.ContentKind]int{}
+	for _, c := range DanishContent() {
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		kinds[c.Kind]++
+	}
+	if kinds[catalog.KindBrand] != len(danishBrands) || kinds[catalog.KindCategory] < 10 {
+		t.Errorf("content %v", kinds)
 	}
 }

@@ -2,28 +2,89 @@ package engine
 
 import (
 	"crypto/subtle"
+	"slices"
 	"sync/atomic"
 )
 
-// Engine serves requests on the current generation and swaps in the next
-// one atomically: in-flight requests finish on the one they started with.
+// Engine serves every website of the configuration, each on its current
+// generation, and swaps in a website's next generation atomically:
+// in-flight requests finish on the one they started with. A search finds
+// its website by its search configuration key (config.Validate keeps keys
+// unique across the server); the admin API by the website's UUID.
 type Engine struct {
-	gen      atomic.Pointer[Generation]
+	sites    atomic.Pointer[siteTable]
 	adminKey string
 }
 
-// New serves g. adminKey, when set, is accepted wherever an API key is.
-func New(g *Generation, adminKey string) *Engine {
+// siteTable is the set of served websites; it is never modified, only
+// replaced whole (copy on write), so a reader needs no lock.
+type siteTable struct {
+	list   []*Generation          // configuration order
+	byUUID map[string]*Generation // website UUID → generation
+	byKey  map[string]*Generation // search configuration key → generation
+}
+
+func newSiteTable(gens []*Generation) *siteTable {
+	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}}
+	for _, g := range gens {
+		t.byUUID[g.Website.UUID] = g
+		for k := range g.search {
+			t.byKey[k] = g
+		}
+	}
+	return t
+}
+
+// New serves the websites of gens, one generation each, in the
+// configuration's order. adminKey, when set, is accepted wherever an API
+// key is, and alone may write.
+func New(adminKey string, gens ...*Generation) *Engine {
 	e := &Engine{adminKey: adminKey}
-	e.gen.Store(g)
+	e.sites.Store(newSiteTable(slices.Clone(gens)))
 	return e
 }
 
-// Current is the generation new requests see.
-func (e *Engine) Current() *Generation { return e.gen.Load() }
+// Website is the current generation of the website uuid.
+func (e *Engine) Website(uuid string) (*Generation, bool) {
+	g, ok := e.sites.Load().byUUID[uuid]
+	return g, ok
+}
 
-// Swap makes g the current generation.
-func (e *Engine) Swap(g *Generation) { e.gen.Store(g) }
+// Websites are the current generations of every served website, in the
+// configuration's order.
+func (e *Engine) Websites() []*Generation { return e.sites.Load().list }
+
+// ForKey is the current generation of the website whose search
+// configuration is keyed key.
+func (e *Engine) ForKey(key string) (*Generation, bool) {
+	g, ok := e.sites.Load().byKey[key]
+	return g, ok
+}
+
+// Swap makes g the current generation of its website (g.Website.UUID),
+// serving it beside the others when it is new. Callers serialise swaps
+// (Live holds its lock); readers never wait.
+func (e *Engine) Swap(g *Generation) {
+	old := e.sites.Load().list
+	gens := make([]*Generation, 0, len(old)+1)
+	found := false
+	for _, o := range old {
+		if o.Website.UUID == g.Website.UUID {
+			o, found = g, true
+		}
+		gens = append(gens, o)
+	}
+	if !found {
+		gens = append(gens, g)
+	}
+	e.sites.Store(newSiteTable(gens))
+}
+
+// Replace serves exactly the websites of gens, in this order: a new
+// configuration's.
+func (e *Engine) Replace(gens []*Generation) {
+	e.sites.Store(newSiteTable(slices.Clone(gens)))
+}
 
 // Authorize checks a request's API key against the website's keys when the
 // website requires one.
@@ -56,11 +117,18 @@ func (e *Engine) AuthorizeAdmin(key string) error {
 	return nil
 }
 
-// Search authorises and answers a search on the current generation.
+// Search checks the request, finds its website by key, authorises the
+// API key for that website and answers on its current generation.
 func (e *Engine) Search(req *SearchRequest, apiKey string) (*SearchResult, error) {
-	g := e.Current()
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	g, ok := e.ForKey(*req.Key)
+	if !ok {
+		return nil, NotFound("key", "no search configuration with key %q", *req.Key)
+	}
 	if err := e.Authorize(g, apiKey); err != nil {
 		return nil, err
 	}
-	return g.Search(req)
+	return g.answer(req)
 }

@@ -11,7 +11,7 @@ import (
 // a key accepts anything.
 func TestAuthorize(t *testing.T) {
 	g := shopGen(t)
-	open := New(g, "admin-secret")
+	open := New("admin-secret", g)
 	for _, key := range []string{"", "anything"} {
 		if err := open.Authorize(g, key); err != nil {
 			t.Errorf("no key required, key %q: %v", key, err)
@@ -34,8 +34,8 @@ func TestAuthorize(t *testing.T) {
 		{"admin-secret", "admin-secre", false},
 		{"", "admin-secret", false},
 	} {
-		e := New(&locked, tc.admin)
-		err := e.Authorize(e.Current(), tc.key)
+		e := New(tc.admin, &locked)
+		err := e.Authorize(&locked, tc.key)
 		var ee *Error
 		switch {
 		case tc.ok && err != nil:
@@ -65,7 +65,7 @@ func TestAuthorizeAdmin(t *testing.T) {
 		{"", "", false},
 		{"", "anything", false},
 	} {
-		err := New(g, tc.admin).AuthorizeAdmin(tc.key)
+		err := New(tc.admin, g).AuthorizeAdmin(tc.key)
 		var ee *Error
 		if tc.ok != (err == nil) || !tc.ok && (!errors.As(err, &ee) || ee.Kind != KindUnauthorized) {
 			t.Errorf("admin key %q, key %q: %v", tc.admin, tc.key, err)

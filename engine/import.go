@@ -37,11 +37,11 @@ func Import(st *store.Store, w *config.Website, lang analysis.Language, products
 	return importFeed(st, w, nil, lang, products, log, progress)
 }
 
-// ImportWithConfig is Import serving cfg's first website, and storing cfg
-// in the same atomic write as the products: a failed import leaves the
-// stored configuration as it was too.
-func ImportWithConfig(st *store.Store, cfg *config.File, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
-	return importFeed(st, &cfg.Websites[0], cfg, lang, products, log, progress)
+// ImportWithConfig is Import into cfg's website w, storing cfg in the
+// same atomic write as the products: a failed import leaves the stored
+// configuration as it was too.
+func ImportWithConfig(st *store.Store, cfg *config.File, w *config.Website, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress Progress) (*Generation, ImportStats, error) {
+	return importFeed(st, w, cfg, lang, products, log, progress)
 }
 
 // importFeed is Import, storing cfg with the products when it is not nil.
@@ -50,11 +50,11 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 	if log == nil {
 		log = slog.Default()
 	}
-	has, err := st.HasProducts()
+	has, err := st.HasProducts(w.UUID)
 	if err != nil {
 		return nil, stats, err
 	}
-	bw, err := st.NewBulkWriter()
+	bw, err := st.NewBulkWriter(w.UUID)
 	if err != nil {
 		return nil, stats, err
 	}
@@ -98,11 +98,11 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 		return nil, stats, err
 	}
 	log.Info("index built", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
-	stamp := store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}
-	if err := saveProducts(st, seg, stamp, log); err != nil {
+	stamp := store.SegmentStamp{Seq: st.ProductSeq(w.UUID), Fingerprint: fingerprint(w, lang)}
+	if err := saveProducts(st, w, seg, stamp, log); err != nil {
 		return nil, stats, err
 	}
-	g, err := Assemble(w, lang, seg, st.Content)
+	g, err := Assemble(w, lang, seg, storedContent(st, w))
 	if err != nil {
 		return nil, stats, err
 	}

@@ -53,7 +53,7 @@ func TestImportIndexesInOnePass(t *testing.T) {
 	if stats.Rebuilt || stats.Products != 3000 || g.Products.Len() != 3000 || g.Seq != st.Seq() {
 		t.Fatalf("stats %+v, %d docs, seq %d/%d", stats, g.Products.Len(), g.Seq, st.Seq())
 	}
-	rebuilt, err := IndexStoredProducts(w, analysis.New(analysis.English), st.ProductsRaw, nil)
+	rebuilt, err := IndexStoredProducts(w, analysis.New(analysis.English), func(fn func([]byte) error) error { return st.ProductsRaw(w.UUID, fn) }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

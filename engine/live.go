@@ -13,10 +13,11 @@ import (
 	"github.com/goccy/go-json"
 )
 
-// Live applies writes to a served website: each write is one store entry
-// (store.Apply: durable, all or nothing), after which a generation of the
-// new state is swapped in, so a write is searchable when Apply returns.
-// Requests in flight finish on the generation they started with.
+// Live applies writes to the served websites: each write is one store
+// entry (store.Apply: durable, all or nothing) naming its website, after
+// which a generation of that website's new state is swapped in, so a
+// write is searchable when Apply returns. Requests in flight finish on
+// the generation they started with; other websites are not touched.
 //
 // Until the base/tail index lands (docs/live-engine.md), the new
 // generation comes from Open: a configuration or content entry reuses
@@ -27,56 +28,69 @@ type Live struct {
 	mu   sync.Mutex
 	st   *store.Store
 	eng  *Engine
-	w    *config.Website
-	lang analysis.Language
+	lang analysis.Language // for websites that set no language
 	log  *slog.Logger
 }
 
-// NewLive applies writes for website w, served by eng from st.
-func NewLive(st *store.Store, eng *Engine, w *config.Website, lang analysis.Language, log *slog.Logger) *Live {
+// NewLive applies writes to the websites eng serves from st; lang is the
+// stemming language of websites whose configuration names none.
+func NewLive(st *store.Store, eng *Engine, lang analysis.Language, log *slog.Logger) *Live {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Live{st: st, eng: eng, w: w, lang: lang, log: log}
+	return &Live{st: st, eng: eng, lang: lang, log: log}
 }
 
-// Apply appends b, synced, and swaps in the generation that includes it.
-// When the append fails nothing changed; when the append succeeded but
-// the new generation could not be made, the change is stored (and served
-// after the next successful write or restart) and the error says so.
-func (l *Live) Apply(b *store.Batch) (store.Applied, error) {
+// Website is the served website uuid, from its current generation (so
+// reading it never waits on a write), or NotFound.
+func (l *Live) Website(uuid string) (*Generation, error) {
+	g, ok := l.eng.Website(uuid)
+	if !ok {
+		return nil, NotFound("websiteUuid", "no website %q is served", uuid)
+	}
+	return g, nil
+}
+
+// Apply appends b as a change of the website uuid, synced, and swaps in
+// that website's generation that includes it. When the append fails
+// nothing changed; when the append succeeded but the new generation
+// could not be made, the change is stored (and served after the next
+// successful write or restart) and the error says so.
+func (l *Live) Apply(uuid string, b *store.Batch) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.apply(b)
+	g, err := l.Website(uuid)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	return l.apply(g, b)
 }
 
-// apply is Apply with l.mu held. An empty batch appends nothing: a
-// batch whose every row was rejected, or a delete that matched nothing.
-func (l *Live) apply(b *store.Batch) (store.Applied, error) {
+// apply is Apply to g's website with l.mu held. An empty batch appends
+// nothing: a batch whose every row was rejected, or a delete that
+// matched nothing.
+func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 	if b.Empty() {
 		return store.Applied{Seq: l.st.Seq()}, nil
 	}
+	b.Website = g.Website.UUID
 	a, err := l.st.Apply(b, true)
 	if err != nil {
 		return a, err
 	}
-	return a, l.serve(a)
+	return a, l.serve(g.Website, a)
 }
 
-// serve swaps in the generation of the store's state, which entry a
-// changed; l.mu is held.
-func (l *Live) serve(a store.Applied) error {
-	g, err := Open(l.st, l.w, l.lang, l.log)
+// serve swaps in the generation of website w's stored state, which entry
+// a changed; l.mu is held.
+func (l *Live) serve(w *config.Website, a store.Applied) error {
+	g, err := Open(l.st, w, w.Lang(l.lang), l.log)
 	if err != nil {
 		return fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 	}
 	l.eng.Swap(g)
 	return nil
 }
-
-// Website is the website being served, from the current generation (so
-// reading it never waits on a write).
-func (l *Live) Website() *config.Website { return l.eng.Current().Website }
 
 // RowError is a row of a batch that was left out (allowErrors).
 type RowError struct {
@@ -92,10 +106,13 @@ type RowError struct {
 // are left out and listed instead, and the others applied. Each patch is
 // merged once, into the product as stored (writes hold l.mu, so it cannot
 // change underneath) or as earlier patches of the batch left it.
-func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
+func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	g := l.eng.Current()
+	g, err := l.Website(uuid)
+	if err != nil {
+		return store.Applied{}, nil, err
+	}
 	var b store.Batch
 	var rejected []RowError
 	merged := map[string][]byte{} // key → the product as the patches so far leave it
@@ -117,7 +134,7 @@ func (l *Live) PatchProducts(patches [][]byte, label func(i int) string, allowEr
 	for _, key := range order {
 		b.PutProductJSON(key, merged[key])
 	}
-	a, err := l.apply(&b)
+	a, err := l.apply(g, &b)
 	return a, rejected, err
 }
 
@@ -133,7 +150,7 @@ func (l *Live) patchOne(g *Generation, merged map[string][]byte, raw []byte) (ke
 	key, ok := g.productKey(head.ProductNumber)
 	stored := merged[key]
 	if ok && stored == nil {
-		if stored, err = l.st.Product(key); err != nil {
+		if stored, err = l.st.Product(g.Website.UUID, key); err != nil {
 			return "", nil, err
 		}
 	}
@@ -152,10 +169,13 @@ func (l *Live) patchOne(g *Generation, merged map[string][]byte, raw []byte) (ke
 // DeleteProducts deletes the products numbered pns in one entry, as
 // DeleteProduct matches them, and lists the numbers that matched none.
 // When none matches, nothing is appended.
-func (l *Live) DeleteProducts(pns []string) (a store.Applied, notFound []string, err error) {
+func (l *Live) DeleteProducts(uuid string, pns []string) (a store.Applied, notFound []string, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	g := l.eng.Current() // the store's state: writes hold l.mu
+	g, err := l.Website(uuid) // the store's state: writes hold l.mu
+	if err != nil {
+		return a, nil, err
+	}
 	var b store.Batch
 	for _, pn := range pns {
 		key, ok := g.productKey(pn)
@@ -165,37 +185,44 @@ func (l *Live) DeleteProducts(pns []string) (a store.Applied, notFound []string,
 		}
 		b.DeleteProduct(key)
 	}
-	a, err = l.apply(&b)
+	a, err = l.apply(g, &b)
 	return a, notFound, err
 }
 
 // DeleteProduct deletes the product numbered pn (compared folded, as
 // search compares product numbers; a variant's number is not its
 // product's), or answers NotFound when there is none.
-func (l *Live) DeleteProduct(pn string) (store.Applied, error) {
+func (l *Live) DeleteProduct(uuid, pn string) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	key, ok := l.eng.Current().productKey(pn) // the store's state: writes hold l.mu
+	g, err := l.Website(uuid) // the store's state: writes hold l.mu
+	if err != nil {
+		return store.Applied{}, err
+	}
+	key, ok := g.productKey(pn)
 	if !ok {
 		return store.Applied{}, NotFound("productNumber", "no product %q", pn)
 	}
 	var b store.Batch
 	b.DeleteProduct(key)
-	return l.apply(&b)
+	return l.apply(g, &b)
 }
 
-// SetConfig replaces the stored configuration with f and serves its
-// first website (one website per server until many are served). f is
-// checked first, as config.Parse and CheckWebsite check it: a file the
-// engine cannot serve changes nothing and the error says why. A change
-// of indexed fields rebuilds the product index.
+// SetConfig replaces the stored configuration with f and serves every
+// website it holds; websites it no longer names stop being served (their
+// catalog stays stored). f is checked first, as config.Parse and
+// CheckWebsite check it: a file the engine cannot serve changes nothing
+// and the error says why. A website whose indexed fields or language
+// changed has its product index rebuilt; the others load theirs.
 func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	if err := f.Validate(); err != nil {
 		return store.Applied{}, Invalid("config", "%v; nothing changed", err)
 	}
-	w := &f.Websites[0]
-	if err := CheckWebsite(w, l.lang); err != nil {
-		return store.Applied{}, Invalid("config", "websites[0]: %v; nothing changed", err)
+	for i := range f.Websites {
+		w := &f.Websites[i]
+		if err := CheckWebsite(w, w.Lang(l.lang)); err != nil {
+			return store.Applied{}, Invalid("config", "websites[%d]: %v; nothing changed", i, err)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -205,16 +232,24 @@ func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	if err != nil {
 		return a, err
 	}
-	l.w = w
-	return a, l.serve(a)
+	gens, err := OpenAll(l.st, f, l.lang, l.log)
+	if err != nil {
+		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+	}
+	l.eng.Replace(gens)
+	return a, nil
 }
 
 // DeleteContent deletes a content item, or answers NotFound when there
 // is none (kinds and ids are compared exactly).
-func (l *Live) DeleteContent(kind catalog.ContentKind, id string) (store.Applied, error) {
+func (l *Live) DeleteContent(uuid string, kind catalog.ContentKind, id string) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	ok, err := l.st.HasContent(kind, id)
+	g, err := l.Website(uuid)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	ok, err := l.st.HasContent(g.Website.UUID, kind, id)
 	if err != nil {
 		return store.Applied{}, err
 	}
@@ -223,7 +258,7 @@ func (l *Live) DeleteContent(kind catalog.ContentKind, id string) (store.Applied
 	}
 	var b store.Batch
 	b.DeleteContent(kind, id)
-	return l.apply(&b)
+	return l.apply(g, &b)
 }
 
 // productKey is the stored number of the product numbered pn, compared

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 	st, eng, live, logs := liveShop(t)
 	search := func(q string) []string {
 		t.Helper()
-		res := shopSearch(t, eng.Current(), `{"query":"`+q+`","key":"shop","products":{"count":20,"fields":["productNumber"]}}`)
+		res := shopSearch(t, current(t, eng), `{"query":"`+q+`","key":"shop","products":{"count":20,"fields":["productNumber"]}}`)
 		return productNumbers(t, res["products"].(map[string]any)["results"])
 	}
 
@@ -51,9 +52,9 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 		t.Fatalf("screwdriver finds %v before the put", got)
 	}
 	logs.take()
-	var b store.Batch
+	b := store.Batch{Website: shopUUID}
 	b.PutProduct(&catalog.Product{ProductNumber: "E100", Title: "Cordless Screwdriver", Price: 59})
-	a, err := live.Apply(&b)
+	a, err := live.Apply(shopUUID, &b)
 	if err != nil || a.Added != 1 || a.Seq != st.Seq() {
 		t.Fatalf("put: %+v %v", a, err)
 	}
@@ -66,7 +67,7 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 
 	b.Reset()
 	b.DeleteProduct("A100")
-	if a, err := live.Apply(&b); err != nil || a.Deleted != 1 {
+	if a, err := live.Apply(shopUUID, &b); err != nil || a.Deleted != 1 {
 		t.Fatalf("delete: %+v %v", a, err)
 	}
 	if got := search("cordless drill"); slices.Contains(got, "A100") {
@@ -76,29 +77,29 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 	b.Reset()
 	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-makita", Title: "Makita"})
 	logs.take()
-	if _, err := live.Apply(&b); err != nil {
+	if _, err := live.Apply(shopUUID, &b); err != nil {
 		t.Fatal(err)
 	}
 	if got := logs.take(); !slices.Equal(got, []string{"index loaded"}) {
 		t.Errorf("a content entry logged %q, want the saved index loaded", got)
 	}
-	res := shopSearch(t, eng.Current(), `{"query":"makita","key":"shop","brands":{"count":5}}`)
+	res := shopSearch(t, current(t, eng), `{"query":"makita","key":"shop","brands":{"count":5}}`)
 	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(1) {
 		t.Errorf("brands found after the content entry: %v", n)
 	}
 
 	// A failing entry: nothing stored, the same generation served.
-	before, seq := eng.Current(), st.Seq()
-	bulk, err := st.NewBulkWriter() // holds the log: Apply fails
+	before, seq := current(t, eng), st.Seq()
+	bulk, err := st.NewBulkWriter(shopUUID) // holds the log: Apply fails
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.Reset()
 	b.PutProduct(&catalog.Product{ProductNumber: "F100", Title: "Fan"})
-	_, err = live.Apply(&b)
+	_, err = live.Apply(shopUUID, &b)
 	bulk.Abort()
-	if !errors.Is(err, store.ErrBulkInProgress) || st.Seq() != seq || eng.Current() != before {
-		t.Errorf("a failing entry: %v; seq %d → %d; generation swapped %v", err, seq, st.Seq(), eng.Current() != before)
+	if !errors.Is(err, store.ErrBulkInProgress) || st.Seq() != seq || current(t, eng) != before {
+		t.Errorf("a failing entry: %v; seq %d → %d; generation swapped %v", err, seq, st.Seq(), current(t, eng) != before)
 	}
 }
 
@@ -108,11 +109,11 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 func TestLivePatchProducts(t *testing.T) {
 	st, eng, live, _ := liveShop(t)
 	label := func(i int) string { return "row " + string(rune('1'+i)) }
-	a, _, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label, false)
+	a, _, err := live.PatchProducts(shopUUID, [][]byte{[]byte(`{"productNumber":"b100","price":7}`), []byte(`{"productNumber":"B100","inStock":false}`)}, label, false)
 	if err != nil || a.Updated != 1 {
 		t.Fatalf("two patches of B100: %+v %v", a, err)
 	}
-	res := shopSearch(t, eng.Current(), `{"query":"garden hose","key":"shop","products":{"count":1,"fields":["productNumber","title","price","inStock"]}}`)
+	res := shopSearch(t, current(t, eng), `{"query":"garden hose","key":"shop","products":{"count":1,"fields":["productNumber","title","price","inStock"]}}`)
 	hit := res["products"].(map[string]any)["results"].([]any)[0].(map[string]any)
 	if hit["productNumber"] != "B100" || hit["title"] != "Garden Hose 20m" || hit["price"] != 7.0 || hit["inStock"] != false {
 		t.Errorf("B100 after its patches: %v", hit)
@@ -130,7 +131,7 @@ func TestLivePatchProducts(t *testing.T) {
 		for _, p := range tc.patches {
 			raws = append(raws, []byte(p))
 		}
-		_, _, err := live.PatchProducts(raws, label, false)
+		_, _, err := live.PatchProducts(shopUUID, raws, label, false)
 		var e *Error
 		if !errors.As(err, &e) || e.Kind != KindInvalid || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%v: %v, want an invalid-request error saying %q", tc.patches, err, tc.says)
@@ -142,7 +143,7 @@ func TestLivePatchProducts(t *testing.T) {
 
 	// allowErrors: the bad patches are listed, the others applied, and a
 	// later patch of a product sees an earlier one of the same batch.
-	a, rejected, err := live.PatchProducts([][]byte{
+	a, rejected, err := live.PatchProducts(shopUUID, [][]byte{
 		[]byte(`{"productNumber":"C100","price":800}`),
 		[]byte(`{"productNumber":"Z9","price":1}`),
 		[]byte(`{"productNumber":"C100","title":""}`),
@@ -152,13 +153,13 @@ func TestLivePatchProducts(t *testing.T) {
 		!strings.Contains(rejected[0].Message, `no product "Z9"`) || !strings.Contains(rejected[1].Message, `field "title"`) {
 		t.Fatalf("allowErrors: %+v, rejected %+v, %v", a, rejected, err)
 	}
-	res = shopSearch(t, eng.Current(), `{"query":"leather sofa","key":"shop","products":{"count":1,"fields":["productNumber","price","inStock"]}}`)
+	res = shopSearch(t, current(t, eng), `{"query":"leather sofa","key":"shop","products":{"count":1,"fields":["productNumber","price","inStock"]}}`)
 	hit = res["products"].(map[string]any)["results"].([]any)[0].(map[string]any)
 	if hit["productNumber"] != "C100" || hit["price"] != 800.0 || hit["inStock"] != true {
 		t.Errorf("C100 after its allowed patches: %v", hit)
 	}
 	seq = st.Seq()
-	if a, rejected, err := live.PatchProducts([][]byte{[]byte(`{"productNumber":"Z9"}`)}, label, true); err != nil || len(rejected) != 1 || a.Seq != seq || st.Seq() != seq {
+	if a, rejected, err := live.PatchProducts(shopUUID, [][]byte{[]byte(`{"productNumber":"Z9"}`)}, label, true); err != nil || len(rejected) != 1 || a.Seq != seq || st.Seq() != seq {
 		t.Errorf("allowErrors with every patch bad: %+v %v %v; seq %d → %d", a, rejected, err, seq, st.Seq())
 	}
 }
@@ -167,20 +168,20 @@ func TestLivePatchProducts(t *testing.T) {
 // an unknown one is NotFound with nothing appended.
 func TestLiveDeleteContent(t *testing.T) {
 	st, eng, live, _ := liveShop(t)
-	var b store.Batch
+	b := store.Batch{Website: shopUUID}
 	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b-makita", Title: "Makita"})
-	if _, err := live.Apply(&b); err != nil {
+	if _, err := live.Apply(shopUUID, &b); err != nil {
 		t.Fatal(err)
 	}
 	seq := st.Seq()
 	var e *Error
-	if _, err := live.DeleteContent(catalog.KindCategory, "b-makita"); !errors.As(err, &e) || e.Kind != KindNotFound || st.Seq() != seq {
+	if _, err := live.DeleteContent(shopUUID, catalog.KindCategory, "b-makita"); !errors.As(err, &e) || e.Kind != KindNotFound || st.Seq() != seq {
 		t.Errorf("delete under another kind: %v, seq %d → %d", err, seq, st.Seq())
 	}
-	if a, err := live.DeleteContent(catalog.KindBrand, "b-makita"); err != nil || a.ContentDeleted != 1 {
+	if a, err := live.DeleteContent(shopUUID, catalog.KindBrand, "b-makita"); err != nil || a.ContentDeleted != 1 {
 		t.Fatalf("delete: %+v %v", a, err)
 	}
-	res := shopSearch(t, eng.Current(), `{"query":"makita","key":"shop","brands":{"count":5}}`)
+	res := shopSearch(t, current(t, eng), `{"query":"makita","key":"shop","brands":{"count":5}}`)
 	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(0) {
 		t.Errorf("brands found after the delete: %v", n)
 	}
@@ -197,8 +198,8 @@ func liveShop(t *testing.T) (*store.Store, *Engine, *Live, *logRecorder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := New(g, "")
-	return st, eng, NewLive(st, eng, w, analysis.English, logs.logger()), logs
+	eng := New("", g)
+	return st, eng, NewLive(st, eng, analysis.English, logs.logger()), logs
 }
 
 // TestLiveSetConfig: a configuration is checked before it is stored (an
@@ -206,7 +207,7 @@ func liveShop(t *testing.T) (*store.Store, *Engine, *Live, *logRecorder) {
 // then served at once; new indexed fields rebuild the product index.
 func TestLiveSetConfig(t *testing.T) {
 	st, eng, live, logs := liveShop(t)
-	seq, before := st.Seq(), eng.Current()
+	seq, before := st.Seq(), current(t, eng)
 	bad := shopWebsite()
 	bad.Search[0].Versions[0].Template = "{{.Query"
 	for _, f := range []*config.File{{}, {Websites: []config.Website{*bad}}} {
@@ -215,7 +216,7 @@ func TestLiveSetConfig(t *testing.T) {
 			t.Errorf("%d websites: %v, want an invalid-config error", len(f.Websites), err)
 		}
 	}
-	if st.Seq() != seq || eng.Current() != before {
+	if st.Seq() != seq || current(t, eng) != before {
 		t.Fatalf("refused configurations changed the store (%d → %d) or the generation", seq, st.Seq())
 	}
 	w := shopWebsite()
@@ -234,7 +235,83 @@ func TestLiveSetConfig(t *testing.T) {
 	if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err == nil {
 		t.Error("the old key still answers")
 	}
-	if live.Website().Search[0].Key != "renamed" {
-		t.Errorf("Live serves %q", live.Website().Search[0].Key)
+	if g, err := live.Website(shopUUID); err != nil || g.Website.Search[0].Key != "renamed" {
+		t.Errorf("Live serves %v, %v", g, err)
+	}
+}
+
+// current is the test shop's current generation.
+func current(t *testing.T, eng *Engine) *Generation {
+	t.Helper()
+	g, ok := eng.Website(shopUUID)
+	if !ok {
+		t.Fatal("the shop is not served")
+	}
+	return g
+}
+
+// TestLiveWebsitesApart: a configuration with a second website serves it
+// at once; writes to one website are searchable under its key only, the
+// same product number lives in both, a delete in one leaves the other's,
+// and an unknown website is NotFound. Dropping the website from the
+// configuration stops serving its key.
+func TestLiveWebsitesApart(t *testing.T) {
+	st, eng, live, _ := liveShop(t)
+	const other = "00000000-0000-4000-8000-00000000a002"
+	b2 := shopWebsite()
+	b2.UUID, b2.Language = other, "de"
+	for i := range b2.Search {
+		b2.Search[i].Key += "-b"
+	}
+	if _, err := live.SetConfig(&config.File{Websites: []config.Website{*shopWebsite(), *b2}}); err != nil {
+		t.Fatal(err)
+	}
+	numbers := func(key, q string) []string {
+		t.Helper()
+		res, err := eng.Search(shopRequest(t, `{"query":"`+q+`","key":"`+key+`","products":{"count":20,"fields":["productNumber"]}}`), "")
+		if err != nil {
+			t.Fatalf("%s %q: %v", key, q, err)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(res.AppendJSON(nil), &body); err != nil {
+			t.Fatal(err)
+		}
+		return productNumbers(t, body["products"].(map[string]any)["results"])
+	}
+	if got := numbers("shop-b", "*"); len(got) != 0 {
+		t.Fatalf("the new website serves %v, want nothing yet", got)
+	}
+	b := store.Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "A100", Title: "Zeppelin kite", Price: 5})
+	if a, err := live.Apply(other, &b); err != nil || a.Added != 1 {
+		t.Fatalf("put into the second website: %+v %v", a, err)
+	}
+	if got := numbers("shop-b", "zeppelin"); !slices.Equal(got, []string{"A100"}) {
+		t.Errorf("shop-b zeppelin finds %v", got)
+	}
+	if got := numbers("shop", "zeppelin"); len(got) != 0 {
+		t.Errorf("the first website finds the second's product: %v", got)
+	}
+	if _, err := live.DeleteProduct(other, "A100"); err != nil {
+		t.Fatal(err)
+	}
+	if got := numbers("shop", "screwdriver"); !slices.Equal(got, []string{"A100"}) {
+		t.Errorf("deleting the second website's A100 touched the first's: screwdriver finds %v", got)
+	}
+	if g, _ := live.Website(other); g.an.Stem("kinder") != "kind" {
+		t.Errorf("the second website stems kinder as %q, want German's kind", g.an.Stem("kinder"))
+	}
+	var e *Error
+	if _, err := live.Apply("00000000-0000-4000-8000-00000000dead", &b); !errors.As(err, &e) || e.Kind != KindNotFound || e.Field != "websiteUuid" {
+		t.Errorf("an unknown website: %v", err)
+	}
+	if _, err := live.SetConfig(&config.File{Websites: []config.Website{*shopWebsite()}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Search(shopRequest(t, `{"query":"*","key":"shop-b"}`), ""); !errors.As(err, &e) || e.Kind != KindNotFound {
+		t.Errorf("the dropped website's key: %v", err)
+	}
+	if n, _ := st.Count(shopUUID); n != len(shopProducts()) {
+		t.Errorf("the first website holds %d products", n)
 	}
 }

@@ -3,19 +3,21 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
 )
 
-// productSegment names the product index in the store.
-const productSegment = "products"
+// productSegment names a website's product index in the store.
+func productSegment(w *config.Website) string { return w.UUID + "/products" }
 
 // rebuildEvery is how often, in products, a rebuild at start logs its
 // progress: every 100,000, which is a few seconds apart.
@@ -40,35 +42,37 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
-	stamp := store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}
+	stamp := store.SegmentStamp{Seq: st.ProductSeq(w.UUID), Fingerprint: fingerprint(w, lang)}
 	var seg *index.Segment
-	saved, ok, err := st.Stamp(productSegment)
+	name := productSegment(w)
+	saved, ok, err := st.Stamp(name)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
 	if ok && saved == stamp {
-		seg, err = index.Load(st, store.SegmentPrefix(productSegment))
+		seg, err = index.Load(st, store.SegmentPrefix(name))
 		if err != nil {
-			log.Warn("saved index unreadable: rebuilding", "err", err)
+			log.Warn("saved index unreadable: rebuilding", "website", w.UUID, "err", err)
 			seg = nil
 		} else {
-			log.Info("index loaded", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
+			log.Info("index loaded", "website", w.UUID, "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
 	if seg == nil {
-		seg, err = IndexStoredProducts(w, analysis.New(lang), st.ProductsRaw, rebuildProgress(log))
+		raw := func(fn func([]byte) error) error { return st.ProductsRaw(w.UUID, fn) }
+		seg, err = IndexStoredProducts(w, analysis.New(lang), raw, rebuildProgress(log))
 		if err != nil {
 			return nil, err
 		}
 		took := time.Since(start)
-		log.Info("index built", "products", seg.Len(), "took", took.Round(time.Millisecond),
+		log.Info("index built", "website", w.UUID, "products", seg.Len(), "took", took.Round(time.Millisecond),
 			"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
-		if err := saveProducts(st, seg, stamp, log); err != nil {
+		if err := saveProducts(st, w, seg, stamp, log); err != nil {
 			return nil, err
 		}
 	}
-	g, err := Assemble(w, lang, seg, st.Content)
+	g, err := Assemble(w, lang, seg, storedContent(st, w))
 	if err != nil {
 		return nil, err
 	}
@@ -76,16 +80,37 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	return g, nil
 }
 
-// saveProducts saves the product segment under stamp.
-func saveProducts(st *store.Store, seg *index.Segment, stamp store.SegmentStamp, log *slog.Logger) error {
+// OpenAll is Open for every website of f, in f's order; def is the
+// language of websites that set none.
+func OpenAll(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger) ([]*Generation, error) {
+	gens := make([]*Generation, 0, len(f.Websites))
+	for i := range f.Websites {
+		w := &f.Websites[i]
+		g, err := Open(st, w, w.Lang(def), log)
+		if err != nil {
+			return nil, fmt.Errorf("website %s: %w", w.UUID, err)
+		}
+		gens = append(gens, g)
+	}
+	return gens, nil
+}
+
+// saveProducts saves w's product segment under stamp.
+func saveProducts(st *store.Store, w *config.Website, seg *index.Segment, stamp store.SegmentStamp, log *slog.Logger) error {
 	start := time.Now()
-	if err := st.SaveSegment(productSegment, stamp, func(sw *store.SegmentWriter) error {
-		return seg.Save(sw, store.SegmentPrefix(productSegment))
+	name := productSegment(w)
+	if err := st.SaveSegment(name, stamp, func(sw *store.SegmentWriter) error {
+		return seg.Save(sw, store.SegmentPrefix(name))
 	}); err != nil {
 		return err
 	}
-	log.Info("index saved", "took", time.Since(start).Round(time.Millisecond))
+	log.Info("index saved", "website", w.UUID, "took", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// storedContent streams w's content items from st.
+func storedContent(st *store.Store, w *config.Website) func(fn func(*catalog.Content) error) error {
+	return func(fn func(*catalog.Content) error) error { return st.Content(w.UUID, fn) }
 }
 
 // fingerprint identifies the settings a product index depends on.

@@ -85,8 +85,8 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 		if g.Seq != st.Seq() {
 			t.Errorf("%s: generation at %d, store at %d", what, g.Seq, st.Seq())
 		}
-		stamp, ok, err := st.Stamp(productSegment)
-		if err != nil || !ok || stamp != (store.SegmentStamp{Seq: st.ProductSeq(), Fingerprint: fingerprint(w, lang)}) {
+		stamp, ok, err := st.Stamp(productSegment(w))
+		if err != nil || !ok || stamp != (store.SegmentStamp{Seq: st.ProductSeq(w.UUID), Fingerprint: fingerprint(w, lang)}) {
 			t.Errorf("%s: saved stamp %+v %v %v", what, stamp, ok, err)
 		}
 		return g
@@ -112,7 +112,7 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 
 	// Content and configuration entries leave the products as they were:
 	// the saved index is loaded, and the content indexed anew.
-	var b store.Batch
+	b := store.Batch{Website: shopUUID}
 	appendBatch := func(fill func()) {
 		t.Helper()
 		b.Reset()
@@ -148,8 +148,8 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	open("after the delete, again", w, analysis.English, loaded...)
 
 	// A saved segment under the right stamp that does not load.
-	stamp, _, _ := st.Stamp(productSegment)
-	if err := st.SaveSegment(productSegment, stamp, func(*store.SegmentWriter) error { return nil }); err != nil {
+	stamp, _, _ := st.Stamp(productSegment(w))
+	if err := st.SaveSegment(productSegment(w), stamp, func(*store.SegmentWriter) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	open("unreadable saved index", w, analysis.English, "saved index unreadable: rebuilding", "index built", "index saved")
@@ -189,7 +189,7 @@ func TestOpenLogsBuildRate(t *testing.T) {
 	for i := range products {
 		products[i] = catalog.Product{ProductNumber: "N" + strings.Repeat("0", 5-len(itoa(i))) + itoa(i), Title: "thing " + itoa(i%50)}
 	}
-	var b store.Batch
+	b := store.Batch{Website: shopUUID}
 	for i := range products {
 		if err := b.PutProduct(&products[i]); err != nil {
 			t.Fatal(err)
@@ -278,7 +278,7 @@ func TestImportWithConfigStoresIt(t *testing.T) {
 	cfg := &config.File{Websites: []config.Website{*shopWebsite()}}
 	st := openStore(t)
 	var calls []int
-	g, stats, err := ImportWithConfig(st, cfg, analysis.English, sliceSource(shopProducts()), nil, func(n int) { calls = append(calls, n) })
+	g, stats, err := ImportWithConfig(st, cfg, &cfg.Websites[0], analysis.English, sliceSource(shopProducts()), nil, func(n int) { calls = append(calls, n) })
 	if err != nil {
 		t.Fatal(err)
 	}

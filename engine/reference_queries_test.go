@@ -356,7 +356,7 @@ func flipkartCatalog(t *testing.T) (*config.Website, []catalog.Product) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
+	cfg := config.Default(config.DemoUUID)
 	w := &cfg.Websites[0]
 	w.IndexedFields = append(w.IndexedFields, config.IndexedField{Name: "extraData.fkAdvantage", Type: config.TypeKeyword})
 	v := &w.Search[0].Versions[0]

@@ -154,6 +154,11 @@ func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
+	return g.answer(req)
+}
+
+// answer answers a validated request.
+func (g *Generation) answer(req *SearchRequest) (*SearchResult, error) {
 	v, err := g.searchVersion(*req.Key, req.ID)
 	if err != nil {
 		return nil, err

@@ -90,7 +90,7 @@ func shopContent() []catalog.Content {
 func shopWebsite() *config.Website {
 	brand := config.Facet{Field: "brand", Type: config.FacetList, Title: "Brand"}
 	return &config.Website{
-		UUID: "shop",
+		UUID: shopUUID,
 		IndexedFields: []config.IndexedField{
 			{Name: "brand", Type: config.TypeKeyword},
 			{Name: "hierarchies", Type: config.TypeHierarchy},
@@ -408,3 +408,6 @@ func TestInitialContentAllFiltersDefaultCount(t *testing.T) {
 		t.Errorf("initial content %v, want %v", got, want)
 	}
 }
+
+// shopUUID is the test shop's website id.
+const shopUUID = "00000000-0000-4000-8000-00000000a001"

@@ -80,10 +80,11 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
-	if uuid != live.Website().UUID {
-		s.writeError(ctx, engine.NotFound("websiteUuid", "no website %q", uuid))
+	if _, err := live.Website(uuid); err != nil {
+		s.writeError(ctx, err)
 		return
 	}
+	site := adminSite{live, uuid}
 	collection, id, hasID := strings.Cut(rest, "/")
 	var res writeResult
 	var err error
@@ -91,9 +92,9 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 	case hasID && id == "":
 		err = engine.NotFound("", "no endpoint %s", path)
 	case collection == "products":
-		res, err = s.adminProducts(ctx, live, id, hasID)
+		res, err = site.products(ctx, id, hasID)
 	case collection == "content":
-		res, err = s.adminContent(ctx, live, id, hasID)
+		res, err = site.content(ctx, id, hasID)
 	default:
 		err = engine.NotFound("", "no endpoint %s", path)
 	}
@@ -130,26 +131,32 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 	ctx.SetBody(body)
 }
 
-// adminProducts serves .../products and .../products/{productNumber}.
-func (s *Server) adminProducts(ctx *fasthttp.RequestCtx, live *engine.Live, id string, hasID bool) (writeResult, error) {
+// adminSite is the admin routes of one website.
+type adminSite struct {
+	live *engine.Live
+	uuid string
+}
+
+// products serves .../products and .../products/{productNumber}.
+func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
 	var a store.Applied
 	var notFound []string
 	var rejected []engine.RowError
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
-		a, rejected, err = s.putProducts(ctx, live)
+		a, rejected, err = s.putProducts(ctx)
 	case !hasID && ctx.IsDelete():
 		var req bulkDelete
 		if err = decode(ctx.PostBody(), &req); err == nil {
 			if len(req.ProductNumbers) == 0 {
 				err = engine.Invalid("productNumbers", "list at least one product number")
 			} else {
-				a, notFound, err = live.DeleteProducts(req.ProductNumbers)
+				a, notFound, err = s.live.DeleteProducts(s.uuid, req.ProductNumbers)
 			}
 		}
 	case hasID && ctx.IsDelete():
-		a, err = live.DeleteProduct(id)
+		a, err = s.live.DeleteProduct(s.uuid, id)
 	default:
 		err = methodNotAllowed(ctx, hasID)
 	}
@@ -158,23 +165,23 @@ func (s *Server) adminProducts(ctx *fasthttp.RequestCtx, live *engine.Live, id s
 	return res, err
 }
 
-// adminContent serves .../content and .../content/{kind}/{id}: content
+// content serves .../content and .../content/{kind}/{id}: content
 // items (categories, brands, site pages, blog posts) in JSON Lines or a
 // JSON array, each naming its kind, upserted by kind and id; allowErrors
 // as for products.
-func (s *Server) adminContent(ctx *fasthttp.RequestCtx, live *engine.Live, id string, hasID bool) (writeResult, error) {
+func (s adminSite) content(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
 	var a store.Applied
 	var rejected []engine.RowError
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
-		a, rejected, err = putContent(ctx, live)
+		a, rejected, err = s.putContent(ctx)
 	case hasID && ctx.IsDelete():
 		kind, itemID, ok := strings.Cut(id, "/")
 		if !ok || itemID == "" || strings.Contains(itemID, "/") {
 			return writeResult{}, engine.NotFound("", "no endpoint %s: delete a content item at .../content/{kind}/{id}", ctx.Path())
 		}
-		a, err = live.DeleteContent(catalog.ContentKind(kind), itemID)
+		a, err = s.live.DeleteContent(s.uuid, catalog.ContentKind(kind), itemID)
 	default:
 		allow := "POST"
 		if hasID {
@@ -209,7 +216,7 @@ func (r *writeResult) reject(rejected []engine.RowError) {
 
 // putContent reads the body's content items into one entry: whole, or
 // with ?allowErrors=true the valid items, listing the others.
-func putContent(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []engine.RowError, error) {
+func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
 	format, err := bodyFormat(ctx)
 	if err != nil {
 		return store.Applied{}, nil, err
@@ -233,7 +240,7 @@ func putContent(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []e
 	if err != nil {
 		return store.Applied{}, nil, err
 	}
-	a, err := live.Apply(&b)
+	a, err := s.live.Apply(s.uuid, &b)
 	return a, rejected, err
 }
 
@@ -255,7 +262,7 @@ func addRows(rows [][]byte, labels []string, field string, allowErrors bool, add
 
 // putProducts reads the body's products into one batch and applies it:
 // whole, or with ?allowErrors=true the valid rows, listing the others.
-func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store.Applied, []engine.RowError, error) {
+func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
 	format, err := bodyFormat(ctx)
 	if err != nil {
 		return store.Applied{}, nil, err
@@ -268,7 +275,7 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 			return store.Applied{}, nil, err
 		}
 		if partial {
-			return live.PatchProducts(rows, func(i int) string { return labels[i] }, allowErrors)
+			return s.live.PatchProducts(s.uuid, rows, func(i int) string { return labels[i] }, allowErrors)
 		}
 		// allowErrors: the rows one by one (the import's reader stops at
 		// the first bad row).
@@ -286,7 +293,7 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 		if err != nil {
 			return store.Applied{}, nil, err
 		}
-		a, err := live.Apply(&b)
+		a, err := s.live.Apply(s.uuid, &b)
 		return a, rejected, err
 	}
 	var b store.Batch
@@ -301,7 +308,7 @@ func (s *Server) putProducts(ctx *fasthttp.RequestCtx, live *engine.Live) (store
 	if n == 0 {
 		return store.Applied{}, nil, engine.Invalid("products", "the body holds no products")
 	}
-	a, err := live.Apply(&b)
+	a, err := s.live.Apply(s.uuid, &b)
 	return a, nil, err
 }
 

@@ -40,8 +40,8 @@ func serveLive(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := engine.New(g, "admin-key")
-	return listen(t, New(eng, Options{Live: engine.NewLive(st, eng, &w, analysis.English, quiet), Logger: quiet}))
+	eng := engine.New("admin-key", g)
+	return listen(t, New(eng, Options{Live: engine.NewLive(st, eng, analysis.English, quiet), Logger: quiet}))
 }
 
 // adminSend sends an admin request with the admin key and decodes the
@@ -66,7 +66,7 @@ func adminSend(t *testing.T, method, url, contentType, body string, hdr ...strin
 // as the answer arrives.
 func TestAdminProductsUpsertAndDelete(t *testing.T) {
 	url := serveLive(t)
-	products := url + "/admin/v1/websites/shop/products"
+	products := url + "/admin/v1/websites/" + shopUUID + "/products"
 
 	status, r := adminSend(t, "POST", products, "application/x-ndjson",
 		`{"productNumber":"P09","title":"Cordless hammer drill","price":99}`+"\n"+
@@ -109,7 +109,7 @@ func TestAdminProductsUpsertAndDelete(t *testing.T) {
 // a bad row changes nothing.
 func TestAdminErrors(t *testing.T) {
 	url := serveLive(t)
-	products := url + "/admin/v1/websites/shop/products"
+	products := url + "/admin/v1/websites/" + shopUUID + "/products"
 	if status, r := adminSend(t, "POST", products, "application/json", `[{"productNumber":"P11","title":"Tape measure","variantProductNumbers":["P11-M"]}]`); status != 200 {
 		t.Fatalf("adding P11: %d %v", status, r)
 	}
@@ -122,7 +122,7 @@ func TestAdminErrors(t *testing.T) {
 		{"no key", "POST", products, "application/json", `[]`, []string{"X-None", "x"}, 401, "UNAUTHORIZED", "needs the admin key"},
 		{"a search key", "POST", products, "application/json", `[]`, []string{"Authorization", "Bearer shop-key"}, 401, "UNAUTHORIZED", "not the admin key"},
 		{"unknown website", "POST", url + "/admin/v1/websites/nope/products", "application/json", `[]`, nil, 404, "NOT_FOUND", `no website "nope"`},
-		{"unknown collection", "POST", url + "/admin/v1/websites/shop/pages", "application/json", `[]`, nil, 404, "NOT_FOUND", "no endpoint"},
+		{"unknown collection", "POST", url + "/admin/v1/websites/" + shopUUID + "/pages", "application/json", `[]`, nil, 404, "NOT_FOUND", "no endpoint"},
 		{"wrong method", "GET", products, "", "", nil, 405, "METHOD_NOT_ALLOWED", "use POST"},
 		{"csv", "POST", products, "text/csv", "a,b\n", nil, 415, "UNSUPPORTED_MEDIA_TYPE", "application/x-ndjson"},
 		{"empty batch", "POST", products, "application/json", `[]`, nil, 400, "INVALID_REQUEST", "holds no products"},
@@ -150,7 +150,7 @@ func TestAdminErrors(t *testing.T) {
 // a row naming no product, or making an invalid one, applies nothing.
 func TestAdminPartialUpdate(t *testing.T) {
 	url := serveLive(t)
-	products := url + "/admin/v1/websites/shop/products?partial=true"
+	products := url + "/admin/v1/websites/" + shopUUID + "/products?partial=true"
 	status, r := adminSend(t, "POST", products, "application/x-ndjson",
 		`{"productNumber":"P01","price":31,"inStock":false}`+"\n\n"+`{"productNumber":"p03","price":12.5}`+"\n")
 	if status != 200 || r["updated"] != 2.0 || r["added"] != 0.0 {
@@ -197,7 +197,7 @@ func TestAdminPartialUpdate(t *testing.T) {
 // bad rows only applies nothing and still answers 200.
 func TestAdminAllowErrors(t *testing.T) {
 	url := serveLive(t)
-	products := url + "/admin/v1/websites/shop/products"
+	products := url + "/admin/v1/websites/" + shopUUID + "/products"
 	status, r := adminSend(t, "POST", products+"?allowErrors=true", "application/x-ndjson", strings.Join([]string{
 		`{"productNumber":"P30","title":"Spade","price":20}`,
 		`{"productNumber":"P31","title":"Rake","price":"cheap"}`,
@@ -246,7 +246,7 @@ func TestAdminAllowErrors(t *testing.T) {
 // searches are unaffected, and bad items are refused as product rows are.
 func TestAdminContent(t *testing.T) {
 	url := serveLive(t)
-	content := url + "/admin/v1/websites/shop/content"
+	content := url + "/admin/v1/websites/" + shopUUID + "/content"
 	status, r := adminSend(t, "POST", content, "application/x-ndjson",
 		`{"kind":"brands","id":"b-bosch","title":"Bosch"}`+"\n"+`{"kind":"blogPosts","id":"p1","title":"Choosing a hammer","hierarchy":["Tools"]}`)
 	if status != 200 || r["added"] != 2.0 {

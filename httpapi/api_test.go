@@ -26,7 +26,7 @@ var demoSite struct {
 }
 
 func serve(t testing.TB, g *engine.Generation, maxBody int) string {
-	srv := New(engine.New(g, "admin-key"), Options{MaxBodyBytes: maxBody}).HTTPServer()
+	srv := New(engine.New("admin-key", g), Options{MaxBodyBytes: maxBody}).HTTPServer()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

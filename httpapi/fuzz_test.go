@@ -36,7 +36,7 @@ func FuzzSearchBody(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv := New(engine.New(g, ""), Options{})
+	srv := New(engine.New("", g), Options{})
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var ctx fasthttp.RequestCtx
 		ctx.Request.SetRequestURI("/serve/search")

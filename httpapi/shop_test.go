@@ -44,7 +44,7 @@ func shopSite(v config.SearchVersion) config.Website {
 	if v.Fields == nil {
 		v.Fields = []config.SearchField{{Name: "title", Weight: 5}, {Name: "brand", Weight: 3}, {Name: "productNumber", Weight: 1}}
 	}
-	return config.Website{UUID: "shop", Name: "Test shop", IndexedFields: shopFields,
+	return config.Website{UUID: shopUUID, Name: "Test shop", IndexedFields: shopFields,
 		Search: []config.SearchConfig{{Key: "shop", Versions: []config.SearchVersion{v}}}}
 }
 
@@ -75,7 +75,7 @@ func serveShop(t *testing.T, w config.Website, products []catalog.Product, conte
 	if err != nil {
 		t.Fatal(err)
 	}
-	return listen(t, New(engine.New(g, "admin-key"), opt))
+	return listen(t, New(engine.New("admin-key", g), opt))
 }
 
 // listen serves srv on a loopback port until the test ends and returns
@@ -291,3 +291,6 @@ func prettyTo(buf *bytes.Buffer, raw []byte, indent string) error {
 	buf.WriteByte(closer)
 	return nil
 }
+
+// shopUUID is the test shop's website id.
+const shopUUID = "00000000-0000-4000-8000-00000000a001"

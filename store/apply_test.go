@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestApplyCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var b Batch
+	b := Batch{Website: testSite}
 	put := func(pns ...string) {
 		for _, pn := range pns {
 			if err := b.PutProduct(&catalog.Product{ProductNumber: pn, Title: pn}); err != nil {
@@ -48,7 +49,7 @@ func TestApplyCounts(t *testing.T) {
 			t.Errorf("%s: %+v, want added %d, updated %d, deleted %d at %d", tc.name, a, tc.added, tc.updated, tc.deleted, st.Seq())
 		}
 	}
-	if n, _ := st.Count(); n != 2 { // B and D
+	if n, _ := st.Count(testSite); n != 2 { // B and D
 		t.Errorf("%d products stored, want 2", n)
 	}
 }
@@ -61,17 +62,17 @@ func TestPutProductJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var b Batch
+	b := Batch{Website: testSite}
 	data := []byte(`{"productNumber":"A","title":"merged"}`)
 	b.PutProductJSON("A", data)
 	a, err := st.Apply(&b, true)
 	if err != nil || a.Added != 1 {
 		t.Fatalf("%+v %v", a, err)
 	}
-	if got, err := st.Product("A"); err != nil || string(got) != string(data) {
+	if got, err := st.Product(testSite, "A"); err != nil || string(got) != string(data) {
 		t.Errorf("Product(A) = %s, %v", got, err)
 	}
-	if got, err := st.Product("a"); err != nil || got != nil {
+	if got, err := st.Product(testSite, "a"); err != nil || got != nil {
 		t.Errorf("Product(a) = %s, %v: numbers are exact here", got, err)
 	}
 	var logged string
@@ -89,7 +90,7 @@ func TestApplyContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var b Batch
+	b := Batch{Website: testSite}
 	brand := func(id string) *catalog.Content { return &catalog.Content{Kind: catalog.KindBrand, ID: id, Title: id} }
 	b.PutContent(brand("b1"))
 	b.PutContent(brand("b2"))
@@ -106,7 +107,7 @@ func TestApplyContent(t *testing.T) {
 		t.Fatalf("update b1, delete b2 (and two absent): %+v %v", a, err)
 	}
 	var ids []string
-	st.Content(func(c *catalog.Content) error { ids = append(ids, string(c.Kind)+"/"+c.ID); return nil })
+	st.Content(testSite, func(c *catalog.Content) error { ids = append(ids, string(c.Kind)+"/"+c.ID); return nil })
 	if strings.Join(ids, " ") != "brands/b1" {
 		t.Errorf("content stored: %v", ids)
 	}
@@ -114,5 +115,44 @@ func TestApplyContent(t *testing.T) {
 	st.Entries(a.Seq-1, func(e *Entry) error { logged = e.ContentDeletes; return nil })
 	if strings.Join(logged, " ") != "brands/b2 brands/b3 categories/b1" {
 		t.Errorf("the log's content deletes: %v", logged)
+	}
+}
+
+// TestWebsitesAreApart: two websites may hold the same product number and
+// content id; each reads, counts and deletes only its own.
+func TestWebsitesAreApart(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const other = "00000000-0000-4000-8000-000000000002"
+	for _, site := range []string{testSite, other} {
+		b := Batch{Website: site}
+		b.PutProduct(&catalog.Product{ProductNumber: "P1", Title: "from " + site})
+		b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b1", Title: "B"})
+		if a, err := st.Apply(&b, true); err != nil || a.Added != 1 || a.ContentAdded != 1 {
+			t.Fatalf("%s: %+v, %v; want one product and one item added", site, a, err)
+		}
+	}
+	del := Batch{Website: testSite}
+	del.DeleteProduct("P1")
+	del.DeleteContent(catalog.KindBrand, "b1")
+	if a, err := st.Apply(&del, true); err != nil || a.Deleted != 1 || a.ContentDeleted != 1 {
+		t.Fatalf("delete: %+v, %v", a, err)
+	}
+	var titles []string
+	for _, site := range []string{testSite, other} {
+		st.Products(site, func(p *catalog.Product) error { titles = append(titles, p.Title); return nil })
+	}
+	has, _ := st.HasContent(other, catalog.KindBrand, "b1")
+	gone, _ := st.HasContent(testSite, catalog.KindBrand, "b1")
+	if len(titles) != 1 || titles[0] != "from "+other || !has || gone {
+		t.Errorf("after deleting %s's: products %q, other's brand %v, deleted brand %v", testSite, titles, has, gone)
+	}
+	var sites []string
+	st.Entries(0, func(e *Entry) error { sites = append(sites, e.Website); return nil })
+	if fmt.Sprint(sites) != fmt.Sprint([]string{testSite, other, testSite}) {
+		t.Errorf("entries name websites %q", sites)
 	}
 }

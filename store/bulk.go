@@ -36,14 +36,15 @@ var ErrBulkInProgress = errors.New("a bulk import is in progress")
 // while the caller goes on. While a bulk write is open, Append fails with
 // ErrBulkInProgress.
 type BulkWriter struct {
-	st     *Store
-	tmp    string
-	opts   sstable.WriterOptions
-	seq    uint64        // the entry being filled
-	entry  *bytes.Buffer // its JSON
-	inEnt  int
-	items  []bulkItem
-	closed bool
+	st      *Store
+	website string // whose products these are
+	tmp     string
+	opts    sstable.WriterOptions
+	seq     uint64        // the entry being filled
+	entry   *bytes.Buffer // its JSON
+	inEnt   int
+	items   []bulkItem
+	closed  bool
 
 	log     *sstable.Writer
 	logq    chan logEntry // to the log's goroutine
@@ -67,8 +68,11 @@ type logEntry struct {
 	data *bytes.Buffer
 }
 
-// NewBulkWriter starts a bulk import of products.
-func (s *Store) NewBulkWriter() (*BulkWriter, error) {
+// NewBulkWriter starts a bulk import of website's products.
+func (s *Store) NewBulkWriter(website string) (*BulkWriter, error) {
+	if website == "" {
+		return nil, ErrNoWebsite
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.bulk {
@@ -78,7 +82,7 @@ func (s *Store) NewBulkWriter() (*BulkWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, err)
 	}
-	w := &BulkWriter{st: s, tmp: tmp, seq: s.seq + 1,
+	w := &BulkWriter{st: s, website: website, tmp: tmp, seq: s.seq + 1,
 		opts: s.tableOptions()}
 	if w.log, err = w.create("log.sst"); err != nil {
 		os.RemoveAll(tmp)
@@ -129,7 +133,8 @@ func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
 
 func (w *BulkWriter) startEntry() {
 	w.entry.Reset()
-	fmt.Fprintf(w.entry, `{"seq":%d,"products":[`, w.seq)
+	site, _ := json.Marshal(w.website)
+	fmt.Fprintf(w.entry, `{"seq":%d,"website":%s,"products":[`, w.seq, site)
 	w.inEnt = 0
 }
 
@@ -242,7 +247,7 @@ func (w *BulkWriter) Commit() error {
 			if i+1 < len(w.items) && w.items[i+1].key == it.key {
 				continue
 			}
-			key = appendProductKey(key[:0], it.key)
+			key = appendProductKey(key[:0], w.website, it.key)
 			if err := state.Set(key, it.val); err != nil {
 				state.Close()
 				return fmt.Errorf("bulk write: product %s: %w", it.key, err)
@@ -263,15 +268,13 @@ func (w *BulkWriter) Commit() error {
 			return fmt.Errorf("bulk write: %w", err)
 		}
 	}
-	// keyProductSeq sorts before keySeq. An import of only a
+	// The product sequence key sorts before keySeq. An import of only a
 	// configuration changes no product.
-	pseq := w.st.ProductSeq()
 	if len(w.items) > 0 {
-		pseq = last
-	}
-	if err := meta.Set([]byte(keyProductSeq), appendSeq(nil, pseq)); err != nil {
-		meta.Close()
-		return fmt.Errorf("bulk write: %w", err)
+		if err := meta.Set(productSeqKey(w.website), appendSeq(nil, last)); err != nil {
+			meta.Close()
+			return fmt.Errorf("bulk write: %w", err)
+		}
 	}
 	if err := meta.Set([]byte(keySeq), appendSeq(nil, last)); err != nil {
 		meta.Close()
@@ -284,7 +287,10 @@ func (w *BulkWriter) Commit() error {
 		return fmt.Errorf("bulk write: ingest into %s: %w", w.st.dir, err)
 	}
 	w.st.mu.Lock()
-	w.st.seq, w.st.pseq = last, pseq
+	w.st.seq = last
+	if len(w.items) > 0 {
+		w.st.pseq[w.website] = last
+	}
 	w.st.mu.Unlock()
 	return nil
 }

@@ -6,27 +6,38 @@ import (
 	"fmt"
 )
 
-// The database's key layout. Every key the store reads or writes is made
-// here; nothing else spells a prefix.
+// The database's key layout (Layout 2). Every key the store reads or
+// writes is made here; nothing else spells a prefix. A website's keys
+// carry its UUID, which config.Validate keeps free of '/'.
 //
 //	l/<seq: 8 bytes big-endian>    a log entry (JSON), in order
-//	p/<productNumber>              a product's JSON
-//	c/<kind>/<id>                  a content item's JSON
+//	p/<uuid>/<productNumber>       a product's JSON
+//	c/<uuid>/<kind>/<id>           a content item's JSON
 //	m/config                       the configuration file (JSON)
+//	m/layout                       the key layout: 8 bytes big-endian
 //	m/seq                          the last applied entry: 8 bytes big-endian
-//	m/pseq                         the last entry that changed a product
+//	m/pseq/<uuid>                  the last entry that changed the website's products
 //	m/segment/<name>               a saved segment's stamp (JSON)
 //	x/<name>/...                   a saved segment's keys
 const (
-	prefixLog     = "l/"
-	prefixProduct = "p/"
-	prefixContent = "c/"
-	prefixSegment = "x/"
-	keyConfig     = "m/config"
-	keySeq        = "m/seq"
-	keyProductSeq = "m/pseq"
-	keySegment    = "m/segment/"
+	prefixLog        = "l/"
+	prefixProduct    = "p/"
+	prefixContent    = "c/"
+	prefixSegment    = "x/"
+	prefixProductSeq = "m/pseq/"
+	keyConfig        = "m/config"
+	keyLayout        = "m/layout"
+	keySeq           = "m/seq"
+	keySegment       = "m/segment/"
 )
+
+// Layout is the key layout this package writes, stored at m/layout. A
+// store of another layout (layout 1 had no website in its keys) is
+// refused with ErrLayout, never read wrongly.
+const Layout = 2
+
+// ErrLayout marks a store written in another key layout.
+var ErrLayout = errors.New("store written in another key layout")
 
 // ErrCorrupt marks a key or value the store cannot read back; the
 // wrapping error names the check that failed.
@@ -51,8 +62,8 @@ func decodeLogKey(k []byte) (uint64, error) {
 	return binary.BigEndian.Uint64(k[len(prefixLog):]), nil
 }
 
-// appendSeq appends a sequence number as the value of keySeq or
-// keyProductSeq.
+// appendSeq appends a sequence number as the value of keySeq, keyLayout
+// or a product sequence key.
 func appendSeq(dst []byte, seq uint64) []byte { return binary.BigEndian.AppendUint64(dst, seq) }
 
 // decodeSeq reads a value appendSeq wrote; name says which key it is.
@@ -63,13 +74,31 @@ func decodeSeq(name string, v []byte) (uint64, error) {
 	return binary.BigEndian.Uint64(v), nil
 }
 
-// appendProductKey appends the state key of a product.
-func appendProductKey(dst []byte, productNumber string) []byte {
-	return append(append(dst, prefixProduct...), productNumber...)
+// productPrefix is the prefix of a website's product keys.
+func productPrefix(website string) string { return prefixProduct + website + "/" }
+
+// appendProductKey appends the state key of a website's product.
+func appendProductKey(dst []byte, website, productNumber string) []byte {
+	return append(append(append(append(dst, prefixProduct...), website...), '/'), productNumber...)
 }
 
-// contentKey is the state key of a content item; id is "<kind>/<id>".
-func contentKey(id string) []byte { return []byte(prefixContent + id) }
+// contentPrefix is the prefix of a website's content keys.
+func contentPrefix(website string) string { return prefixContent + website + "/" }
+
+// contentKey is the state key of a website's content item; id is
+// "<kind>/<id>".
+func contentKey(website, id string) []byte { return []byte(contentPrefix(website) + id) }
+
+// productSeqKey is the key of a website's product sequence.
+func productSeqKey(website string) []byte { return []byte(prefixProductSeq + website) }
+
+// decodeProductSeqKey is the website of a product sequence key.
+func decodeProductSeqKey(k []byte) (string, error) {
+	if len(k) <= len(prefixProductSeq) || string(k[:len(prefixProductSeq)]) != prefixProductSeq {
+		return "", corruptionErrorf("product sequence key %q is not %q and a website", k, prefixProductSeq)
+	}
+	return string(k[len(prefixProductSeq):]), nil
+}
 
 // segmentStampKey is the key of a saved segment's stamp.
 func segmentStampKey(name string) []byte { return []byte(keySegment + name) }

@@ -71,11 +71,11 @@ func TestProductSeq(t *testing.T) {
 	}
 	check := func(what string, seq, pseq uint64) {
 		t.Helper()
-		if st.Seq() != seq || st.ProductSeq() != pseq {
-			t.Errorf("%s: seq %d, product seq %d; want %d, %d", what, st.Seq(), st.ProductSeq(), seq, pseq)
+		if st.Seq() != seq || st.ProductSeq(testSite) != pseq {
+			t.Errorf("%s: seq %d, product seq %d; want %d, %d", what, st.Seq(), st.ProductSeq(testSite), seq, pseq)
 		}
 	}
-	var b Batch
+	b := Batch{Website: testSite}
 	add := func(what string, fill func(), seq, pseq uint64) {
 		t.Helper()
 		b.Reset()
@@ -94,7 +94,7 @@ func TestProductSeq(t *testing.T) {
 
 	bulk := func(what string, products int, cfg bool, seq, pseq uint64) {
 		t.Helper()
-		w, err := st.NewBulkWriter()
+		w, err := st.NewBulkWriter(testSite)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,19 +131,25 @@ func TestProductSeq(t *testing.T) {
 	reopen()
 	check("reopened after content", 8, 7)
 
-	// A store from before m/pseq: any entry may have changed products.
-	if err := st.db.Delete([]byte(keyProductSeq), pebble.Sync); err != nil {
+	// Another website's products move only its own sequence.
+	other := Batch{Website: "00000000-0000-4000-8000-000000000002"}
+	other.PutProduct(&catalog.Product{ProductNumber: "P1", Title: "p"})
+	if _, err := st.Append(&other, true); err != nil {
 		t.Fatal(err)
 	}
+	check("another website's product", 9, 7)
+	if got := st.ProductSeq(other.Website); got != 9 {
+		t.Errorf("the other website's product seq %d, want 9", got)
+	}
 	reopen()
-	check("without m/pseq", 8, 8)
+	check("reopened after another website's product", 9, 7)
 
 	// A product sequence past the log, or a sequence of the wrong size,
 	// is a corrupt store.
 	for _, tc := range []struct{ key, val []byte }{
-		{[]byte(keyProductSeq), appendSeq(nil, 9)},
+		{productSeqKey(testSite), appendSeq(nil, 10)},
 		{[]byte(keySeq), []byte{1, 2, 3}},
-		{[]byte(keyProductSeq), []byte{1}},
+		{productSeqKey(testSite), []byte{1}},
 	} {
 		if err := st.db.Set(tc.key, tc.val, pebble.Sync); err != nil {
 			t.Fatal(err)
@@ -159,8 +165,8 @@ func TestProductSeq(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		db.Set([]byte(keySeq), appendSeq(nil, 8), pebble.Sync)
-		db.Set([]byte(keyProductSeq), appendSeq(nil, 8), pebble.Sync)
+		db.Set([]byte(keySeq), appendSeq(nil, 9), pebble.Sync)
+		db.Set(productSeqKey(testSite), appendSeq(nil, 8), pebble.Sync)
 		db.Close()
 		if st, err = Open(dir); err != nil {
 			t.Fatal(err)
@@ -177,7 +183,7 @@ func TestEntriesRefuseMismatchedSeq(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var b Batch
+	b := Batch{Website: testSite}
 	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b1", Title: "B"})
 	if _, err := st.Append(&b, true); err != nil {
 		t.Fatal(err)
@@ -195,5 +201,68 @@ func TestEntriesRefuseMismatchedSeq(t *testing.T) {
 	}
 	if err := st.Entries(1, func(*Entry) error { return nil }); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("an entry that is not JSON: %v, want a corruption error", err)
+	}
+}
+
+// testSite is the website the tests' batches change.
+const testSite = "00000000-0000-4000-8000-000000000001"
+
+// TestOldLayoutRefused: a store written before keys named their website
+// (a log, no m/layout) or in a layout this Aisle does not know is refused
+// with ErrLayout, saying to import again, and left as it was.
+func TestOldLayoutRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		layout []byte // nil: absent
+	}{{"layout 1 (no m/layout)", nil}, {"layout 3", appendSeq(nil, 3)}} {
+		dir := t.TempDir()
+		db, err := pebble.Open(dir, options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Set([]byte(keySeq), appendSeq(nil, 4), pebble.Sync)
+		db.Set([]byte("p/SKU-1"), []byte(`{"productNumber":"SKU-1"}`), pebble.Sync)
+		if tc.layout != nil {
+			db.Set([]byte(keyLayout), tc.layout, pebble.Sync)
+		}
+		db.Close()
+		_, err = Open(dir)
+		if !errors.Is(err, ErrLayout) || !bytes.Contains([]byte(err.Error()), []byte("import the catalog again")) {
+			t.Errorf("%s: open %v, want ErrLayout saying to import again", tc.name, err)
+		}
+	}
+	// A new store is stamped with Layout, and opens again.
+	dir := t.TempDir()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if st, err = Open(dir); err != nil {
+		t.Fatalf("a new store reopened: %v", err)
+	}
+	st.Close()
+}
+
+// TestBatchNamesItsWebsite: products or content without a website are
+// refused before anything is written; a configuration alone needs none.
+func TestBatchNamesItsWebsite(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var b Batch
+	b.DeleteProduct("P1")
+	if _, err := st.Apply(&b, true); !errors.Is(err, ErrNoWebsite) || st.Seq() != 0 {
+		t.Errorf("a delete without a website: %v, seq %d", err, st.Seq())
+	}
+	if _, err := st.NewBulkWriter(""); !errors.Is(err, ErrNoWebsite) {
+		t.Errorf("a bulk write without a website: %v", err)
+	}
+	var c Batch
+	c.SetConfig(&config.File{})
+	if _, err := st.Apply(&c, true); err != nil {
+		t.Errorf("a configuration alone: %v", err)
 	}
 }

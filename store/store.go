@@ -30,8 +30,8 @@ type Store struct {
 	opts *pebble.Options
 	mu   sync.Mutex
 	seq  uint64
-	pseq uint64 // the last entry that changed a product
-	bulk bool   // a BulkWriter holds the log
+	pseq map[string]uint64 // website → the last entry that changed its products
+	bulk bool              // a BulkWriter holds the log
 
 	unlock func() // releases the directory for another Open
 	closed bool
@@ -58,23 +58,8 @@ func Open(dir string) (*Store, error) {
 			os.RemoveAll(p)
 		}
 	}
-	s := &Store{db: db, dir: dir, opts: opts, unlock: unlock}
-	seq, _, err := s.readSeq(keySeq)
-	if err == nil {
-		s.seq = seq
-		// A store written before keyProductSeq existed (every entry since
-		// writes it): any entry may have changed products.
-		s.pseq = seq
-		if pseq, ok2, err2 := s.readSeq(keyProductSeq); err2 != nil {
-			err = err2
-		} else if ok2 {
-			s.pseq = pseq
-		}
-		if s.pseq > s.seq {
-			err = corruptionErrorf("%s %d is past %s %d", keyProductSeq, s.pseq, keySeq, s.seq)
-		}
-	}
-	if err != nil {
+	s := &Store{db: db, dir: dir, opts: opts, unlock: unlock, pseq: map[string]uint64{}}
+	if err := s.load(); err != nil {
 		db.Close()
 		unlock()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
@@ -82,7 +67,44 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
-// readSeq reads keySeq or keyProductSeq; ok is false when it is absent.
+// load reads the layout and the sequence numbers, and stamps an empty
+// store with Layout.
+func (s *Store) load() error {
+	seq, hasLog, err := s.readSeq(keySeq)
+	if err != nil {
+		return err
+	}
+	layout, ok, err := s.readSeq(keyLayout)
+	switch {
+	case err != nil:
+		return err
+	case !ok && !hasLog:
+		return s.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync)
+	case !ok:
+		layout = 1 // before m/layout, keys had no website
+	}
+	if layout != Layout {
+		return fmt.Errorf("%w: layout %d, and this Aisle reads layout %d: import the catalog again into a new directory", ErrLayout, layout, Layout)
+	}
+	s.seq = seq
+	return s.scan(prefixProductSeq, func(k, v []byte) error {
+		website, err := decodeProductSeqKey(k)
+		if err != nil {
+			return err
+		}
+		pseq, err := decodeSeq(string(k), v)
+		if err != nil {
+			return err
+		}
+		if pseq > seq {
+			return corruptionErrorf("%s %d is past %s %d", k, pseq, keySeq, seq)
+		}
+		s.pseq[website] = pseq
+		return nil
+	})
+}
+
+// readSeq reads keySeq or keyLayout; ok is false when it is absent.
 func (s *Store) readSeq(key string) (seq uint64, ok bool, err error) {
 	v, closer, err := s.db.Get([]byte(key))
 	if errors.Is(err, pebble.ErrNotFound) {
@@ -139,19 +161,23 @@ func (s *Store) Seq() uint64 {
 }
 
 // ProductSeq is the sequence number of the last entry that added,
-// replaced or deleted a product (0 for none): a product index built at
-// ProductSeq is current whatever entries followed it. Configuration and
-// content entries do not move it.
-func (s *Store) ProductSeq() uint64 {
+// replaced or deleted a product of website (0 for none): its product
+// index built at ProductSeq is current whatever entries followed it.
+// Configuration and content entries, and other websites' entries, do not
+// move it.
+func (s *Store) ProductSeq(website string) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.pseq
+	return s.pseq[website]
 }
 
 // Entry is one change: self-contained, so a follower applying the same
 // entries in order reaches the same state.
 type Entry struct {
-	Seq      uint64            `json:"seq"`
+	Seq uint64 `json:"seq"`
+	// Website is the UUID of the website whose products and content the
+	// entry changes; empty for a configuration-only entry.
+	Website  string            `json:"website,omitempty"`
 	Products []json.RawMessage `json:"products,omitempty"`
 	Deletes  []string          `json:"deletes,omitempty"`
 	// ContentDeletes are content items deleted, as "kind/id".
@@ -162,6 +188,10 @@ type Entry struct {
 
 // Batch gathers one entry's changes before Append commits them.
 type Batch struct {
+	// Website is the UUID of the website whose products and content the
+	// batch changes; Apply refuses a batch that changes them without one.
+	Website string
+
 	products [][]byte
 	pkeys    []string
 	content  [][]byte
@@ -252,6 +282,9 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	if s.bulk {
 		return Applied{}, ErrBulkInProgress
 	}
+	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes) > 0 {
+		return Applied{}, ErrNoWebsite
+	}
 	applied, err := s.count(b)
 	if err != nil {
 		return Applied{}, err
@@ -265,10 +298,10 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 func (s *Store) count(b *Batch) (Applied, error) {
 	var a Applied
 	var err error
-	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, func(k string) []byte { return appendProductKey(nil, k) }); err != nil {
+	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, func(k string) []byte { return appendProductKey(nil, b.Website, k) }); err != nil {
 		return Applied{}, err
 	}
-	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, contentKey); err != nil {
+	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, func(k string) []byte { return contentKey(b.Website, k) }); err != nil {
 		return Applied{}, err
 	}
 	return a, nil
@@ -333,6 +366,11 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	var entry bytes.Buffer
 	entry.Grow(64 + 16*len(b.products))
 	fmt.Fprintf(&entry, `{"seq":%d`, seq)
+	if b.Website != "" {
+		w, _ := json.Marshal(b.Website)
+		entry.WriteString(`,"website":`)
+		entry.Write(w)
+	}
 	writeRaw(&entry, "products", b.products)
 	writeRaw(&entry, "content", b.content)
 	if len(b.deletes) > 0 {
@@ -367,12 +405,11 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	if err := pb.Set([]byte(keySeq), seqVal, nil); err != nil {
 		return 0, err
 	}
-	pseq := s.pseq
-	if len(b.products) > 0 || len(b.deletes) > 0 {
-		pseq = seq
-	}
-	if err := pb.Set([]byte(keyProductSeq), appendSeq(nil, pseq), nil); err != nil {
-		return 0, err
+	changed := len(b.products) > 0 || len(b.deletes) > 0
+	if changed {
+		if err := pb.Set(productSeqKey(b.Website), seqVal, nil); err != nil {
+			return 0, err
+		}
 	}
 	opts := pebble.NoSync
 	if sync {
@@ -381,7 +418,10 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	if err := pb.Commit(opts); err != nil {
 		return 0, fmt.Errorf("commit entry %d: %w", seq, err)
 	}
-	s.seq, s.pseq = seq, pseq
+	s.seq = seq
+	if changed {
+		s.pseq[b.Website] = seq
+	}
 	return seq, nil
 }
 
@@ -404,22 +444,22 @@ func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
 // applyTo is the applier: it turns an entry's changes into state keys.
 func applyTo(pb *pebble.Batch, b *Batch) error {
 	for i, data := range b.products {
-		if err := pb.Set(appendProductKey(nil, b.pkeys[i]), data, nil); err != nil {
+		if err := pb.Set(appendProductKey(nil, b.Website, b.pkeys[i]), data, nil); err != nil {
 			return err
 		}
 	}
 	for _, pn := range b.deletes {
-		if err := pb.Delete(appendProductKey(nil, pn), nil); err != nil {
+		if err := pb.Delete(appendProductKey(nil, b.Website, pn), nil); err != nil {
 			return err
 		}
 	}
 	for i, data := range b.content {
-		if err := pb.Set(contentKey(b.ckeys[i]), data, nil); err != nil {
+		if err := pb.Set(contentKey(b.Website, b.ckeys[i]), data, nil); err != nil {
 			return err
 		}
 	}
 	for _, k := range b.cdeletes {
-		if err := pb.Delete(contentKey(k), nil); err != nil {
+		if err := pb.Delete(contentKey(b.Website, k), nil); err != nil {
 			return err
 		}
 	}
@@ -435,17 +475,17 @@ func applyTo(pb *pebble.Batch, b *Batch) error {
 	return nil
 }
 
-// ProductsRaw calls fn with every product's stored JSON, in key order;
-// the bytes are valid during the call only. Indexing decodes them on
-// every core instead of here.
-func (s *Store) ProductsRaw(fn func(raw []byte) error) error {
-	return s.scan(prefixProduct, func(_, v []byte) error { return fn(v) })
+// ProductsRaw calls fn with every product of website's stored JSON, in
+// key order; the bytes are valid during the call only. Indexing decodes
+// them on every core instead of here.
+func (s *Store) ProductsRaw(website string, fn func(raw []byte) error) error {
+	return s.scan(productPrefix(website), func(_, v []byte) error { return fn(v) })
 }
 
-// Products streams every stored product in product-number order.
-func (s *Store) Products(fn func(*catalog.Product) error) error {
+// Products streams website's stored products in product-number order.
+func (s *Store) Products(website string, fn func(*catalog.Product) error) error {
 	var p catalog.Product
-	return s.scan(prefixProduct, func(k, v []byte) error {
+	return s.scan(productPrefix(website), func(k, v []byte) error {
 		p = catalog.Product{}
 		if err := json.Unmarshal(v, &p); err != nil {
 			return fmt.Errorf("decode product %s: %w", k, err)
@@ -454,10 +494,10 @@ func (s *Store) Products(fn func(*catalog.Product) error) error {
 	})
 }
 
-// Content streams every stored content item.
-func (s *Store) Content(fn func(*catalog.Content) error) error {
+// Content streams website's stored content items.
+func (s *Store) Content(website string, fn func(*catalog.Content) error) error {
 	var c catalog.Content
-	return s.scan(prefixContent, func(k, v []byte) error {
+	return s.scan(contentPrefix(website), func(k, v []byte) error {
 		c = catalog.Content{}
 		if err := json.Unmarshal(v, &c); err != nil {
 			return fmt.Errorf("decode content %s: %w", k, err)
@@ -466,20 +506,22 @@ func (s *Store) Content(fn func(*catalog.Content) error) error {
 	})
 }
 
-// Product is the stored JSON of the product numbered pn (exactly), or
-// nil when there is none.
-func (s *Store) Product(pn string) ([]byte, error) { return s.get(appendProductKey(nil, pn)) }
+// Product is the stored JSON of website's product numbered pn (exactly),
+// or nil when there is none.
+func (s *Store) Product(website, pn string) ([]byte, error) {
+	return s.get(appendProductKey(nil, website, pn))
+}
 
-// HasContent says whether a content item is stored.
-func (s *Store) HasContent(kind catalog.ContentKind, id string) (bool, error) {
-	v, err := s.get(contentKey(string(kind) + "/" + id))
+// HasContent says whether website has a content item stored.
+func (s *Store) HasContent(website string, kind catalog.ContentKind, id string) (bool, error) {
+	v, err := s.get(contentKey(website, string(kind)+"/"+id))
 	return v != nil, err
 }
 
-// HasProducts says whether any product is stored.
-func (s *Store) HasProducts() (bool, error) {
+// HasProducts says whether website has any product stored.
+func (s *Store) HasProducts(website string) (bool, error) {
 	found := false
-	err := s.scan(prefixProduct, func(_, _ []byte) error { found = true; return errStopScan })
+	err := s.scan(productPrefix(website), func(_, _ []byte) error { found = true; return errStopScan })
 	if errors.Is(err, errStopScan) {
 		err = nil
 	}
@@ -488,10 +530,10 @@ func (s *Store) HasProducts() (bool, error) {
 
 var errStopScan = errors.New("stop")
 
-// Count is the number of stored products.
-func (s *Store) Count() (int, error) {
+// Count is the number of website's stored products.
+func (s *Store) Count(website string) (int, error) {
 	n := 0
-	err := s.scan(prefixProduct, func(_, _ []byte) error { n++; return nil })
+	err := s.scan(productPrefix(website), func(_, _ []byte) error { n++; return nil })
 	return n, err
 }
 
@@ -511,6 +553,10 @@ func (s *Store) Config() (*config.File, error) {
 	}
 	return &f, nil
 }
+
+// ErrNoWebsite is Apply's answer to a batch that changes products or
+// content without naming its website.
+var ErrNoWebsite = errors.New("a batch that changes products or content names its website")
 
 // Entries streams log entries with a sequence number above after.
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {

@@ -23,7 +23,7 @@ func TestAppendApplyReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b Batch
+	b := Batch{Website: testSite}
 	for i := range 3 {
 		if err := b.PutProduct(&catalog.Product{ProductNumber: fmt.Sprintf("P%d", i), Title: "t", Price: float64(i)}); err != nil {
 			t.Fatal(err)
@@ -32,7 +32,7 @@ func TestAppendApplyReopen(t *testing.T) {
 	if err := b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b1", Title: "Brand"}); err != nil {
 		t.Fatal(err)
 	}
-	b.SetConfig(config.Default())
+	b.SetConfig(config.Default(testSite))
 	if seq, err := st.Append(&b, true); err != nil || seq != 1 {
 		t.Fatalf("append: %d %v", seq, err)
 	}
@@ -55,14 +55,14 @@ func TestAppendApplyReopen(t *testing.T) {
 		t.Fatalf("seq after reopen %d", st.Seq())
 	}
 	var titles []string
-	if err := st.Products(func(p *catalog.Product) error { titles = append(titles, p.ProductNumber+"="+p.Title); return nil }); err != nil {
+	if err := st.Products(testSite, func(p *catalog.Product) error { titles = append(titles, p.ProductNumber+"="+p.Title); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(titles) != "[P0=t P2=updated]" {
 		t.Fatalf("products %v", titles)
 	}
 	var content []string
-	_ = st.Content(func(c *catalog.Content) error { content = append(content, c.Title); return nil })
+	_ = st.Content(testSite, func(c *catalog.Content) error { content = append(content, c.Title); return nil })
 	if fmt.Sprint(content) != "[Brand]" {
 		t.Fatalf("content %v", content)
 	}
@@ -82,7 +82,7 @@ func TestAppendApplyReopen(t *testing.T) {
 	if fmt.Sprint(seqs, products) != "[1 2] [3 1]" {
 		t.Fatalf("log %v %v", seqs, products)
 	}
-	if n, _ := st.Count(); n != 2 {
+	if n, _ := st.Count(testSite); n != 2 {
 		t.Fatalf("count %d", n)
 	}
 }
@@ -150,18 +150,18 @@ func TestBulkWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b Batch
+	b := Batch{Website: testSite}
 	_ = b.PutProduct(&catalog.Product{ProductNumber: "OLD", Title: "kept"})
 	_ = b.PutProduct(&catalog.Product{ProductNumber: "P00003", Title: "before the import"})
 	if _, err := st.Append(&b, false); err != nil {
 		t.Fatal(err)
 	}
 	const n = 2*BulkBatch + 1
-	w, err := st.NewBulkWriter()
+	w, err := st.NewBulkWriter(testSite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.NewBulkWriter(); !errors.Is(err, ErrBulkInProgress) {
+	if _, err := st.NewBulkWriter(testSite); !errors.Is(err, ErrBulkInProgress) {
 		t.Fatalf("second bulk writer: %v", err)
 	}
 	if _, err := st.Append(&b, false); !errors.Is(err, ErrBulkInProgress) {
@@ -180,7 +180,7 @@ func TestBulkWriter(t *testing.T) {
 			t.Fatalf("put %s: %v", p.ProductNumber, err)
 		}
 	}
-	if c, _ := st.Count(); c != 2 || st.Seq() != 1 {
+	if c, _ := st.Count(testSite); c != 2 || st.Seq() != 1 {
 		t.Fatalf("before commit: %d products at seq %d, want the 2 from before at 1", c, st.Seq())
 	}
 	if err := w.Commit(); err != nil {
@@ -190,7 +190,7 @@ func TestBulkWriter(t *testing.T) {
 	if w.Count != n || w.Bytes != wantBytes {
 		t.Fatalf("counted %d products, %d bytes; want %d, %d", w.Count, w.Bytes, n, wantBytes)
 	}
-	var after Batch
+	after := Batch{Website: testSite}
 	_ = after.PutProduct(&catalog.Product{ProductNumber: "AFTER", Title: "appended"})
 	if _, err := st.Append(&after, false); err != nil {
 		t.Fatalf("append after the bulk write: %v", err)
@@ -214,7 +214,7 @@ func TestBulkWriter(t *testing.T) {
 	}
 	titles := map[string]string{}
 	count := 0
-	if err := st.Products(func(p *catalog.Product) error { titles[p.ProductNumber] = p.Title; count++; return nil }); err != nil {
+	if err := st.Products(testSite, func(p *catalog.Product) error { titles[p.ProductNumber] = p.Title; count++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	// n-1 distinct bulk numbers (P00042 twice; the one the last put
@@ -232,7 +232,7 @@ func TestBulkWriterAbort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { st.Close() }() // st is reopened below
-	w, err := st.NewBulkWriter()
+	w, err := st.NewBulkWriter(testSite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,15 +253,15 @@ func TestBulkWriterAbort(t *testing.T) {
 	if st, err = Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if has, err := st.HasProducts(); has || err != nil || st.Seq() != 0 {
+	if has, err := st.HasProducts(testSite); has || err != nil || st.Seq() != 0 {
 		t.Fatalf("after abort: products %v (%v), seq %d", has, err, st.Seq())
 	}
-	var b Batch
+	b := Batch{Website: testSite}
 	_ = b.PutProduct(&catalog.Product{ProductNumber: "A", Title: "x"})
 	if seq, err := st.Append(&b, true); seq != 1 || err != nil {
 		t.Fatalf("append after abort: %d %v", seq, err)
 	}
-	if has, _ := st.HasProducts(); !has {
+	if has, _ := st.HasProducts(testSite); !has {
 		t.Fatal("HasProducts false after an append")
 	}
 	entries, _ := os.ReadDir(dir)
@@ -284,7 +284,7 @@ func TestBulkCommitBeforeLogWriterRuns(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	done := make(chan error, 1)
 	go func() {
-		w, err := st.NewBulkWriter()
+		w, err := st.NewBulkWriter(testSite)
 		if err != nil {
 			done <- err
 			return
@@ -303,7 +303,7 @@ func TestBulkCommitBeforeLogWriterRuns(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("commit hung")
 	}
-	if n, _ := st.Count(); n != 1 {
+	if n, _ := st.Count(testSite); n != 1 {
 		t.Fatalf("%d products after commit", n)
 	}
 }
@@ -324,7 +324,7 @@ func TestBulkWriterStoresConfig(t *testing.T) {
 	}
 	write := func(cfg *config.File, products int, commit bool) {
 		t.Helper()
-		w, err := st.NewBulkWriter()
+		w, err := st.NewBulkWriter(testSite)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -357,7 +357,7 @@ func TestBulkWriterStoresConfig(t *testing.T) {
 		if cfg != nil {
 			uuid = cfg.Websites[0].UUID
 		}
-		if products, err = st.Count(); err != nil {
+		if products, err = st.Count(testSite); err != nil {
 			t.Fatal(err)
 		}
 		err = st.Entries(0, func(e *Entry) error { lastEntry = e; return nil })

@@ -223,13 +223,18 @@ func storedState(t *testing.T, dir string) string {
 	}
 	b.Write(cb)
 	b.WriteString("\n")
-	if err := st.Products(func(p *catalog.Product) error {
-		pb, err := json.Marshal(p)
-		b.Write(pb)
-		b.WriteString("\n")
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	if cfg == nil {
+		return b.String()
+	}
+	for _, w := range cfg.Websites {
+		if err := st.Products(w.UUID, func(p *catalog.Product) error {
+			pb, err := json.Marshal(p)
+			b.Write(pb)
+			b.WriteString("\n")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return b.String()
 }

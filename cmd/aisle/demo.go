@@ -44,23 +44,36 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 	if err := seedDemo(st, *products, f.lang, log); err != nil {
 		return err
 	}
-	return serveStore(ctx, st, f, stdout, log, func(s served) {
-		fmt.Fprintf(stdout, `
-Aisle demo shop is up on http://%s with %d products (search configuration key "demo").
-Try a search:
+	return serveStore(ctx, st, f, stdout, log, func(s served) { demoBanner(stdout, s) })
+}
+
+// demoBanner tells a person what the demo serves and how to try it.
+func demoBanner(w io.Writer, s served) {
+	fmt.Fprintf(w, "\nAisle demo is up on http://%s, serving %d websites:\n", s.addr, len(s.websites))
+	for _, g := range s.websites {
+		key := ""
+		if len(g.Website.Search) > 0 {
+			key = g.Website.Search[0].Key
+		}
+		fmt.Fprintf(w, "  %-18s %s  %6d products  search key %q\n", g.Website.Name, g.Website.UUID, g.Products.Len(), key)
+	}
+	fmt.Fprintf(w, `Try a search in each:
 
   curl -s -X POST http://%s/serve/search -H 'Content-Type: application/json' \
     -d '{"query":"cordless drill","key":"demo","products":{"count":5,"fields":["title","brand","price"],"returnFilters":true}}'
 
+  curl -s -X POST http://%s/serve/search -H 'Content-Type: application/json' \
+    -d '{"query":"sofaborde","key":"demo-da","products":{"count":5,"fields":["title","brand","price"]}}'
+
 Press Ctrl-C to stop.
-`, s.addr, s.products, s.addr)
-	})
+`, s.addr, s.addr)
 }
 
-// seedDemo fills an empty store with the demo shop; a store that already
-// holds products is served as it is.
+// seedDemo fills an empty store with the demo's two websites: the
+// English shop of n products and the Danish one of demo.DanishProducts.
+// A store that already holds a catalog is served as it is.
 func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
-	lang, err := analysis.ParseLanguage(langName)
+	def, err := analysis.ParseLanguage(langName)
 	if err != nil {
 		return err
 	}
@@ -69,23 +82,35 @@ func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
 		return nil
 	}
 	start := time.Now()
-	var b store.Batch
 	cfg := demo.Config()
-	b.SetConfig(&cfg)
-	for _, c := range demo.Content(demoSeed) {
-		if err := b.PutContent(&c); err != nil {
+	shops := []struct {
+		n        int
+		products func(fn func(*catalog.Product) error) error
+		content  []catalog.Content
+	}{
+		{n, func(fn func(*catalog.Product) error) error { return demo.Each(n, demoSeed, fn) }, demo.Content(demoSeed)},
+		{demo.DanishProducts, func(fn func(*catalog.Product) error) error { return demo.EachDanish(demo.DanishProducts, demoSeed, fn) }, demo.DanishContent()},
+	}
+	for i, shop := range shops {
+		w := &cfg.Websites[i]
+		b := store.Batch{Website: w.UUID}
+		if i == 0 {
+			b.SetConfig(&cfg)
+		}
+		for _, c := range shop.content {
+			if err := b.PutContent(&c); err != nil {
+				return err
+			}
+		}
+		if _, err := st.Append(&b, false); err != nil {
 			return err
 		}
+		// Indexed in the same pass and saved, so serving loads the index.
+		if _, _, err := engine.Import(st, w, w.Lang(def), shop.products, log, nil); err != nil {
+			return err
+		}
+		log.Info("demo catalog generated", "website", w.UUID, "name", w.Name, "products", shop.n)
 	}
-	if _, err := st.Append(&b, false); err != nil {
-		return err
-	}
-	// Indexed in the same pass and saved, so serving loads the index.
-	if _, _, err := engine.Import(st, &cfg.Websites[0], lang, func(fn func(*catalog.Product) error) error {
-		return demo.Each(n, demoSeed, fn)
-	}, log, nil); err != nil {
-		return err
-	}
-	log.Info("demo catalog generated", "products", n, "took", time.Since(start).Round(time.Millisecond))
+	log.Info("demo generated", "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }

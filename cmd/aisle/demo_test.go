@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-var demoBannerRE = regexp.MustCompile(`Aisle demo shop is up on http://(\S+) with (\d+) products \(search configuration key "demo"\)`)
+var demoBannerRE = regexp.MustCompile(`Aisle demo is up on http://(\S+), serving 2 websites:\n  Aisle Demo Shop +00000000-0000-4000-8000-000000000001 +(\d+) products  search key "demo"\n  Aisle Demo Butik +00000000-0000-4000-8000-000000000002 +2000 products  search key "demo-da"\n`)
 
 // TestDemoServesProductsUnderKeyDemo: README.md, "go run ./cmd/aisle demo
 // ... Flags: --addr HOST:PORT, --data DIR (keep the pebble directory; a
@@ -26,6 +26,15 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	}
 	if n := s.total(t, "demo", "lamp"); n == 0 || n >= 240 {
 		t.Errorf("lamp found %d of 240 demo products", n)
+	}
+	// The Danish website: its own catalog, stemmed as Danish (a plural
+	// finds the singular), and neither website sees the other's products.
+	sofabord, sofaborde := s.total(t, "demo-da", "sofabord"), s.total(t, "demo-da", "sofaborde")
+	if sofabord == 0 || sofabord != sofaborde || s.total(t, "demo-da", "*") != 2000 {
+		t.Errorf("demo-da: sofabord %d, sofaborde %d, all %d; want the same nonzero count, of 2000", sofabord, sofaborde, s.total(t, "demo-da", "*"))
+	}
+	if a, b := s.total(t, "demo", "sofabord"), s.total(t, "demo-da", "cordless"); a != 0 || b != 0 {
+		t.Errorf("a website finds the other's products: sofabord in demo %d, cordless in demo-da %d", a, b)
 	}
 	s.shutdown(t)
 

@@ -29,7 +29,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	lang := fs.String("lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE`: en, da, no, sv, de or none")
 	url := fs.String("url", "", "push to the running server at `URL` (http://HOST:PORT) instead of a data directory")
 	adminKey := fs.String("admin-key", env("AISLE_ADMIN_KEY", ""), "with --url: the server's admin `KEY`")
-	website := fs.String("website", "", "with --url: the website's `UUID`")
+	website := fs.String("website", "", "the website's `UUID` (default: the configuration's only website)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -78,12 +78,28 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		}
 	}
 	if cfg == nil {
-		cfg = config.Default()
+		// A new website, --website's or a generated id: its configuration
+		// is stored with the products.
+		uuid := *website
+		if uuid == "" {
+			uuid = config.NewUUID()
+		}
+		newCfg = config.Default(uuid)
+		if err := newCfg.Validate(); err != nil {
+			return fmt.Errorf("import: --website: %w", err)
+		}
+		cfg = newCfg
+		fmt.Fprintf(stdout, "no configuration given or stored: a new website %s with the default search configuration (key %q)\n", uuid, config.DefaultKey)
 	}
-	l, err := analysis.ParseLanguage(*lang)
+	w, err := importWebsite(cfg, *website)
 	if err != nil {
 		return err
 	}
+	def, err := analysis.ParseLanguage(*lang)
+	if err != nil {
+		return err
+	}
+	l := w.Lang(def)
 	// One pass: the products go into the store in one atomic bulk write
 	// and, on a first import, into the index too; the index is saved, so
 	// serve starts by loading it.
@@ -99,18 +115,42 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	var gen *engine.Generation
 	var stats engine.ImportStats
 	if newCfg != nil {
-		gen, stats, err = engine.ImportWithConfig(st, newCfg, l, feed, log, nil)
+		gen, stats, err = engine.ImportWithConfig(st, newCfg, w, l, feed, log, nil)
 	} else {
-		gen, stats, err = engine.Import(st, &cfg.Websites[0], l, feed, log, nil)
+		gen, stats, err = engine.Import(st, w, l, feed, log, nil)
 	}
 	if err != nil {
 		return err
 	}
 	took := time.Since(start)
-	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s); %d in the index, saved in %s\n",
-		stats.Products, took.Round(time.Millisecond), float64(stats.Products)/took.Seconds(), gen.Products.Len(), *data)
+	fmt.Fprintf(stdout, "imported %d products in %s (%.0f products/s) into website %s; %d in its index, saved in %s\n",
+		stats.Products, took.Round(time.Millisecond), float64(stats.Products)/took.Seconds(), w.UUID, gen.Products.Len(), *data)
 	fmt.Fprintf(stdout, "serve it with: aisle serve --data %s\n", *data)
 	return nil
+}
+
+// importWebsite is the website of cfg an offline import writes to: the
+// one named, or the only one.
+func importWebsite(cfg *config.File, uuid string) (*config.Website, error) {
+	if uuid != "" {
+		if w, ok := cfg.Website(uuid); ok {
+			return w, nil
+		}
+		return nil, fmt.Errorf("import: the configuration has no website %s (it has %s)", uuid, websiteList(cfg))
+	}
+	if len(cfg.Websites) > 1 {
+		return nil, fmt.Errorf("import: the configuration has %d websites: name one with --website (%s)", len(cfg.Websites), websiteList(cfg))
+	}
+	return &cfg.Websites[0], nil
+}
+
+// websiteList names cfg's websites for a message: "UUID (name), ...".
+func websiteList(cfg *config.File) string {
+	parts := make([]string, len(cfg.Websites))
+	for i, w := range cfg.Websites {
+		parts[i] = w.UUID + " (" + w.Name + ")"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func loadMapping(arg string) (*catalog.CSVMapping, error) {

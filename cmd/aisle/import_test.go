@@ -27,10 +27,16 @@ func storedProducts(t *testing.T, dir string) []*catalog.Product {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	cfg, err := st.Config()
+	if err != nil || cfg == nil {
+		t.Fatalf("stored configuration %v, %v", cfg, err)
+	}
 	var ps []*catalog.Product
-	// Products reuses its Product: keep copies.
-	if err := st.Products(func(p *catalog.Product) error { c := *p; ps = append(ps, &c); return nil }); err != nil {
-		t.Fatal(err)
+	for _, w := range cfg.Websites {
+		// Products reuses its Product: keep copies.
+		if err := st.Products(w.UUID, func(p *catalog.Product) error { c := *p; ps = append(ps, &c); return nil }); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return ps
 }
@@ -55,7 +61,7 @@ func TestImportFeedFormats(t *testing.T) {
 			dir := t.TempDir()
 			data := filepath.Join(dir, "shop")
 			out := mustRun(t, "import", "--data", data, "--quiet", writeFile(t, dir, tc.name, tc.content))
-			if !strings.Contains(out, "imported 3 products") || !strings.Contains(out, "3 in the index") {
+			if !strings.Contains(out, "imported 3 products") || !strings.Contains(out, "3 in its index") {
 				t.Fatalf("import said %q", out)
 			}
 			var got []string
@@ -107,7 +113,7 @@ func TestImportBuiltinMappingFlipkart(t *testing.T) {
 	path := datasets.SkipOrFile(t, "flipkart/products.csv")
 	data := filepath.Join(t.TempDir(), "flipkart")
 	out := mustRun(t, "import", "--data", data, "--quiet", "--mapping", "flipkart", path)
-	if !strings.Contains(out, "imported 20000 products") || !strings.Contains(out, "20000 in the index") {
+	if !strings.Contains(out, "imported 20000 products") || !strings.Contains(out, "20000 in its index") {
 		t.Fatalf("import said %q", out)
 	}
 	// The mapping's defaults (currency INR, in stock) reach every product,
@@ -259,7 +265,7 @@ func TestImportURLPushesToARunningServer(t *testing.T) {
 	}
 	feed := writeFile(t, dir, "kites.jsonl", strings.Join(lines, "\n"))
 	url := "http://" + s.addr
-	out := mustRun(t, "import", "--url", url, "--admin-key", "k", "--website", "default-website", "--quiet", feed)
+	out := mustRun(t, "import", "--url", url, "--admin-key", "k", "--website", shopSite, "--quiet", feed)
 	if !strings.Contains(out, "pushed 2500 products") || !strings.Contains(out, "in 3 batches") || !strings.Contains(out, "2500 added, 0 updated") {
 		t.Errorf("push said %q", out)
 	}
@@ -268,7 +274,7 @@ func TestImportURLPushesToARunningServer(t *testing.T) {
 	}
 
 	bad := writeFile(t, dir, "bad.jsonl", `{"productNumber":"K9000","title":"Kite"}`+"\n"+`{"productNumber":"K9001"}`)
-	_, err := runCLI("import", "--url", url, "--admin-key", "k", "--website", "default-website", "--quiet", bad)
+	_, err := runCLI("import", "--url", url, "--admin-key", "k", "--website", shopSite, "--quiet", bad)
 	if err == nil || !strings.Contains(err.Error(), `product 2 (K9001): field "title"`) {
 		t.Errorf("a bad product: %v", err)
 	}
@@ -279,11 +285,11 @@ func TestImportURLPushesToARunningServer(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--admin-key", "nope", "--website", "default-website"}, "answered 401 UNAUTHORIZED: the key is not the admin key"},
+		{[]string{"--admin-key", "nope", "--website", shopSite}, "answered 401 UNAUTHORIZED: the key is not the admin key"},
 		{[]string{"--admin-key", "k", "--website", "other"}, `answered 404 NOT_FOUND: websiteUuid: no website "other"`},
-		{[]string{"--website", "default-website"}, "--admin-key KEY is required"},
+		{[]string{"--website", shopSite}, "--admin-key KEY is required"},
 		{[]string{"--admin-key", "k"}, "--website UUID is required"},
-		{[]string{"--admin-key", "k", "--website", "default-website", "--data", data}, "--data and --config do not apply"},
+		{[]string{"--admin-key", "k", "--website", shopSite, "--data", data}, "--data and --config do not apply"},
 	} {
 		args := append(append([]string{"import", "--url", url, "--quiet"}, tc.args...), feed)
 		if _, err := runCLI(args...); err == nil || !strings.Contains(err.Error(), tc.says) {

@@ -102,7 +102,7 @@ func TestRestartServesSameCatalogWithoutImport(t *testing.T) {
 	if !strings.Contains(out.String(), "imported 3 products") {
 		t.Fatalf("import said %q", out.String())
 	}
-	if !strings.Contains(out.String(), "3 in the index") {
+	if !strings.Contains(out.String(), "3 in its index") {
 		t.Fatalf("import said %q", out.String())
 	}
 	for start := 1; start <= 2; start++ {
@@ -115,7 +115,7 @@ func TestRestartServesSameCatalogWithoutImport(t *testing.T) {
 			t.Errorf("start %d: on sale: status %d, %+v; want A3 alone (derived from previousPrice)", start, status, res.Products)
 		}
 		s.shutdown(t)
-		if logs := s.stderr.String(); !strings.Contains(logs, `msg="index loaded" products=3`) || strings.Contains(logs, "index built") {
+		if logs := s.stderr.String(); !strings.Contains(logs, `msg="index loaded" website=`) || !strings.Contains(logs, `products=3`) || strings.Contains(logs, "index built") {
 			t.Errorf("start %d: the saved index was not loaded as it is:\n%s", start, logs)
 		}
 	}
@@ -148,8 +148,8 @@ func TestImportAgain(t *testing.T) {
 	for _, tc := range []struct {
 		feed, want string
 	}{
-		{first, "2 in the index"},
-		{second, "3 in the index"},
+		{first, "2 in its index"},
+		{second, "3 in its index"},
 		{bad, "price"},
 	} {
 		var out bytes.Buffer

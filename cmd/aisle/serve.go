@@ -29,7 +29,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.data, "data", env("AISLE_DATA", ""), "pebble data `DIR`")
 	fs.StringVar(&f.adminKey, "admin-key", env("AISLE_ADMIN_KEY", ""), "admin API `KEY` (generated and printed when empty)")
 	fs.StringVar(&f.config, "config", env("AISLE_CONFIG", ""), "configuration `FILE` (JSON); stored in the data dir")
-	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE`: en, da, no, sv, de or none")
+	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
@@ -65,7 +65,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 // served is what serveStore tells its ready callback once it listens.
 type served struct {
 	addr, adminKey string
-	products       int // in the catalog being served
+	websites       []*engine.Generation // in the configuration's order
 }
 
 // serveStore builds the generation from st and serves it until ctx ends.
@@ -76,14 +76,20 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return err
 	}
 	if cfg == nil {
-		cfg = config.Default()
-		log.Info("no configuration stored: serving the default search configuration", "key", config.DefaultKey)
+		// Stored, so the generated website id is kept.
+		cfg = config.Default(config.NewUUID())
+		var b store.Batch
+		b.SetConfig(cfg)
+		if _, err := st.Append(&b, true); err != nil {
+			return fmt.Errorf("store the default configuration: %w", err)
+		}
+		log.Info("no configuration stored: serving the default search configuration", "website", cfg.Websites[0].UUID, "key", config.DefaultKey)
 	}
 	lang, err := analysis.ParseLanguage(f.lang)
 	if err != nil {
 		return err
 	}
-	gen, err := engine.Open(st, &cfg.Websites[0], lang, log)
+	gens, err := engine.OpenAll(st, cfg, lang, log)
 	if err != nil {
 		return err
 	}
@@ -91,9 +97,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	// back to the OS now rather than serving with it resident.
 	runtime.GC()
 	debug.FreeOSMemory()
-	log.Info("ready", "website", gen.Website.UUID, "products", gen.Products.Len())
-	if gen.Products.Len() == 0 {
-		log.Warn("the catalog is empty: load one with aisle import --data DIR FILE")
+	for _, g := range gens {
+		log.Info("ready", "website", g.Website.UUID, "name", g.Website.Name, "products", g.Products.Len())
+		if g.Products.Len() == 0 {
+			log.Warn("the catalog is empty: load one with aisle import", "website", g.Website.UUID)
+		}
 	}
 
 	adminKey := f.adminKey
@@ -105,8 +113,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		adminKey = "aisle_admin_" + hex.EncodeToString(b[:])
 		fmt.Fprintf(stdout, "Admin API key (generated; pass --admin-key to fix it): %s\n", adminKey)
 	}
-	eng := engine.New(gen, adminKey)
-	live := engine.NewLive(st, eng, &cfg.Websites[0], lang, log)
+	eng := engine.New(adminKey, gens...)
+	live := engine.NewLive(st, eng, lang, log)
 	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
@@ -115,7 +123,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 	if ready != nil {
-		ready(served{addr: ln.Addr().String(), adminKey: adminKey, products: gen.Products.Len()})
+		ready(served{addr: ln.Addr().String(), adminKey: adminKey, websites: gens})
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

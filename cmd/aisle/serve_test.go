@@ -19,7 +19,7 @@ const feedLines = `{"productNumber":"R1","title":"Running Shoes","price":80,"bra
 
 // shopConfig is a configuration whose only search key is "shop", so a
 // server that ignores it answers that key with 404.
-const shopConfig = `{"websites":[{"uuid":"my-shop","name":"My Shop",
+const shopConfig = `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","name":"My Shop",
   "indexedFields":[{"name":"brand","type":"keyword"},{"name":"price","type":"number","sortable":true}],
   "searchConfigs":[{"key":"shop","versions":[{"id":1,"status":"live",
     "fields":[{"name":"title","weight":5},{"name":"brand","weight":3}],
@@ -27,10 +27,14 @@ const shopConfig = `{"websites":[{"uuid":"my-shop","name":"My Shop",
 
 // lockedConfig is shopConfig under the key "locked", with requireApiKey
 // and one website key.
-const lockedConfig = `{"websites":[{"uuid":"my-shop","requireApiKey":true,"apiKeys":["shop-key"],
+const lockedConfig = `{"websites":[{"uuid":"00000000-0000-4000-8000-000000000001","requireApiKey":true,"apiKeys":["shop-key"],
   "indexedFields":[{"name":"brand","type":"keyword"},{"name":"price","type":"number","sortable":true}],
   "searchConfigs":[{"key":"locked","versions":[{"id":1,"status":"live",
     "fields":[{"name":"title","weight":5},{"name":"brand","weight":3}]}]}]}]}`
+
+// shopSite is the website of shopConfig and lockedConfig, and of the
+// catalogs shopDir imports.
+const shopSite = "00000000-0000-4000-8000-000000000001"
 
 // shopDir imports feedLines into a new data directory with the extra
 // import flags and returns the directory.
@@ -39,7 +43,7 @@ func shopDir(t *testing.T, flags ...string) string {
 	dir := t.TempDir()
 	feed := writeFile(t, dir, "feed.jsonl", feedLines)
 	data := filepath.Join(dir, "shop")
-	args := append([]string{"import", "--data", data, "--quiet"}, flags...)
+	args := append([]string{"import", "--data", data, "--quiet", "--website", shopSite}, flags...)
 	out := mustRun(t, append(args, feed)...)
 	if !strings.Contains(out, "imported 3 products") {
 		t.Fatalf("import said %q", out)
@@ -232,7 +236,7 @@ func TestAdminKeyGeneratedAndPrinted(t *testing.T) {
 
 // TestServeTakesWritesThatOutliveARestart: the README's admin API
 // example: aisle serve on a catalog imported without --config takes a
-// product posted to the website default-website with the admin key; it
+// product posted to the website 00000000-0000-4000-8000-000000000001 with the admin key; it
 // is searchable at once, and after a restart on the same directory it is
 // still there, served from the saved index without importing again.
 func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
@@ -240,7 +244,7 @@ func TestServeTakesWritesThatOutliveARestart(t *testing.T) {
 	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
 	s := startCLI(t, args...)
 	before := s.total(t, "default", "*")
-	status, body := s.admin(t, "k", "POST", "/admin/v1/websites/default-website/products", "application/x-ndjson",
+	status, body := s.admin(t, "k", "POST", "/admin/v1/websites/"+shopSite+"/products", "application/x-ndjson",
 		`{"productNumber":"Z1","title":"Zeppelin kite","price":5}`+"\n")
 	if status != http.StatusOK || !strings.Contains(body, `"added":1`) {
 		t.Fatalf("POST a product: %d %s", status, body)
