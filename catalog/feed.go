@@ -71,7 +71,7 @@ func Read(r io.Reader, opt ReadOptions, fn func(*Product) error) error {
 		return fmt.Errorf("%s: unknown format %q (jsonl, json or csv)", name, opt.Format)
 	}
 	if opt.Format == FormatCSV && opt.Mapping == nil {
-		return fmt.Errorf("%s: a CSV feed needs a column mapping: pass --mapping NAME or FILE (built in: %s)", name, strings.Join(builtinNames(), ", "))
+		return fmt.Errorf("%s: a CSV feed needs a column mapping: pass --mapping NAME or FILE (built in: %s)", name, strings.Join(BuiltinMappings(), ", "))
 	}
 	br := bufio.NewReaderSize(r, readBufferSize)
 	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {

@@ -153,7 +153,8 @@ var builtins = map[string]*CSVMapping{
 	},
 }
 
-func builtinNames() []string {
+// BuiltinMappings names the mappings BuiltinMapping knows, sorted.
+func BuiltinMappings() []string {
 	return slices.Sorted(maps.Keys(builtins))
 }
 
@@ -163,7 +164,7 @@ func builtinNames() []string {
 func BuiltinMapping(name string) (*CSVMapping, error) {
 	m, ok := builtins[name]
 	if !ok {
-		return nil, fmt.Errorf("no built-in mapping %q (built in: %s)", name, strings.Join(builtinNames(), ", "))
+		return nil, fmt.Errorf("no built-in mapping %q (built in: %s)", name, strings.Join(BuiltinMappings(), ", "))
 	}
 	c := *m
 	c.Columns = maps.Clone(m.Columns)

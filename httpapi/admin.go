@@ -79,12 +79,13 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 		s.putConfig(ctx, live)
 		return
 	}
+	limit := s.opt.MaxWriteBytes
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
 	if _, err := live.Website(uuid); err != nil {
 		s.writeError(ctx, err)
 		return
 	}
-	site := adminSite{live, uuid}
+	site := adminSite{live, uuid, limit}
 	collection, id, hasID := strings.Cut(rest, "/")
 	var res writeResult
 	var err error
@@ -116,7 +117,12 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 		s.writeError(ctx, &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use PUT"})
 		return
 	}
-	f, err := config.Parse(ctx.PostBody())
+	b, err := body(ctx, s.opt.MaxWriteBytes)
+	if err != nil {
+		s.writeError(ctx, err)
+		return
+	}
+	f, err := config.Parse(b)
 	if err != nil {
 		s.writeError(ctx, engine.Invalid("config", "%v; nothing changed", err))
 		return
@@ -133,8 +139,9 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 
 // adminSite is the admin routes of one website.
 type adminSite struct {
-	live *engine.Live
-	uuid string
+	live  *engine.Live
+	uuid  string
+	limit int // Options.MaxWriteBytes
 }
 
 // products serves .../products and .../products/{productNumber}.
@@ -148,7 +155,11 @@ func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (wr
 		a, rejected, err = s.putProducts(ctx)
 	case !hasID && ctx.IsDelete():
 		var req bulkDelete
-		if err = decode(ctx.PostBody(), &req); err == nil {
+		var b []byte
+		if b, err = body(ctx, s.limit); err == nil {
+			err = decode(b, &req)
+		}
+		if err == nil {
 			if len(req.ProductNumbers) == 0 {
 				err = engine.Invalid("productNumbers", "list at least one product number")
 			} else {
@@ -217,7 +228,7 @@ func (r *writeResult) reject(rejected []engine.RowError) {
 // putContent reads the body's content items into one entry: whole, or
 // with ?allowErrors=true the valid items, listing the others.
 func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
-	format, err := bodyFormat(ctx)
+	format, err := bodyFormat(ctx, false)
 	if err != nil {
 		return store.Applied{}, nil, err
 	}
@@ -225,7 +236,11 @@ func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (store.Applied, []engine
 	if args.GetBool("partial") {
 		return store.Applied{}, nil, engine.Invalid("partial", "partial updates take products only; send content items whole")
 	}
-	rows, labels, err := splitRows(ctx.PostBody(), format, "content")
+	raw, err := s.readAll(ctx)
+	if err != nil {
+		return store.Applied{}, nil, err
+	}
+	rows, labels, err := splitRows(raw, format, "content")
 	if err != nil {
 		return store.Applied{}, nil, err
 	}
@@ -263,14 +278,27 @@ func addRows(rows [][]byte, labels []string, field string, allowErrors bool, add
 // putProducts reads the body's products into one batch and applies it:
 // whole, or with ?allowErrors=true the valid rows, listing the others.
 func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
-	format, err := bodyFormat(ctx)
+	format, err := bodyFormat(ctx, true)
 	if err != nil {
 		return store.Applied{}, nil, err
 	}
 	args := ctx.QueryArgs()
 	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
+	var mapping *catalog.CSVMapping
+	if format == catalog.FormatCSV {
+		if partial || allowErrors {
+			return store.Applied{}, nil, engine.Invalid("partial", "?partial and ?allowErrors take JSON Lines or a JSON array; a CSV body is upserted whole")
+		}
+		if mapping, err = csvMapping(args.Peek("mapping")); err != nil {
+			return store.Applied{}, nil, err
+		}
+	}
 	if partial || allowErrors {
-		rows, labels, err := splitRows(ctx.PostBody(), format, "products")
+		raw, err := s.readAll(ctx)
+		if err != nil {
+			return store.Applied{}, nil, err
+		}
+		rows, labels, err := splitRows(raw, format, "products")
 		if err != nil {
 			return store.Applied{}, nil, err
 		}
@@ -296,13 +324,20 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engin
 		a, err := s.live.Apply(s.uuid, &b)
 		return a, rejected, err
 	}
+	cr, err := bodyReader(ctx, s.limit)
+	if err != nil {
+		return store.Applied{}, nil, err
+	}
 	var b store.Batch
 	n := 0
-	err = catalog.Read(bytes.NewReader(ctx.PostBody()), catalog.ReadOptions{Format: format, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
+	err = catalog.Read(cr, catalog.ReadOptions{Format: format, Mapping: mapping, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
 		n++
 		return b.PutProduct(p)
 	}))
-	if err != nil {
+	if err = cr.check(err); err != nil {
+		if engine.AsError(err).Kind == engine.KindTooLarge {
+			return store.Applied{}, nil, err
+		}
 		return store.Applied{}, nil, engine.Invalid("products", "%v; nothing was applied", err)
 	}
 	if n == 0 {
@@ -312,8 +347,18 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engin
 	return a, nil, err
 }
 
-// bodyFormat is the admin body's format from its content type.
-func bodyFormat(ctx *fasthttp.RequestCtx) (catalog.Format, error) {
+// readAll reads the whole body of a write, at most s.limit bytes.
+func (s adminSite) readAll(ctx *fasthttp.RequestCtx) ([]byte, error) {
+	cr, err := bodyReader(ctx, s.limit)
+	if err != nil {
+		return nil, err
+	}
+	return cr.readAll()
+}
+
+// bodyFormat is the admin body's format from its content type; csv says
+// whether the route takes CSV (products do, with a mapping).
+func bodyFormat(ctx *fasthttp.RequestCtx, csv bool) (catalog.Format, error) {
 	ct := string(ctx.Request.Header.ContentType())
 	mt, _, _ := strings.Cut(ct, ";")
 	switch strings.TrimSpace(strings.ToLower(mt)) {
@@ -321,9 +366,36 @@ func bodyFormat(ctx *fasthttp.RequestCtx) (catalog.Format, error) {
 		return catalog.FormatJSONL, nil
 	case "application/json":
 		return catalog.FormatJSON, nil
+	case "text/csv":
+		if csv {
+			return catalog.FormatCSV, nil
+		}
+	}
+	want := "application/x-ndjson (JSON Lines) or application/json (an array)"
+	if csv {
+		want = "application/x-ndjson (JSON Lines), application/json (an array) or text/csv (with ?mapping=)"
 	}
 	return "", &engine.Error{Kind: kindMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
-		Message: "content type must be application/x-ndjson (JSON Lines) or application/json (an array), got " + strings.TrimSpace(ct)}
+		Message: "content type must be " + want + ", got " + strings.TrimSpace(ct)}
+}
+
+// csvMapping is a CSV body's column mapping, from ?mapping=: a built-in
+// name (as aisle import --mapping NAME) or the mapping's JSON itself.
+func csvMapping(arg []byte) (*catalog.CSVMapping, error) {
+	var m *catalog.CSVMapping
+	var err error
+	switch {
+	case len(arg) == 0:
+		return nil, engine.Invalid("mapping", "a CSV body needs ?mapping=: a built-in name (%s) or the mapping's JSON", strings.Join(catalog.BuiltinMappings(), ", "))
+	case bytes.HasPrefix(bytes.TrimSpace(arg), []byte("{")):
+		m, err = catalog.ParseCSVMapping(arg)
+	default:
+		m, err = catalog.BuiltinMapping(string(arg))
+	}
+	if err != nil {
+		return nil, engine.Invalid("mapping", "%v", err)
+	}
+	return m, nil
 }
 
 // splitRows cuts a body into its objects, each labelled as the import

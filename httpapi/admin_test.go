@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +21,13 @@ import (
 // serveLive serves the hardware shop from a store on disk with the admin
 // API on, until the test ends; it returns the base URL.
 func serveLive(t *testing.T) string {
+	t.Helper()
+	return serveLiveOpts(t, Options{})
+}
+
+// serveLiveOpts is serveLive with the server's options (Live and Logger
+// are set here).
+func serveLiveOpts(t *testing.T, opt Options) string {
 	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
@@ -41,7 +49,8 @@ func serveLive(t *testing.T) string {
 		t.Fatal(err)
 	}
 	eng := engine.New("admin-key", g)
-	return listen(t, New(eng, Options{Live: engine.NewLive(st, eng, analysis.English, quiet), Logger: quiet}))
+	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
+	return listen(t, New(eng, opt))
 }
 
 // adminSend sends an admin request with the admin key and decodes the
@@ -105,6 +114,44 @@ func TestAdminProductsUpsertAndDelete(t *testing.T) {
 	}
 }
 
+// skuMapping is a CSV mapping of columns sku, name and cost, as the
+// ?mapping= query value.
+var skuMapping = neturl.QueryEscape(`{"name":"sku","columns":{"productNumber":"sku","title":"name","price":"cost"}}`)
+
+// TestAdminCSVAndLargeBodies: a CSV body with a mapping (given inline or
+// by a built-in name) is read with the import's reader and upserted in
+// one entry; a write body is streamed up to MaxWriteBytes, far past the
+// search's 1 MiB, and a longer one is a 413 that changes nothing.
+func TestAdminCSVAndLargeBodies(t *testing.T) {
+	url := serveLiveOpts(t, Options{MaxWriteBytes: 4 << 20})
+	products := url + "/admin/v1/websites/" + shopUUID + "/products"
+	status, r := adminSend(t, "POST", products+"?mapping="+skuMapping, "text/csv", "sku,name,cost\nC1,Copper kettle,30\nC2,Copper pan,45\n")
+	if status != 200 || r["added"] != 2.0 {
+		t.Fatalf("CSV upsert: %d %v", status, r)
+	}
+	if got := resultNumbers(t, searchOK(t, url, q("copper", `"count":5,"fields":["productNumber"]`)), "results"); !slices.Equal(got, []string{"C1", "C2"}) && !slices.Equal(got, []string{"C2", "C1"}) {
+		t.Errorf("copper finds %v after the CSV upsert", got)
+	}
+	// 3 MiB of JSON Lines: 3 times the search limit, within MaxWriteBytes.
+	var big strings.Builder
+	pad := strings.Repeat("x", 1000)
+	for i := 0; big.Len() < 3<<20; i++ {
+		fmt.Fprintf(&big, `{"productNumber":"L%05d","title":"Long kite %d","price":1,"description":"%s"}`+"\n", i, i, pad)
+	}
+	status, r = adminSend(t, "POST", products, "application/x-ndjson", big.String())
+	if status != 200 || r["added"].(float64) < 2900 {
+		t.Fatalf("a 3 MiB batch: %d %v", status, r)
+	}
+	before := searchOK(t, url, q("*", `"count":0`))
+	status, r = adminSend(t, "POST", products, "application/x-ndjson", big.String()+big.String())
+	if e, _ := r["error"].(map[string]any); status != 413 || e["code"] != "BODY_TOO_LARGE" {
+		t.Errorf("a 6 MiB batch: %d %v, want 413", status, r)
+	}
+	if after := searchOK(t, url, q("*", `"count":0`)); after.get("products", "totalCount") != before.get("products", "totalCount") {
+		t.Errorf("the refused batch changed the catalog: %v products, then %v", before.get("products", "totalCount"), after.get("products", "totalCount"))
+	}
+}
+
 // TestAdminErrors: every admin failure is a JSON error, and a batch with
 // a bad row changes nothing.
 func TestAdminErrors(t *testing.T) {
@@ -124,7 +171,13 @@ func TestAdminErrors(t *testing.T) {
 		{"unknown website", "POST", url + "/admin/v1/websites/nope/products", "application/json", `[]`, nil, 404, "NOT_FOUND", `no website "nope"`},
 		{"unknown collection", "POST", url + "/admin/v1/websites/" + shopUUID + "/pages", "application/json", `[]`, nil, 404, "NOT_FOUND", "no endpoint"},
 		{"wrong method", "GET", products, "", "", nil, 405, "METHOD_NOT_ALLOWED", "use POST"},
-		{"csv", "POST", products, "text/csv", "a,b\n", nil, 415, "UNSUPPORTED_MEDIA_TYPE", "application/x-ndjson"},
+		{"xml", "POST", products, "application/xml", "<p/>", nil, 415, "UNSUPPORTED_MEDIA_TYPE", "text/csv (with ?mapping=)"},
+		{"csv content", "POST", url + "/admin/v1/websites/" + shopUUID + "/content", "text/csv", "a,b\n", nil, 415, "UNSUPPORTED_MEDIA_TYPE", "application/x-ndjson"},
+		{"csv without a mapping", "POST", products, "text/csv", "a,b\n", nil, 400, "INVALID_REQUEST", "needs ?mapping="},
+		{"an unknown mapping", "POST", products + "?mapping=nope", "text/csv", "a,b\n", nil, 400, "INVALID_REQUEST", `no built-in mapping "nope"`},
+		{"a malformed mapping", "POST", products + "?mapping=%7B%22columns%22%3A", "text/csv", "a,b\n", nil, 400, "INVALID_REQUEST", "mapping: "},
+		{"a csv row without a title", "POST", products + "?mapping=" + skuMapping, "text/csv", "sku,name,cost\nP30,Lamp,5\nP31,,6\n", nil, 400, "INVALID_REQUEST", `field "title"`},
+		{"a csv partial update", "POST", products + "?partial=true&mapping=" + skuMapping, "text/csv", "sku,cost\nP01,5\n", nil, 400, "INVALID_REQUEST", "take JSON Lines or a JSON array"},
 		{"empty batch", "POST", products, "application/json", `[]`, nil, 400, "INVALID_REQUEST", "holds no products"},
 		{"bad row", "POST", products, "application/x-ndjson",
 			`{"productNumber":"P20","title":"ok"}` + "\n" + `{"productNumber":"P21","title":"bad","price":"cheap"}` + "\n", nil, 400, "INVALID_REQUEST", `body:2: field "price"`},

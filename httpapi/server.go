@@ -20,8 +20,12 @@ import (
 
 // Options configures the HTTP server.
 type Options struct {
-	// MaxBodyBytes caps request bodies; default 1 MiB.
+	// MaxBodyBytes caps request bodies (a longer one is a 413); default
+	// 1 MiB. Admin writes have their own cap, MaxWriteBytes.
 	MaxBodyBytes int
+	// MaxWriteBytes caps an admin write's body (a batch of products or
+	// content items, a configuration), read as a stream; default 32 MiB.
+	MaxWriteBytes int
 	// Logger receives one line per failed request; default slog.Default().
 	Logger *slog.Logger
 	// Live takes the admin API's writes; nil (the default) serves no
@@ -41,6 +45,9 @@ func New(eng *engine.Engine, opt Options) *Server {
 	if opt.MaxBodyBytes <= 0 {
 		opt.MaxBodyBytes = 1 << 20
 	}
+	if opt.MaxWriteBytes <= 0 {
+		opt.MaxWriteBytes = 32 << 20
+	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
@@ -54,6 +61,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 		Handler:            s.Handle,
 		Name:               "aisle",
 		MaxRequestBodySize: s.opt.MaxBodyBytes,
+		StreamRequestBody:  true, // longer bodies: read by the handler (body.go)
 		ReadTimeout:        30 * time.Second,
 		WriteTimeout:       30 * time.Second,
 		IdleTimeout:        120 * time.Second,
@@ -134,7 +142,11 @@ func (s *Server) post(ctx *fasthttp.RequestCtx, h func(*fasthttp.RequestCtx) err
 
 func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	var req engine.SearchRequest
-	if err := decode(ctx.PostBody(), &req); err != nil {
+	b, err := body(ctx, s.opt.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	if err := decode(b, &req); err != nil {
 		return err
 	}
 	res, err := s.eng.Search(&req, bearer(ctx))
@@ -274,6 +286,9 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, err error) {
 	e := engine.AsError(err)
 	if e.Kind == engine.KindInternal {
 		s.opt.Logger.Error("request failed", "path", string(ctx.Path()), "err", err)
+	}
+	if e.Kind == engine.KindTooLarge {
+		s.drainBody(ctx)
 	}
 	msg := e.Message
 	if e.Field != "" {
