@@ -23,6 +23,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aisle-search/aisle/bench"
+	"github.com/aisle-search/aisle/engine"
 )
 
 // benchReport is what aisle bench measured, also written as JSON.
@@ -85,6 +86,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	limit := fs.Duration("p99", 20*time.Millisecond, "p99 `LIMIT` for the rate search")
 	jsonOut := fs.String("json", "", "also write the report as JSON to `FILE`")
 	svgOut := fs.String("svg", "", "with peers: write a latency chart to `FILE`")
+	live := fs.Bool("live", false, "measure writes while serving instead of the query classes: update visibility, sustained writes beside searches, a 100,000-product partial update, a restart")
+	updates := fs.Int("updates", 1000, "with --live: single-product updates to time")
+	writeBatch := fs.Int("write-batch", 100, "with --live: products per write in the sustained run")
+	budget := fs.Duration("live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -157,6 +162,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
 	}
 	url := srv.url + "/serve/search"
+	if *live {
+		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *budget, *dur, *nq})
+	}
 
 	aisle := bench.AisleSearcher(g)
 	for _, c := range suite.Classes {
@@ -226,10 +234,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 
 // serveProc is an `aisle serve` child process.
 type serveProc struct {
-	cmd  *exec.Cmd
-	url  string
-	load time.Duration
-	out  *strings.Builder
+	cmd    *exec.Cmd
+	url    string
+	load   time.Duration
+	out    *strings.Builder
+	exited chan error // the process's end, once
 }
 
 // startServe runs this executable's serve command on dir, on a free
@@ -262,8 +271,7 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 		case <-time.After(20 * time.Millisecond):
 		}
 		if code, _, err := fasthttp.GetTimeout(nil, p.url+"/healthz", time.Second); err == nil && code == fasthttp.StatusOK {
-			p.load = time.Since(start)
-			go func() { <-exited }() // reaped on stop
+			p.load, p.exited = time.Since(start), exited
 			return p, nil
 		}
 		if time.Since(start) > 10*time.Minute {
@@ -276,6 +284,16 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 // stop ends the server.
 func (p *serveProc) stop() {
 	p.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may be gone
+}
+
+// wait waits up to a minute for the server to exit after stop.
+func (p *serveProc) wait() error {
+	select {
+	case <-p.exited:
+		return nil
+	case <-time.After(time.Minute):
+		return errors.New("still running a minute after SIGTERM")
+	}
 }
 
 // runPeerBench runs the bench/peers module's peerbench from the checkout
@@ -341,4 +359,52 @@ func printReport(out io.Writer, r *benchReport) {
 			ip.QPS, ip.P50us, ip.P95us, ip.P99us, ip.AllocsPerQuery, c.HTTPQPS, c.HTTPP50ms, c.HTTPP99ms, c.MaxRate, c.MaxRateP99ms, c.HalfP99ms, c.Errors)
 	}
 	tw.Flush()
+}
+
+// liveFlags are aisle bench --live's settings.
+type liveFlags struct {
+	updates, batch int
+	budget, dur    time.Duration
+	queries        int
+}
+
+// runLiveBench is aisle bench --live: the write phases against the
+// running server, then a restart, timed until the server answers.
+func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, dir string, srv *serveProc, f liveFlags) error {
+	reqs, err := bench.Requests(g, suite.Key, suite.Queries(g), bench.ClassFacets, f.queries, uint64(bench.ClassFacets))
+	if err != nil {
+		return err
+	}
+	bodies := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		bodies[i] = r.Body
+	}
+	pns := make([]string, g.Products.Len())
+	for d := range pns {
+		pns[d] = g.Products.Key(uint32(d))
+	}
+	lr, err := bench.Live(ctx, bench.LiveOptions{URL: srv.url, AdminKey: "bench", Website: suite.Website.UUID, Key: suite.Key,
+		Products: pns, Searches: bodies, Updates: f.updates, Bulk: 100000, BatchSize: f.batch, Duration: f.dur, Budget: f.budget,
+		Log: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
+	if err != nil {
+		return fmt.Errorf("bench: %w\nthe server said:\n%s", err, srv.out.String())
+	}
+	fmt.Fprintln(stderr, "live: restarting aisle serve…")
+	srv.stop()
+	if err := srv.wait(); err != nil {
+		return fmt.Errorf("bench: aisle serve did not stop: %w", err)
+	}
+	again, err := startServe(ctx, dir, stderr)
+	if err != nil {
+		return fmt.Errorf("bench: restart: %w", err)
+	}
+	defer again.stop()
+	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; aisle serve ready in %.1fs\n", rep.Machine, rep.Catalog, rep.Products, rep.Serve.LoadSeconds)
+	fmt.Fprintf(stdout, "single-product updates: %d of %d in the %s budget; visible to search p50 %.0fms, p99 %.0fms (the write's answer p50 %.0fms, p99 %.0fms)\n",
+		lr.Updates, lr.UpdatesPlanned, f.budget, lr.VisibleP50ms, lr.VisibleP99ms, lr.WriteP50ms, lr.WriteP99ms)
+	fmt.Fprintf(stdout, "sustained writes of %d products for %s: %.0f updates/s; class-3 search p99 %.2fms alone, %.2fms beside the writes (%d errors)\n",
+		lr.SustainedBatch, f.dur, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchErrors)
+	fmt.Fprintf(stdout, "a partial update of %d products: searchable in %.1fs\n", lr.BulkProducts, lr.BulkSeconds)
+	fmt.Fprintf(stdout, "restart after the writes: answering in %.1fs\n", again.load.Seconds())
+	return nil
 }

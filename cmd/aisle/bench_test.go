@@ -176,3 +176,29 @@ func TestFindPeers(t *testing.T) {
 		t.Fatalf("outside a checkout: %v", err)
 	}
 }
+
+// liveLineRE are aisle bench --live's report lines, with the figures a
+// run must fill.
+var liveLineRE = []*regexp.Regexp{
+	regexp.MustCompile(`single-product updates: 5 of 5 in the 20s budget; visible to search p50 \d+ms, p99 \d+ms`),
+	regexp.MustCompile(`sustained writes of 100 products for 300ms: [1-9]\d* updates/s; class-3 search p99 [\d.]+ms alone, [\d.]+ms beside the writes \(0 errors\)`),
+	regexp.MustCompile(`a partial update of 300 products: searchable in [\d.]+s`),
+	regexp.MustCompile(`restart after the writes: answering in [\d.]+s`),
+}
+
+// TestBenchLive: aisle bench --live runs its phases against a real
+// aisle serve and reports each (issue 9's targets; the figures are in
+// docs/benchmarks.md).
+func TestBenchLive(t *testing.T) {
+	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"bench", "--live", "--products", "300", "--updates", "5", "--duration", "300ms", "--queries", "20", "--live-budget", "20s"}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	for _, re := range liveLineRE {
+		if !re.MatchString(out.String()) {
+			t.Errorf("no line like %q in:\n%s", re, out.String())
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+)
+
+// LiveOptions describes `aisle bench --live`: writes through the admin API
+// of a running server while it serves searches (issue 9's targets).
+type LiveOptions struct {
+	URL       string   // the server, http://HOST:PORT
+	AdminKey  string   // its admin key
+	Website   string   // the website's UUID
+	Key       string   // its search configuration key
+	Products  []string // product numbers in the catalog, to update
+	Searches  [][]byte // class-3 search bodies for the load beside the writes
+	Updates   int      // single-product updates timed one by one
+	Bulk      int      // products in the one large partial update
+	BatchSize int      // products per write in the sustained run
+	Duration  time.Duration
+	// Budget bounds each phase: a phase that would take longer stops
+	// there and reports what it measured.
+	Budget time.Duration
+	Log    func(format string, args ...any)
+}
+
+// LiveReport is what the live run measured.
+type LiveReport struct {
+	// Single-product updates: from sending the write until a search
+	// returns the new price.
+	Updates, UpdatesPlanned       int
+	VisibleP50ms, VisibleP99ms    float64
+	WriteP50ms, WriteP99ms        float64
+	SustainedUpdatesPerSec        float64
+	SustainedBatch                int
+	SearchP99ms, SearchP99Writing float64 // class 3, without and with the writes
+	SearchErrors                  int
+	BulkProducts                  int
+	BulkSeconds                   float64 // the large partial update, sent until searchable
+}
+
+// Live runs the three write phases against a running server.
+func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
+	var rep LiveReport
+	if len(o.Products) == 0 || len(o.Searches) == 0 {
+		return rep, errors.New("live: no products or no searches")
+	}
+	logf := o.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	lc := &liveClient{o: o, c: &fasthttp.Client{ReadTimeout: 10 * time.Minute, WriteTimeout: time.Minute, MaxResponseBodySize: 64 << 20}}
+	r := rand.New(rand.NewPCG(1, 2))
+	price := 100000.0 // new prices never met in the catalog
+
+	// 1. Single updates, one at a time.
+	rep.UpdatesPlanned = o.Updates
+	logf("live: %d single-product updates, each timed until a search sees it (budget %s)…", o.Updates, o.Budget)
+	var visible, write []time.Duration
+	start := time.Now()
+	for i := 0; i < o.Updates && time.Since(start) < o.Budget; i++ {
+		pn := o.Products[r.IntN(len(o.Products))]
+		price++
+		t0 := time.Now()
+		if err := lc.patch([]string{pn}, price); err != nil {
+			return rep, err
+		}
+		write = append(write, time.Since(t0))
+		if err := lc.waitPrice(ctx, pn, price, o.Budget); err != nil {
+			return rep, err
+		}
+		visible = append(visible, time.Since(t0))
+	}
+	rep.Updates = len(visible)
+	rep.VisibleP50ms, rep.VisibleP99ms = ms(percentile(visible, 50)), ms(percentile(visible, 99))
+	rep.WriteP50ms, rep.WriteP99ms = ms(percentile(write, 50)), ms(percentile(write, 99))
+
+	// 2. Class-3 searches alone, then beside writes in batches.
+	searchURL := o.URL + "/serve/search"
+	logf("live: class-3 searches for %s without writes, then with writes of %d products…", o.Duration, o.BatchSize)
+	base, err := Load(ctx, LoadOptions{URL: searchURL, Bodies: o.Searches, Concurrency: 2, Duration: o.Duration})
+	if err != nil {
+		return rep, err
+	}
+	rep.SearchP99ms = ms(base.P99)
+	var done atomic.Int64
+	var werr error
+	var wg sync.WaitGroup
+	wctx, stop := context.WithTimeout(ctx, o.Duration)
+	wg.Go(func() {
+		batch := make([]string, o.BatchSize)
+		for wctx.Err() == nil {
+			for k := range batch {
+				batch[k] = o.Products[r.IntN(len(o.Products))]
+			}
+			price++
+			if err := lc.patch(batch, price); err != nil {
+				if wctx.Err() == nil {
+					werr = err
+				}
+				return
+			}
+			done.Add(int64(len(batch)))
+		}
+	})
+	t0 := time.Now()
+	loaded, err := Load(ctx, LoadOptions{URL: searchURL, Bodies: o.Searches, Concurrency: 2, Duration: o.Duration})
+	stop()
+	wg.Wait()
+	if err != nil {
+		return rep, err
+	}
+	if werr != nil {
+		return rep, werr
+	}
+	rep.SustainedBatch = o.BatchSize
+	rep.SustainedUpdatesPerSec = float64(done.Load()) / time.Since(t0).Seconds()
+	rep.SearchP99Writing, rep.SearchErrors = ms(loaded.P99), loaded.Errors
+
+	// 3. One large partial update.
+	n := min(o.Bulk, len(o.Products))
+	logf("live: one partial update of %d products…", n)
+	price++
+	t0 = time.Now()
+	if err := lc.patch(o.Products[:n], price); err != nil {
+		return rep, err
+	}
+	if err := lc.waitPrice(ctx, o.Products[n-1], price, o.Budget); err != nil {
+		return rep, err
+	}
+	rep.BulkProducts, rep.BulkSeconds = n, time.Since(t0).Seconds()
+	return rep, nil
+}
+
+// liveClient sends the live run's writes and reads.
+type liveClient struct {
+	o LiveOptions
+	c *fasthttp.Client
+}
+
+// patch sets the price of the products numbered pns in one partial
+// update.
+func (lc *liveClient) patch(pns []string, price float64) error {
+	var b bytes.Buffer
+	for _, pn := range pns {
+		q, _ := json.Marshal(pn)
+		fmt.Fprintf(&b, `{"productNumber":%s,"price":%g}`+"\n", q, price)
+	}
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI(lc.o.URL + "/admin/v1/websites/" + lc.o.Website + "/products?partial=true")
+	req.Header.SetMethod("POST")
+	req.Header.SetContentType("application/x-ndjson")
+	req.Header.Set("Authorization", "Bearer "+lc.o.AdminKey)
+	req.SetBody(b.Bytes())
+	if err := lc.c.Do(req, resp); err != nil {
+		return fmt.Errorf("live: write: %w", err)
+	}
+	if resp.StatusCode() != 200 {
+		return fmt.Errorf("live: write answered %d: %.300s", resp.StatusCode(), resp.Body())
+	}
+	return nil
+}
+
+// waitPrice searches for product pn until it has price, or budget ends.
+func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
+	body, _ := json.Marshal(map[string]any{"query": pn, "key": lc.o.Key,
+		"products": map[string]any{"count": 1, "fields": []string{"productNumber", "price"}}})
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	deadline := time.Now().Add(budget)
+	for {
+		req.SetRequestURI(lc.o.URL + "/serve/search")
+		req.Header.SetMethod("POST")
+		req.Header.SetContentType("application/json")
+		req.SetBody(body)
+		if err := lc.c.Do(req, resp); err != nil {
+			return fmt.Errorf("live: search: %w", err)
+		}
+		var out struct {
+			Products struct {
+				Results []struct {
+					ProductNumber string  `json:"productNumber"`
+					Price         float64 `json:"price"`
+				} `json:"results"`
+			} `json:"products"`
+		}
+		if err := json.Unmarshal(resp.Body(), &out); err != nil {
+			return fmt.Errorf("live: search answer: %w", err)
+		}
+		if rs := out.Products.Results; len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn) && rs[0].Price == price {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("live: product %s not seen at price %g within %s", pn, price, budget)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// percentile is the p-th percentile of ds (0 when empty).
+func percentile(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
