@@ -1,6 +1,7 @@
 package index
 
 import (
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -18,10 +19,37 @@ type storedDocs struct {
 	off      []uint64 // doc i is data[off[i]:off[i+1]]; no pointer per doc for the GC to trace
 	dict     *s2.Dict // nil: docs are stored as they came
 	dictData []byte   // what NewDict rebuilds dict from, for saving
+	// over holds docs replaced since data was laid out (column updates),
+	// encoded as data's are; nil for none. Never modified: withDocs makes
+	// a new map.
+	over map[uint32][]byte
 }
 
 // doc is doc i's stored bytes.
-func (sd *storedDocs) doc(i uint32) []byte { return sd.data[sd.off[i]:sd.off[i+1]] }
+func (sd *storedDocs) doc(i uint32) []byte {
+	if sd.over != nil {
+		if b, ok := sd.over[i]; ok {
+			return b
+		}
+	}
+	return sd.data[sd.off[i]:sd.off[i+1]]
+}
+
+// withDocs is sd with the changed docs' stored JSON in place of theirs,
+// encoded with sd's dictionary; sd is unchanged.
+func (sd *storedDocs) withDocs(changes []ColumnChange) storedDocs {
+	out := *sd
+	out.over = make(map[uint32][]byte, len(sd.over)+len(changes))
+	maps.Copy(out.over, sd.over)
+	for _, c := range changes {
+		b := slices.Clone(c.Stored)
+		if sd.dict != nil {
+			b = sd.dict.Encode(nil, c.Stored)
+		}
+		out.over[c.Doc] = b
+	}
+	return out
+}
 
 // add appends a doc's stored bytes.
 func (sd *storedDocs) add(b []byte) {

@@ -1,0 +1,277 @@
+package index
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+)
+
+// buildInKeyOrder builds docs added in key order, as a rebuild from the
+// store adds them: the fresh build a column update must equal.
+func buildInKeyOrder(t testing.TB, docs []Doc) *Segment {
+	t.Helper()
+	sorted := slices.Clone(docs)
+	slices.SortFunc(sorted, func(a, b Doc) int { return strings.Compare(a.Key, b.Key) })
+	b := NewBuilder(analysis.New(analysis.English))
+	for i := range sorted {
+		if err := b.Add(&sorted[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+// sameSegment fails unless a and b answer alike: every key Save writes is
+// equal but the stored docs, which are compared decoded (each segment
+// compresses them with a dictionary of its own), and the dictionary.
+func sameSegment(t *testing.T, what string, got, want *Segment) {
+	t.Helper()
+	g, w := &memKV{m: map[string][]byte{}}, &memKV{m: map[string][]byte{}}
+	if err := got.Save(g, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := want.Save(w, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	skip := func(k string) bool { return strings.HasPrefix(k, "x/"+kDoc) || k == "x/"+kDict }
+	for _, k := range sortedNames(w.m) {
+		if !skip(k) && !bytes.Equal(g.m[k], w.m[k]) {
+			t.Fatalf("%s: key %q differs from a fresh build's:\ngot  %.300q\nwant %.300q", what, k, g.m[k], w.m[k])
+		}
+	}
+	for _, k := range sortedNames(g.m) {
+		if _, ok := w.m[k]; !ok && !skip(k) {
+			t.Fatalf("%s: key %q is not in a fresh build", what, k)
+		}
+	}
+	if got.Len() != want.Len() {
+		t.Fatalf("%s: %d docs, want %d", what, got.Len(), want.Len())
+	}
+	for d := range uint32(want.Len()) {
+		if got.Key(d) != want.Key(d) || !bytes.Equal(got.Stored(d), want.Stored(d)) {
+			t.Fatalf("%s: doc %d is %s %q, want %s %q", what, d, got.Key(d), got.Stored(d), want.Key(d), want.Stored(d))
+		}
+	}
+}
+
+// changeColumns gives k random docs of docs (in key order) new keyword
+// and number values and stored JSON, drawn so every kind of column change
+// happens: values swapped with another doc's, a value dropped, a new
+// value, a display form in another case, a number moved or removed.
+func changeColumns(r *rand.Rand, docs []Doc, k int) []ColumnChange {
+	var changes []ColumnChange
+	// Half among the first docs, which hold most values first and so set
+	// their display forms.
+	picked := map[int]bool{}
+	for len(picked) < k {
+		if r.IntN(2) == 0 {
+			picked[r.IntN(min(30, len(docs)))] = true
+		} else {
+			picked[r.IntN(len(docs))] = true
+		}
+	}
+	order := slices.Sorted(maps.Keys(picked))
+	r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	for _, d := range order {
+		src := &docs[r.IntN(len(docs))]
+		kws := slices.Clone(docs[d].Keywords)
+		nums := slices.Clone(docs[d].Numbers)
+		switch r.IntN(8) {
+		case 0:
+			kws, nums = slices.Clone(src.Keywords), slices.Clone(src.Numbers)
+		case 1:
+			if len(kws) > 0 {
+				kws = slices.Delete(kws, 0, 1)
+			}
+		case 2:
+			kws = append(kws, KeywordValue{"brand", fmt.Sprintf("Brand %d", r.IntN(3))})
+		case 3:
+			for i := range kws {
+				kws[i].Value = strings.ToUpper(kws[i].Value)
+			}
+		case 4:
+			nums = append([]NumberValue{{"price", float64(r.IntN(100))}}, nums...)
+		case 5:
+			nums = nil
+		case 6:
+			kws = append(kws, KeywordValue{"stock", []string{"true", "false"}[r.IntN(2)]})
+		case 7:
+			if len(kws) > 0 {
+				kws = kws[:len(kws)-1]
+			}
+		}
+		stored := fmt.Appendf(nil, `{"productNumber":%q,"price":%d}`, docs[d].Key, r.IntN(1000))
+		changes = append(changes, ColumnChange{Doc: uint32(d), Keywords: kws, Numbers: nums, Stored: stored})
+	}
+	return changes
+}
+
+// applyColumns is docs (in key order) with changes made.
+func applyColumns(docs []Doc, changes []ColumnChange) []Doc {
+	out := slices.Clone(docs)
+	for _, c := range changes {
+		d := &out[c.Doc]
+		d.Keywords, d.Numbers, d.Stored = c.Keywords, c.Numbers, c.Stored
+	}
+	return out
+}
+
+// TestWithColumnsEqualsFreshBuild: round after round of random column
+// changes, the updated segment equals a fresh build of the changed docs
+// (every saved key, every stored doc, every observable of the reference
+// model), saves and loads back to the same, and leaves the segment it
+// came from as it was.
+func TestWithColumnsEqualsFreshBuild(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	docs := randomCorpus(3, 900)
+	slices.SortFunc(docs, func(a, b Doc) int { return strings.Compare(a.Key, b.Key) })
+	// Mixed display forms of one value, so which doc holds it first
+	// decides its display.
+	for i := range docs {
+		kws := slices.Clone(docs[i].Keywords)
+		for j := range kws {
+			switch r.IntN(3) {
+			case 0:
+				kws[j].Value = strings.ToUpper(kws[j].Value)
+			case 1:
+				kws[j].Value = strings.ToLower(kws[j].Value)
+			}
+		}
+		docs[i].Keywords = kws
+	}
+	s := buildInKeyOrder(t, docs)
+	an := analysis.New(analysis.English)
+	for round := range 12 {
+		before := &memKV{m: map[string][]byte{}}
+		if err := s.Save(before, "x/"); err != nil {
+			t.Fatal(err)
+		}
+		changes := changeColumns(r, docs, 1+r.IntN(25))
+		cur := docs
+		u, err := s.WithColumns(changes, func(doc uint32) ([]KeywordValue, error) { return cur[doc].Keywords, nil })
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		docs = applyColumns(docs, changes)
+		what := fmt.Sprintf("round %d (%d changes)", round, len(changes))
+		sameSegment(t, what, u, buildInKeyOrder(t, docs))
+		checkSegment(t, u, newReference(an, docs))
+		after := &memKV{m: map[string][]byte{}}
+		if err := s.Save(after, "x/"); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range before.m {
+			if !bytes.Equal(after.m[k], v) {
+				t.Fatalf("%s: the old segment changed at %q", what, k)
+			}
+		}
+		saved := &memKV{m: map[string][]byte{}}
+		if err := u.Save(saved, "x/"); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(saved, "x/")
+		if err != nil {
+			t.Fatalf("%s: load: %v", what, err)
+		}
+		sameSegment(t, what+", loaded", l, u)
+		s = u
+		if round%4 == 3 {
+			s = l // later rounds start from a loaded segment too
+		}
+	}
+}
+
+// TestWithColumnsRefuses: a doc out of range or changed twice is an
+// ErrColumnChange, and a display form that must come from a doc's own
+// values needs DocKeywords.
+func TestWithColumnsRefuses(t *testing.T) {
+	docs := []Doc{
+		{Key: "A", Keywords: []KeywordValue{{"brand", "MAKITA"}}, Stored: []byte(`{}`)},
+		{Key: "B", Keywords: []KeywordValue{{"brand", "Makita"}}, Stored: []byte(`{}`)},
+	}
+	for i := range docs {
+		docs[i].Text[FieldTitle] = []string{"drill"}
+	}
+	s := buildInKeyOrder(t, docs)
+	for _, changes := range [][]ColumnChange{{{Doc: 2}}, {{Doc: 0}, {Doc: 0}}} {
+		if _, err := s.WithColumns(changes, nil); !errors.Is(err, ErrColumnChange) {
+			t.Errorf("%+v: %v, want ErrColumnChange", changes, err)
+		}
+	}
+	// A loses MAKITA: B's own form, Makita, is the display now.
+	drop := []ColumnChange{{Doc: 0, Stored: []byte(`{}`)}}
+	if _, err := s.WithColumns(drop, nil); !errors.Is(err, ErrColumnChange) {
+		t.Errorf("without DocKeywords: %v, want ErrColumnChange", err)
+	}
+	u, err := s.WithColumns(drop, func(doc uint32) ([]KeywordValue, error) { return docs[doc].Keywords, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := u.Keyword("brand").Values; !slices.Equal(v, []string{"Makita"}) {
+		t.Errorf("brand values %q, want B's Makita", v)
+	}
+}
+
+// BenchmarkWithColumns: one price change at 100,000 docs, against the
+// fresh build it replaces.
+func BenchmarkWithColumns(b *testing.B) {
+	docs := randomCorpus(4, 100000)
+	slices.SortFunc(docs, func(a, c Doc) int { return strings.Compare(a.Key, c.Key) })
+	s := buildInKeyOrder(b, docs)
+	c := []ColumnChange{{Doc: 500, Keywords: docs[500].Keywords, Numbers: []NumberValue{{"price", 12.5}}, Stored: docs[500].Stored}}
+	b.Run("WithColumns", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.WithColumns(c, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Build", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buildInKeyOrder(b, docs)
+		}
+	})
+}
+
+// TestWithColumnsDisplayForms: a value's display form is the first doc's
+// (in key order) that holds it, as in a fresh build: a first holder that
+// changes only the case of its value changes the display; one that
+// drops the value hands it to the next holder's own form.
+func TestWithColumnsDisplayForms(t *testing.T) {
+	docs := []Doc{
+		{Key: "A", Keywords: []KeywordValue{{"brand", "MAKITA"}}, Stored: []byte(`{"a":1}`)},
+		{Key: "B", Keywords: []KeywordValue{{"brand", "Makita"}}, Stored: []byte(`{"b":1}`)},
+		{Key: "C", Keywords: []KeywordValue{{"brand", "makita"}}, Stored: []byte(`{"c":1}`)},
+	}
+	for i := range docs {
+		docs[i].Text[FieldTitle] = []string{"drill"}
+	}
+	s := buildInKeyOrder(t, docs)
+	for _, tc := range []struct {
+		name   string
+		change ColumnChange
+		want   string
+	}{
+		{"the first holder recases", ColumnChange{Doc: 0, Keywords: []KeywordValue{{"brand", "MaKiTa"}}, Stored: []byte(`{}`)}, "MaKiTa"},
+		{"the first holder drops it", ColumnChange{Doc: 0, Stored: []byte(`{}`)}, "Makita"},
+		{"a later holder recases", ColumnChange{Doc: 1, Keywords: []KeywordValue{{"brand", "mAKITA"}}, Stored: []byte(`{}`)}, "MAKITA"},
+	} {
+		u, err := s.WithColumns([]ColumnChange{tc.change}, func(doc uint32) ([]KeywordValue, error) { return docs[doc].Keywords, nil })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if v := u.Keyword("brand").Values; !slices.Equal(v, []string{tc.want}) {
+			t.Errorf("%s: brand values %q, want %q", tc.name, v, tc.want)
+		}
+		sameSegment(t, tc.name, u, buildInKeyOrder(t, applyColumns(docs, []ColumnChange{tc.change})))
+	}
+}
