@@ -46,7 +46,6 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { st.Close() }()
 	a := shopWebsite()
 	b := shopWebsite()
 	b.UUID, b.Language = "00000000-0000-4000-8000-00000000a002", "da"
@@ -59,11 +58,13 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	eng := New("")
 	live := NewLive(st, eng, analysis.English, quiet)
+	defer func() { live.Close(); st.Close() }()
 	if _, err := live.SetConfig(cfg); err != nil {
 		t.Fatal(err)
 	}
 	restart := func() {
 		t.Helper()
+		live.Close()
 		if err := st.Close(); err != nil {
 			t.Fatal(err)
 		}

@@ -24,13 +24,17 @@ import (
 // content indexes and compiled configuration. Requests read one generation
 // from start to end; the next one is swapped in whole.
 type Generation struct {
-	Seq      uint64 // the store's log position it reflects
-	Website  *config.Website
-	Products *index.Segment
-	Content  map[catalog.ContentKind]*index.Segment
-	an       *analysis.Analyzer
-	fields   map[string]config.IndexedField
-	search   map[string]*searchConfig
+	Seq uint64 // the store's log position it reflects
+	// ProductSeq is the last entry that changed the website's products
+	// its product index holds (store.ProductSeq then): the stamp it is
+	// saved under.
+	ProductSeq uint64
+	Website    *config.Website
+	Products   *index.Segment
+	Content    map[catalog.ContentKind]*index.Segment
+	an         *analysis.Analyzer
+	fields     map[string]config.IndexedField
+	search     map[string]*searchConfig
 }
 
 type searchConfig struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
 	"github.com/goccy/go-json"
 )
@@ -30,6 +31,7 @@ type Live struct {
 	eng  *Engine
 	lang analysis.Language // for websites that set no language
 	log  *slog.Logger
+	save saver
 }
 
 // NewLive applies writes to the websites eng serves from st; lang is the
@@ -38,7 +40,7 @@ func NewLive(st *store.Store, eng *Engine, lang analysis.Language, log *slog.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Live{st: st, eng: eng, lang: lang, log: log}
+	return &Live{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*Generation{}}}
 }
 
 // Website is the served website uuid, from its current generation (so
@@ -74,9 +76,37 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 		return store.Applied{Seq: l.st.Seq()}, nil
 	}
 	b.Website = g.Website.UUID
+	var changes []index.ColumnChange
+	columns := false
+	if b.OnlyProductPuts() {
+		var err error
+		if changes, columns, err = g.columnChanges(b.ProductPuts()); err != nil {
+			return store.Applied{}, Invalid("products", "%v; nothing was applied", err)
+		}
+	}
 	a, err := l.st.Apply(b, true)
 	if err != nil {
 		return a, err
+	}
+	if columns {
+		n, err := g.withColumns(changes, a.Seq)
+		if err == nil {
+			l.eng.Swap(n)
+			l.saveLater(n)
+			return a, nil
+		}
+		l.log.Warn("column update failed: rebuilding the index", "website", g.Website.UUID, "err", err)
+	}
+	if !b.ChangesProducts() {
+		// Content only: the product index is the current one.
+		w := g.Website
+		n, err := Assemble(w, w.Lang(l.lang), g.Products, storedContent(l.st, w))
+		if err != nil {
+			return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+		}
+		n.Seq, n.ProductSeq = a.Seq, g.ProductSeq
+		l.eng.Swap(n)
+		return a, nil
 	}
 	return a, l.serve(g.Website, a)
 }
@@ -84,7 +114,7 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 // serve swaps in the generation of website w's stored state, which entry
 // a changed; l.mu is held.
 func (l *Live) serve(w *config.Website, a store.Applied) error {
-	g, err := Open(l.st, w, w.Lang(l.lang), l.log)
+	g, err := Rebuild(l.st, w, w.Lang(l.lang), l.log)
 	if err != nil {
 		return fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 	}

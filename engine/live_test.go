@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -80,8 +81,8 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 	if _, err := live.Apply(shopUUID, &b); err != nil {
 		t.Fatal(err)
 	}
-	if got := logs.take(); !slices.Equal(got, []string{"index loaded"}) {
-		t.Errorf("a content entry logged %q, want the saved index loaded", got)
+	if got := logs.take(); len(got) != 0 {
+		t.Errorf("a content entry logged %q, want nothing: the product index in memory serves on", got)
 	}
 	res := shopSearch(t, current(t, eng), `{"query":"makita","key":"shop","brands":{"count":5}}`)
 	if n := res["brands"].(map[string]any)["totalCount"]; n != float64(1) {
@@ -199,7 +200,9 @@ func liveShop(t *testing.T) (*store.Store, *Engine, *Live, *logRecorder) {
 		t.Fatal(err)
 	}
 	eng := New("", g)
-	return st, eng, NewLive(st, eng, analysis.English, logs.logger()), logs
+	live := NewLive(st, eng, analysis.English, logs.logger())
+	t.Cleanup(live.Close) // before the store closes
+	return st, eng, live, logs
 }
 
 // TestLiveSetConfig: a configuration is checked before it is stored (an
@@ -313,5 +316,43 @@ func TestLiveWebsitesApart(t *testing.T) {
 	}
 	if n, _ := st.Count(shopUUID); n != len(shopProducts()) {
 		t.Errorf("the first website holds %d products", n)
+	}
+}
+
+// TestLiveColumnWrites: a price and stock update of existing products is
+// served by a column update, not a rebuild (nothing is indexed or
+// loaded), equals a fresh build of the stored state, and is saved in the
+// background, so a restart loads it as it is; a new title still
+// rebuilds.
+func TestLiveColumnWrites(t *testing.T) {
+	st, eng, live, logs := liveShop(t)
+	logs.take()
+	label := func(i int) string { return "row" }
+	if _, _, err := live.PatchProducts(shopUUID, [][]byte{[]byte(`{"productNumber":"B100","price":7,"inStock":false}`), []byte(`{"productNumber":"A100","price":99}`)}, label, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs.take(); slices.Contains(got, "index built") || slices.Contains(got, "index loaded") {
+		t.Errorf("a price and stock update logged %q: it rebuilt or loaded the index", got)
+	}
+	w := current(t, eng).Website
+	for _, body := range []string{
+		`{"query":"*","key":"shop","products":{"count":20,"fields":["productNumber","price","inStock"],"sorting":["price desc"],"returnFilters":true}}`,
+		`{"query":"hose","key":"shop","products":{"count":5,"filters":["inStock:true"],"returnFilters":true}}`,
+	} {
+		if got, want := answer(t, current(t, eng), body), answer(t, freshBuild(t, st, w), body); !bytes.Equal(got, want) {
+			t.Errorf("after the column write, %s answers\n%s\nwhere a fresh build answers\n%s", body, got, want)
+		}
+	}
+	live.Close() // the background save is done
+	stamp, _, err := st.Stamp(productSegment(w))
+	if err != nil || stamp.Seq != st.ProductSeq(shopUUID) {
+		t.Errorf("saved stamp %+v %v, want the column write's position %d", stamp, err, st.ProductSeq(shopUUID))
+	}
+	logs.take()
+	if _, err := Open(st, w, analysis.English, logs.logger()); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs.take(); !slices.Equal(got, []string{"index loaded"}) {
+		t.Errorf("a restart after the saved column write logged %q", got)
 	}
 }

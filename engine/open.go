@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -36,8 +37,11 @@ func rebuildProgress(log *slog.Logger) Progress {
 // Open makes the generation for the store's current state: it loads the
 // saved product index when it was built at the store's ProductSeq (the
 // last entry that changed a product: configuration and content entries
-// since do not count) with the same indexed fields and language, and
-// otherwise rebuilds and saves it. Content is indexed anew each time.
+// since do not count) with the same indexed fields and language; when it
+// was saved earlier and the entries since are column writes (Live saves
+// those in the background), it loads it and replays them
+// (replayColumns); otherwise it rebuilds and saves it. Content is
+// indexed anew each time.
 func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.Logger) (*Generation, error) {
 	if log == nil {
 		log = slog.Default()
@@ -50,7 +54,21 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		return nil, err
 	}
 	start := time.Now()
-	if ok && saved == stamp {
+	behind := ok && saved.Fingerprint == stamp.Fingerprint && saved.Seq < stamp.Seq
+	var log1 *columnLog
+	if behind {
+		// Column writes since the save are replayed onto it; a delete
+		// since means a rebuild, without loading it first.
+		if log1, err = readColumnLog(st, w, saved.Seq); err != nil {
+			return nil, err
+		}
+		if log1 == nil {
+			log.Info("the log since the saved index deletes products: rebuilding", "website", w.UUID)
+			behind = false
+			ok = false
+		}
+	}
+	if ok && saved == stamp || behind {
 		seg, err = index.Load(st, store.SegmentPrefix(name))
 		if err != nil {
 			log.Warn("saved index unreadable: rebuilding", "website", w.UUID, "err", err)
@@ -59,16 +77,21 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 			log.Info("index loaded", "website", w.UUID, "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
-	if seg == nil {
-		raw := func(fn func([]byte) error) error { return st.ProductsRaw(w.UUID, fn) }
-		seg, err = IndexStoredProducts(w, analysis.New(lang), raw, rebuildProgress(log))
-		if err != nil {
+	if seg != nil && behind {
+		replayed, err := log1.replay(w, seg)
+		switch {
+		case err != nil:
 			return nil, err
+		case replayed == nil:
+			log.Info("the log since the saved index changes more than columns: rebuilding", "website", w.UUID)
+			seg = nil
+		default:
+			log.Info("log replayed onto the saved index", "website", w.UUID, "entries", log1.entries, "products", len(log1.numbers), "took", time.Since(start).Round(time.Millisecond))
+			seg = replayed
 		}
-		took := time.Since(start)
-		log.Info("index built", "website", w.UUID, "products", seg.Len(), "took", took.Round(time.Millisecond),
-			"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
-		if err := saveProducts(st, w, seg, stamp, log); err != nil {
+	}
+	if seg == nil {
+		if seg, err = rebuildProducts(st, w, lang, stamp, log); err != nil {
 			return nil, err
 		}
 	}
@@ -76,7 +99,105 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	g.Seq = st.Seq()
+	g.Seq, g.ProductSeq = st.Seq(), st.ProductSeq(w.UUID)
+	return g, nil
+}
+
+// columnLog is a website's product writes since a saved index: the last
+// JSON of each product written, in first-write order.
+type columnLog struct {
+	numbers []string
+	data    [][]byte
+	entries int
+}
+
+// readColumnLog reads website w's product entries after log position
+// after; nil when one of them deletes a product (no column replay).
+func readColumnLog(st *store.Store, w *config.Website, after uint64) (*columnLog, error) {
+	cl := &columnLog{}
+	at := map[string]int{}
+	deletes := false
+	err := st.Entries(after, func(e *store.Entry) error {
+		if e.Website != w.UUID || len(e.Products)+len(e.Deletes) == 0 {
+			return nil
+		}
+		cl.entries++
+		if len(e.Deletes) > 0 {
+			deletes = true
+			return errStopped
+		}
+		for _, raw := range e.Products {
+			var head struct {
+				ProductNumber string `json:"productNumber"`
+			}
+			if err := json.Unmarshal(raw, &head); err != nil {
+				return fmt.Errorf("log entry %d: %w", e.Seq, err)
+			}
+			if i, ok := at[head.ProductNumber]; ok {
+				cl.data[i] = raw
+				continue
+			}
+			at[head.ProductNumber] = len(cl.numbers)
+			cl.numbers, cl.data = append(cl.numbers, head.ProductNumber), append(cl.data, raw)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStopped) {
+		return nil, err
+	}
+	if deletes {
+		return nil, nil
+	}
+	return cl, nil
+}
+
+// replay applies the log to seg when every write is a column write of a
+// product seg holds (judged against seg, with each product's last
+// write); otherwise it returns nil, and the caller rebuilds.
+func (cl *columnLog) replay(w *config.Website, seg *index.Segment) (*index.Segment, error) {
+	g := &Generation{Website: w, Products: seg}
+	changes, ok, err := g.columnChanges(cl.numbers, cl.data)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return seg.WithColumns(changes, g.docKeywords(seg))
+}
+
+// rebuildProducts indexes w's stored products and saves the index under
+// stamp.
+func rebuildProducts(st *store.Store, w *config.Website, lang analysis.Language, stamp store.SegmentStamp, log *slog.Logger) (*index.Segment, error) {
+	start := time.Now()
+	raw := func(fn func([]byte) error) error { return st.ProductsRaw(w.UUID, fn) }
+	seg, err := IndexStoredProducts(w, analysis.New(lang), raw, rebuildProgress(log))
+	if err != nil {
+		return nil, err
+	}
+	took := time.Since(start)
+	log.Info("index built", "website", w.UUID, "products", seg.Len(), "took", took.Round(time.Millisecond),
+		"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
+	if err := saveProducts(st, w, seg, stamp, log); err != nil {
+		return nil, err
+	}
+	return seg, nil
+}
+
+// Rebuild is Open without loading the saved index: the product index
+// is built from the store and saved (Live, after an entry that changes
+// more than columns).
+func Rebuild(st *store.Store, w *config.Website, lang analysis.Language, log *slog.Logger) (*Generation, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	stamp := store.SegmentStamp{Seq: st.ProductSeq(w.UUID), Fingerprint: fingerprint(w, lang)}
+	seg, err := rebuildProducts(st, w, lang, stamp, log)
+	if err != nil {
+		return nil, err
+	}
+	g, err := Assemble(w, lang, seg, storedContent(st, w))
+	if err != nil {
+		return nil, err
+	}
+	g.Seq, g.ProductSeq = st.Seq(), stamp.Seq
 	return g, nil
 }
 

@@ -50,6 +50,7 @@ func serveLiveOpts(t *testing.T, opt Options) string {
 	}
 	eng := engine.New("admin-key", g)
 	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
+	t.Cleanup(opt.Live.Close) // before the store closes
 	return listen(t, New(eng, opt))
 }
 

@@ -35,6 +35,7 @@ type Store struct {
 
 	unlock func() // releases the directory for another Open
 	closed bool
+	segMu  sync.Mutex // one SaveSegment at a time: each replaces a segment whole
 }
 
 // Open opens or creates the database in dir.
@@ -255,6 +256,20 @@ func (b *Batch) DeleteContent(kind catalog.ContentKind, id string) {
 
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
+
+// ProductPuts are the batch's product upserts, in order: the product
+// numbers and the JSON each is stored as. Read only.
+func (b *Batch) ProductPuts() (numbers []string, data [][]byte) { return b.pkeys, b.products }
+
+// ChangesProducts reports whether the batch upserts or deletes a
+// product.
+func (b *Batch) ChangesProducts() bool { return len(b.products)+len(b.deletes) > 0 }
+
+// OnlyProductPuts reports whether the batch upserts products and does
+// nothing else (no delete, content or configuration).
+func (b *Batch) OnlyProductPuts() bool {
+	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes) == 0 && b.config == nil
+}
 
 // Empty reports whether the batch holds no change.
 func (b *Batch) Empty() bool {
@@ -634,12 +649,14 @@ func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
 }
 
 // SaveSegment replaces the named segment with what save writes and stamps
-// it last: a crash midway leaves no stamp, so the next start rebuilds
+// it last (one save at a time, so two never mix their keys): a crash midway leaves no stamp, so the next start rebuilds
 // rather than loading half a segment. save writes its keys in ascending
 // order, straight into a table that pebble ingests, so the segment is
 // written once instead of passing through the write-ahead log, a
 // memtable and compactions.
 func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *SegmentWriter) error) error {
+	s.segMu.Lock()
+	defer s.segMu.Unlock()
 	prefix := []byte(SegmentPrefix(name))
 	if err := s.db.Delete(segmentStampKey(name), pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)

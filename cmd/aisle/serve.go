@@ -125,6 +125,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	eng := engine.New(adminKey, gens...)
 	live := engine.NewLive(st, eng, lang, log)
+	defer live.Close() // before the store closes: background saves end first
 	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, MaxWriteBytes: maxWrite})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)

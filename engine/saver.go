@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/aisle-search/aisle/store"
+)
+
+// saver saves product indexes that column writes changed, in the
+// background and one at a time, so a restart loads a recent index and
+// replays only the log after it (Open). A write never waits for a save;
+// a save never holds Live's lock. Of the generations waiting for one
+// website, only the newest is saved.
+type saver struct {
+	mu      sync.Mutex
+	pending map[string]*Generation // website → the newest generation to save
+	running bool
+	closed  bool
+	idle    sync.WaitGroup // held while a save loop runs
+}
+
+// saveLater queues g's product index for saving.
+func (l *Live) saveLater(g *Generation) {
+	sv := &l.save
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.closed {
+		return
+	}
+	sv.pending[g.Website.UUID] = g
+	if sv.running {
+		return
+	}
+	sv.running = true
+	sv.idle.Add(1)
+	go l.saveLoop()
+}
+
+// saveLoop saves queued generations until none is left.
+func (l *Live) saveLoop() {
+	sv := &l.save
+	defer sv.idle.Done()
+	for {
+		sv.mu.Lock()
+		var g *Generation
+		for uuid, p := range sv.pending {
+			g = p
+			delete(sv.pending, uuid)
+			break
+		}
+		if g == nil {
+			sv.running = false
+			sv.mu.Unlock()
+			return
+		}
+		sv.mu.Unlock()
+		w := g.Website
+		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
+		if err := saveProducts(l.st, w, g.Products, stamp, l.log); err != nil {
+			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
+		}
+	}
+}
+
+// Close finishes the saves queued and stops saving; the store may be
+// closed after. Indexes that column writes change after Close are not
+// saved (a restart replays the log for them).
+func (l *Live) Close() {
+	l.save.mu.Lock()
+	l.save.closed = true
+	l.save.mu.Unlock()
+	l.save.idle.Wait()
+}
