@@ -40,7 +40,7 @@ func NewLive(st *store.Store, eng *Engine, lang analysis.Language, log *slog.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Live{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*Generation{}}}
+	return &Live{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*Generation{}, wake: make(chan struct{})}}
 }
 
 // Website is the served website uuid, from its current generation (so

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"time"
 
 	"github.com/aisle-search/aisle/store"
 )
@@ -9,15 +10,22 @@ import (
 // saver saves product indexes that column writes changed, in the
 // background and one at a time, so a restart loads a recent index and
 // replays only the log after it (Open). A write never waits for a save;
-// a save never holds Live's lock. Of the generations waiting for one
-// website, only the newest is saved.
+// a save never holds Live's lock. Saves are at least saveEvery apart (a
+// million products take seconds of a core to save), and of the
+// generations waiting for one website only the newest is saved.
 type saver struct {
 	mu      sync.Mutex
 	pending map[string]*Generation // website → the newest generation to save
 	running bool
 	closed  bool
+	last    time.Time      // when the last save ended
+	wake    chan struct{}  // closed by Close: save what waits, now
 	idle    sync.WaitGroup // held while a save loop runs
 }
+
+// saveEvery is the least time between two background saves: the log
+// replayed at a restart covers what came after the last one.
+const saveEvery = 30 * time.Second
 
 // saveLater queues g's product index for saving.
 func (l *Live) saveLater(g *Generation) {
@@ -42,6 +50,15 @@ func (l *Live) saveLoop() {
 	defer sv.idle.Done()
 	for {
 		sv.mu.Lock()
+		wait := time.Until(sv.last.Add(saveEvery))
+		sv.mu.Unlock()
+		if wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-sv.wake:
+			}
+		}
+		sv.mu.Lock()
 		var g *Generation
 		for uuid, p := range sv.pending {
 			g = p
@@ -59,6 +76,9 @@ func (l *Live) saveLoop() {
 		if err := saveProducts(l.st, w, g.Products, stamp, l.log); err != nil {
 			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
 		}
+		sv.mu.Lock()
+		sv.last = time.Now()
+		sv.mu.Unlock()
 	}
 }
 
@@ -67,7 +87,10 @@ func (l *Live) saveLoop() {
 // saved (a restart replays the log for them).
 func (l *Live) Close() {
 	l.save.mu.Lock()
-	l.save.closed = true
+	if !l.save.closed {
+		l.save.closed = true
+		close(l.save.wake)
+	}
 	l.save.mu.Unlock()
 	l.save.idle.Wait()
 }

@@ -772,16 +772,30 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	f.has.RunOptimize()
 	// Ties by doc id: the order a stable sort gives, at an unstable
 	// sort's cost.
-	slices.SortFunc(f.perm, func(a, c uint32) int {
-		va, vc := f.vals[a], f.vals[c]
-		switch {
-		case va < vc:
-			return -1
-		case va > vc:
-			return 1
-		}
-		return cmp.Compare(a, c)
-	})
+	slices.SortFunc(f.perm, f.byValue)
+	f.finish(n)
+	return f
+}
+
+// byValue orders docs by their value, then by doc id: perm's order.
+func (f *NumericField) byValue(a, c uint32) int {
+	va, vc := f.vals[a], f.vals[c]
+	switch {
+	case va < vc:
+		return -1
+	case va > vc:
+		return 1
+	}
+	return cmp.Compare(a, c)
+}
+
+// finish derives the sorted values, quantised positions and buckets
+// from vals and perm.
+func (f *NumericField) finish(n uint32) { f.finishFrom(nil, n) }
+
+// finishFrom is finish reusing old's buckets that hold the same docs with
+// the same values (a column update moves few docs).
+func (f *NumericField) finishFrom(old *NumericField, n uint32) {
 	f.sortedVals = make([]float64, len(f.perm))
 	for i, d := range f.perm {
 		f.sortedVals[i] = f.vals[d]
@@ -799,6 +813,13 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	f.bucketSize = max(len(f.perm)/targetBuckets, 1024)
 	for lo := 0; lo < len(f.perm); lo += f.bucketSize {
 		hi := min(lo+f.bucketSize, len(f.perm))
+		if b := lo / f.bucketSize; old != nil && old.bucketSize == f.bucketSize && b < len(old.buckets) && hi <= len(old.perm) &&
+			slices.Equal(old.perm[lo:hi], f.perm[lo:hi]) && slices.Equal(old.sortedVals[lo:hi], f.sortedVals[lo:hi]) {
+			f.buckets = append(f.buckets, old.buckets[b])
+			f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
+			f.bucketVals = append(f.bucketVals, old.bucketVals[b])
+			continue
+		}
 		docs := slices.Clone(f.perm[lo:hi])
 		slices.Sort(docs)
 		vals := make([]float64, len(docs))
@@ -812,7 +833,6 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 		f.bucketDocs = append(f.bucketDocs, docs)
 		f.bucketVals = append(f.bucketVals, vals)
 	}
-	return f
 }
 
 func numericRank(f *NumericField, n uint32) []uint32 {

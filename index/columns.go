@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/analysis"
 )
 
@@ -46,16 +48,17 @@ var ErrColumnChange = errors.New("invalid column change")
 // and stays valid. docKeywords may be nil when no change removes a
 // keyword value from the doc that first held it.
 func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (*Segment, error) {
-	changed := make(map[uint32]*ColumnChange, len(changes))
+	changed := changeSet{byDoc: make(map[uint32]*ColumnChange, len(changes)), bits: make([]uint64, (s.n+63)/64)}
 	for i := range changes {
 		c := &changes[i]
 		if c.Doc >= s.n {
 			return nil, fmt.Errorf("%w: doc %d of %d", ErrColumnChange, c.Doc, s.n)
 		}
-		if changed[c.Doc] != nil {
+		if changed.has(c.Doc) {
 			return nil, fmt.Errorf("%w: doc %d changed twice", ErrColumnChange, c.Doc)
 		}
-		changed[c.Doc] = c
+		changed.byDoc[c.Doc] = c
+		changed.bits[c.Doc/64] |= 1 << (c.Doc % 64)
 	}
 	out := *s
 	out.stored = s.stored.withDocs(changes)
@@ -123,7 +126,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 // rebuildKeyword builds keyword field name again from its per-doc values,
 // the changed docs' new ones in place of theirs, as the builder would
 // have added them in doc order; nil when no doc has a value.
-func (s *Segment) rebuildKeyword(name string, changed map[uint32]*ColumnChange, docKeywords DocKeywords) (*KeywordField, error) {
+func (s *Segment) rebuildKeyword(name string, changed changeSet, docKeywords DocKeywords) (*KeywordField, error) {
 	old := s.keyword[name]
 	kb := &kwBuilder{lookup: make(map[string]uint32)}
 	var oldFolded []string // old value id → its folded form
@@ -142,8 +145,8 @@ func (s *Segment) rebuildKeyword(name string, changed map[uint32]*ColumnChange, 
 	}
 	var folded []byte
 	for d := uint32(0); d < s.n; d++ {
-		if c := changed[d]; c != nil {
-			for _, kv := range c.Keywords {
+		if changed.has(d) {
+			for _, kv := range changed.byDoc[d].Keywords {
 				if kv.Field == name {
 					folded = analysis.Fold(folded[:0], kv.Value)
 					kb.add(d, kv.Value, folded)
@@ -224,38 +227,55 @@ func (kb *kwBuilder) addID(doc, id uint32) {
 	kb.docVals[id] = append(kb.docVals[id], doc)
 }
 
-// rebuildNumeric builds numeric field name again from its per-doc
-// values, the changed docs' new ones in place of theirs; nil when no doc
-// has a value.
-func (s *Segment) rebuildNumeric(name string, changed map[uint32]*ColumnChange) *NumericField {
-	nb := &numBuilder{vals: make([]float64, s.n), has: make([]bool, s.n)}
-	if old := s.numeric[name]; old != nil {
-		copy(nb.vals, old.vals)
-		it := old.has.Iterator()
-		for it.HasNext() {
-			nb.has[it.Next()] = true
-		}
+// rebuildNumeric builds numeric field name again with the changed
+// docs' new values, as a fresh build would; nil when no doc has a value.
+// The sorted permutation is the old one without the changed docs merged
+// with the changed docs sorted: linear, where a fresh sort is not.
+func (s *Segment) rebuildNumeric(name string, changed changeSet) *NumericField {
+	old := s.numeric[name]
+	f := &NumericField{Name: name, vals: make([]float64, s.n)}
+	if old != nil {
+		copy(f.vals, old.vals)
+		f.has = old.has.Clone()
+	} else {
+		f.has = roaring.New()
 	}
-	any := false
-	for d, c := range changed {
-		nb.vals[d], nb.has[d] = 0, false
+	var moved []uint32 // changed docs with a value, by value
+	for d, c := range changed.byDoc {
+		f.vals[d] = 0
+		f.has.Remove(d)
 		for _, nv := range c.Numbers {
 			if nv.Field == name && !math.IsNaN(nv.Value) {
-				nb.vals[d], nb.has[d] = nv.Value, true
+				f.vals[d] = nv.Value
+				f.has.Add(d)
+				moved = append(moved, d)
 				break
 			}
 		}
 	}
-	for _, h := range nb.has {
-		if h {
-			any = true
-			break
-		}
-	}
-	if !any {
+	if f.has.IsEmpty() {
 		return nil
 	}
-	return nb.build(name, s.n)
+	f.has.RunOptimize()
+	slices.SortFunc(moved, f.byValue)
+	f.perm = make([]uint32, 0, f.has.GetCardinality())
+	var rest []uint32
+	if old != nil {
+		rest = old.perm
+	}
+	for len(rest) > 0 || len(moved) > 0 {
+		if len(rest) > 0 && changed.has(rest[0]) {
+			rest = rest[1:]
+			continue
+		}
+		if len(moved) == 0 || len(rest) > 0 && f.byValue(rest[0], moved[0]) < 0 {
+			f.perm, rest = append(f.perm, rest[0]), rest[1:]
+		} else {
+			f.perm, moved = append(f.perm, moved[0]), moved[1:]
+		}
+	}
+	f.finishFrom(old, s.n)
+	return f
 }
 
 // keywordSame reports that c leaves doc c.Doc's values of keyword field
@@ -307,3 +327,12 @@ func (s *Segment) numberSame(name string, c *ColumnChange) bool {
 	old, oldHas := f.Value(c.Doc)
 	return has == oldHas && (!has || old == v)
 }
+
+// changeSet is the changed docs, by doc and as a bitset for the per-doc
+// loops.
+type changeSet struct {
+	byDoc map[uint32]*ColumnChange
+	bits  []uint64
+}
+
+func (c changeSet) has(doc uint32) bool { return c.bits[doc/64]&(1<<(doc%64)) != 0 }

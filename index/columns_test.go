@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -273,5 +274,90 @@ func TestWithColumnsDisplayForms(t *testing.T) {
 			t.Errorf("%s: brand values %q, want %q", tc.name, v, tc.want)
 		}
 		sameSegment(t, tc.name, u, buildInKeyOrder(t, applyColumns(docs, []ColumnChange{tc.change})))
+	}
+}
+
+// TestStoredOverlayFlattens: past overlayMax replaced docs the stored docs
+// are laid out again, every doc as the overlay had it.
+func TestStoredOverlayFlattens(t *testing.T) {
+	raw := make([][]byte, 10000)
+	for i := range raw {
+		raw[i] = fmt.Appendf(nil, `{"productNumber":"P%05d","title":"thing %d","url":"https://shop.example/p/%d"}`, i, i, i)
+	}
+	sd := compressDocs(raw)
+	var changes []ColumnChange
+	for d := range uint32(overlayMax(len(raw)) + 1) {
+		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d}`, d)})
+	}
+	out := sd.withDocs(changes[:10])
+	if len(out.over) != 10 {
+		t.Fatalf("10 changes: overlay of %d", len(out.over))
+	}
+	out = out.withDocs(changes[10:])
+	if out.over != nil {
+		t.Fatalf("%d changes: overlay of %d, want it flattened", len(changes), len(out.over))
+	}
+	for d := range uint32(len(raw)) {
+		want := raw[d]
+		if int(d) < len(changes) {
+			want = changes[d].Stored
+		}
+		if got := out.appendDoc(nil, d); !bytes.Equal(got, want) {
+			t.Fatalf("doc %d: %s, want %s", d, got, want)
+		}
+	}
+}
+
+// TestWithColumnsNumericBuckets: with several buckets (over 65,536 docs
+// with a value), a column update rebuilds the buckets it moves docs
+// through and keeps the others, and ranges answer as a scan does: a doc
+// moved far, one that keeps its place with a new value, one that loses
+// its value, one that gains one.
+func TestWithColumnsNumericBuckets(t *testing.T) {
+	const n = 70000
+	docs := make([]Doc, n)
+	vals, has := make([]float64, n), make([]bool, n)
+	for i := range docs {
+		docs[i] = Doc{Key: fmt.Sprintf("P%06d", i), Stored: []byte(`{}`)}
+		docs[i].Text[FieldTitle] = []string{"thing"}
+		if i%50 != 7 {
+			vals[i], has[i] = float64(i%1000)*2, true // even values: room between
+			docs[i].Numbers = []NumberValue{{"price", vals[i]}}
+		}
+	}
+	s := buildInKeyOrder(t, docs)
+	type set struct {
+		doc int
+		v   float64
+		ok  bool
+	}
+	for round, sets := range [][]set{
+		{{3, 1990, true}},                   // 6 → 1990: moves far
+		{{69005, 10.5, true}},               // 10 → 10.5: the last 10, so the same place
+		{{1003, 6.5, true}, {20, 0, false}}, // 6 → 6.5; 40 → no value
+		{{7, 3, true}},                      // had none
+		{{1000, 4, true}, {1002, 0, true}},  // 0 and 4 swap: the same values in order, other docs
+	} {
+		var changes []ColumnChange
+		var bounds []float64
+		for _, st := range sets {
+			bounds = append(bounds, vals[st.doc], st.v)
+			vals[st.doc], has[st.doc] = st.v, st.ok
+			c := ColumnChange{Doc: uint32(st.doc), Stored: []byte(`{}`)}
+			if st.ok {
+				c.Numbers = []NumberValue{{"price", st.v}}
+			}
+			changes = append(changes, c)
+		}
+		var err error
+		if s, err = s.WithColumns(changes, nil); err != nil {
+			t.Fatal(err)
+		}
+		ranges := [][2]float64{{math.Inf(-1), math.Inf(1)}, {0, 100}, {500, 900}, {1000, 1500}, {1990, 1998}, {2, 2}, {11, 11}, // some docs
+			{-10, -5}, {3000, 4000}, {1998.5, 1999}, {9, 9}} // none
+		for _, b := range bounds {
+			ranges = append(ranges, [2]float64{b, b}, [2]float64{math.Inf(-1), b}, [2]float64{b, math.Inf(1)}, [2]float64{b - 1, b + 1})
+		}
+		t.Run(fmt.Sprint("round ", round), func(t *testing.T) { checkRanges(t, s.Numeric("price"), vals, has, ranges) })
 	}
 }

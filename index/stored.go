@@ -36,7 +36,9 @@ func (sd *storedDocs) doc(i uint32) []byte {
 }
 
 // withDocs is sd with the changed docs' stored JSON in place of theirs,
-// encoded with sd's dictionary; sd is unchanged.
+// encoded with sd's dictionary; sd is unchanged. Once the replaced docs
+// pass overlayMax, they are laid out with the others again, so copying
+// the overlay never costs more than laying out every doc.
 func (sd *storedDocs) withDocs(changes []ColumnChange) storedDocs {
 	out := *sd
 	out.over = make(map[uint32][]byte, len(sd.over)+len(changes))
@@ -47,6 +49,23 @@ func (sd *storedDocs) withDocs(changes []ColumnChange) storedDocs {
 			b = sd.dict.Encode(nil, c.Stored)
 		}
 		out.over[c.Doc] = b
+	}
+	if len(out.over) > overlayMax(len(sd.off)-1) {
+		out = out.flatten()
+	}
+	return out
+}
+
+// overlayMax is how many replaced docs of n an overlay holds at most.
+func overlayMax(n int) int { return max(4096, n/32) }
+
+// flatten lays every doc out end to end again, the overlay's in place.
+func (sd storedDocs) flatten() storedDocs {
+	n := len(sd.off) - 1
+	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, 1, n+1)}
+	out.data = make([]byte, 0, len(sd.data))
+	for d := range uint32(n) {
+		out.add(sd.doc(d))
 	}
 	return out
 }

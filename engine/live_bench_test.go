@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/store"
+)
+
+// benchLive imports n demo products into a store and serves them live.
+func benchLive(b *testing.B, n int) (*store.Store, *Live, *config.Website) {
+	b.Helper()
+	st, err := store.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	cfg := demo.Config()
+	w := &cfg.Websites[0]
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	g, _, err := Import(st, w, w.Lang(""), func(fn func(*catalog.Product) error) error { return demo.Each(n, 42, fn) }, quiet, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eng := New("", g)
+	live := NewLive(st, eng, "", quiet)
+	b.Cleanup(live.Close)
+	return st, live, w
+}
+
+// BenchmarkLivePriceUpdate: one partial update setting one product's
+// price, through Live (append, synced, and the column update), at
+// 100,000 demo products; and a batch of 10,000.
+func BenchmarkLivePriceUpdate(b *testing.B) {
+	_, live, w := benchLive(b, 100000)
+	var numbers []string
+	demo.Each(100000, 42, func(p *catalog.Product) error { numbers = append(numbers, p.ProductNumber); return nil })
+	for _, size := range []int{1, 10000} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			b.ReportAllocs()
+			price := 1000
+			for b.Loop() {
+				patches := make([][]byte, size)
+				for i := range patches {
+					price++
+					patches[i] = fmt.Appendf(nil, `{"productNumber":"%s","price":%d}`, numbers[(i*7919+price)%100000], price)
+				}
+				if _, _, err := live.PatchProducts(w.UUID, patches, func(int) string { return "" }, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
