@@ -26,11 +26,13 @@ var crashRounds = flag.Int("crash.rounds", 5, "TestCrashKeepsAnsweredWrites: SIG
 const crashBatch = 10
 
 // TestCrashKeepsAnsweredWrites: issue 9's crash test. A child aisle serve
-// takes a stream of product batches through the admin API and is killed
-// with SIGKILL at a random moment, round after round on one directory.
-// After each restart every batch answered 2xx is searchable whole, the
-// batch in flight at the kill is there whole or not at all (a batch is one
-// log entry), nothing else changed, and searches answer.
+// takes a stream of writes through the admin API, new batches of products
+// and price updates of them in turn (column writes, replayed from the log
+// at a restart), and is killed with SIGKILL at a random moment, round
+// after round on one directory. After each restart every write answered
+// 2xx is there whole, the write in flight at the kill whole or not at
+// all (a batch is one log entry), nothing else changed, and searches
+// answer.
 func TestCrashKeepsAnsweredWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills a server process: not in -short")
@@ -38,6 +40,8 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 	data := shopDir(t)
 	r := rand.New(rand.NewPCG(9, uint64(*crashRounds)))
 	var acked, inFlight []string // batch words
+	prices := map[string]int{}   // batch word → the price an answered update set
+	var flightPrice *priceWrite  // the price update in flight at the kill
 	total := -1                  // products in the catalog, once known
 	for round := 0; round <= *crashRounds; round++ {
 		c := startChild(t, data)
@@ -59,6 +63,20 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 				t.Fatalf("round %d: the batch in flight at the kill, %s, is half applied: %d of %d products", round, w, got, crashBatch)
 			}
 		}
+		for w, p := range prices {
+			if got := c.totalWhere(t, w, p); got != crashBatch {
+				t.Fatalf("round %d: the answered price update of %s to %d finds %d products at that price, want %d", round, w, p, got, crashBatch)
+			}
+		}
+		if pw := flightPrice; pw != nil {
+			switch got := c.totalWhere(t, pw.word, pw.price); got {
+			case crashBatch:
+				prices[pw.word] = pw.price
+			case 0:
+			default:
+				t.Fatalf("round %d: the price update in flight at the kill is half applied: %d of %d products at %d", round, got, crashBatch, pw.price)
+			}
+		}
 		if total >= 0 && n != total+crashBatch*landed {
 			t.Fatalf("round %d: %d products after the restart, want %d and %d of the batch in flight", round, n, total, crashBatch*landed)
 		}
@@ -70,11 +88,26 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 		// Write until killed, 50 to 400 ms in.
 		var mu sync.Mutex
 		var answered []string
+		var priced []priceWrite
 		sending := ""
+		var pricing *priceWrite
 		stopped := make(chan struct{})
 		go func() {
 			defer close(stopped)
 			for i := 0; ; i++ {
+				if i%2 == 1 { // a price update of the batch just added
+					pw := priceWrite{batchWord(round, i-1), 1000 + round*1000 + i}
+					mu.Lock()
+					pricing = &pw
+					mu.Unlock()
+					if !c.setPrice(pw) {
+						return
+					}
+					mu.Lock()
+					priced, pricing = append(priced, pw), nil
+					mu.Unlock()
+					continue
+				}
 				w := batchWord(round, i)
 				mu.Lock()
 				sending = w
@@ -97,6 +130,10 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 			inFlight = append(inFlight, sending)
 		}
 		total += crashBatch * len(answered)
+		for _, pw := range priced {
+			prices[pw.word] = pw.price
+		}
+		flightPrice = pricing
 		mu.Unlock()
 		if len(answered) == 0 {
 			t.Logf("round %d: killed before any write was answered", round)
@@ -105,7 +142,16 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 	if len(acked) < *crashRounds {
 		t.Errorf("only %d batches were answered over %d rounds: the test did not exercise writes", len(acked), *crashRounds)
 	}
-	t.Logf("%d rounds, %d answered batches", *crashRounds, len(acked))
+	if len(prices) == 0 {
+		t.Error("no price update was answered: the test did not exercise column writes")
+	}
+	t.Logf("%d rounds, %d answered batches, %d answered price updates", *crashRounds, len(acked), len(prices))
+}
+
+// priceWrite sets every product of a batch to one price.
+type priceWrite struct {
+	word  string
+	price int
 }
 
 // batchWord is a batch's unique searchable word: ten letters drawn from
@@ -183,9 +229,23 @@ func (c *child) post(word string) bool {
 	for j := range crashBatch {
 		fmt.Fprintf(&body, `{"productNumber":"%s-%d","title":"Crash kite %s","price":%d}`+"\n", word, j, word, j+1)
 	}
+	return c.write("", body.String())
+}
+
+// setPrice sets the price of a batch's products in one partial update.
+func (c *child) setPrice(pw priceWrite) bool {
+	var body strings.Builder
+	for j := range crashBatch {
+		fmt.Fprintf(&body, `{"productNumber":"%s-%d","price":%d}`+"\n", pw.word, j, pw.price)
+	}
+	return c.write("?partial=true", body.String())
+}
+
+// write posts a JSON Lines body to the products route with query.
+func (c *child) write(query, body string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+c.addr+"/admin/v1/websites/"+shopSite+"/products", strings.NewReader(body.String()))
+	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+c.addr+"/admin/v1/websites/"+shopSite+"/products"+query, strings.NewReader(body))
 	if err != nil {
 		return false
 	}
@@ -204,4 +264,10 @@ func (c *child) post(word string) bool {
 func (c *child) total(t *testing.T, query string) int {
 	t.Helper()
 	return searchTotal(t, c.addr, fmt.Sprintf(`{"query":%q,"key":"default","products":{"count":1}}`, query))
+}
+
+// totalWhere is total for query among the products priced price.
+func (c *child) totalWhere(t *testing.T, query string, price int) int {
+	t.Helper()
+	return searchTotal(t, c.addr, fmt.Sprintf(`{"query":%q,"key":"default","products":{"count":1,"filters":["price:%d"]}}`, query, price))
 }
