@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/goccy/go-json"
 
@@ -21,40 +24,68 @@ import (
 // columnChanges turns product upserts (store numbers and JSON) into
 // column changes of g's product index: ok is false when one of them is
 // not a column change (a new product, or one whose text, keys or sort
-// values change), and then nothing else is meaningful.
+// values change), and then nothing else is meaningful. A product put
+// twice counts with its last JSON. The products are compared on every
+// core.
 func (g *Generation) columnChanges(numbers []string, data [][]byte) (changes []index.ColumnChange, ok bool, err error) {
-	at := make(map[uint32]int, len(numbers)) // doc → its change; a later put of a product wins
-	var before, after index.Doc
+	last := make(map[string]int, len(numbers)) // number → its last put
+	var order []string
 	for i, pn := range numbers {
-		d, found := g.Products.DocByKey(foldString(pn))
-		if !found || g.Products.Key(d) != pn {
-			return nil, false, nil
+		if _, seen := last[pn]; !seen {
+			order = append(order, pn)
 		}
-		var old, cur catalog.Product
-		if err := json.Unmarshal(g.Products.Stored(d), &old); err != nil {
-			return nil, false, fmt.Errorf("stored product %s: %w", pn, err)
-		}
-		if err := json.Unmarshal(data[i], &cur); err != nil {
-			return nil, false, fmt.Errorf("product %s: %w", pn, err)
-		}
-		if err := productDoc(&old, g.Website.IndexedFields, g.Products.Stored(d), &before); err != nil {
-			return nil, false, err
-		}
-		if err := productDoc(&cur, g.Website.IndexedFields, data[i], &after); err != nil {
-			return nil, false, err
-		}
-		if !sameText(&before, &after) {
-			return nil, false, nil
-		}
-		c := index.ColumnChange{Doc: d, Keywords: slices.Clone(after.Keywords), Numbers: slices.Clone(after.Numbers), Stored: data[i]}
-		if j, seen := at[d]; seen {
-			changes[j] = c
-			continue
-		}
-		at[d] = len(changes)
-		changes = append(changes, c)
+		last[pn] = i
+	}
+	changes = make([]index.ColumnChange, len(order))
+	notColumn := make([]bool, len(order))
+	errs := make([]error, len(order))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(order)/patchesPerWorker))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var before, after index.Doc
+			for k := w; k < len(order); k += workers {
+				i := last[order[k]]
+				c, isColumn, err := g.columnChange(numbers[i], data[i], &before, &after)
+				changes[k], notColumn[k], errs[k] = c, !isColumn, err
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, false, err
+	}
+	if slices.Contains(notColumn, true) {
+		return nil, false, nil
 	}
 	return changes, true, nil
+}
+
+// columnChange is columnChanges for one product; before and after are
+// scratch docs.
+func (g *Generation) columnChange(pn string, data []byte, before, after *index.Doc) (index.ColumnChange, bool, error) {
+	d, found := g.Products.DocByKey(foldString(pn))
+	if !found || g.Products.Key(d) != pn {
+		return index.ColumnChange{}, false, nil
+	}
+	var old, cur catalog.Product
+	stored := g.Products.Stored(d)
+	if err := json.Unmarshal(stored, &old); err != nil {
+		return index.ColumnChange{}, false, fmt.Errorf("stored product %s: %w", pn, err)
+	}
+	if err := json.Unmarshal(data, &cur); err != nil {
+		return index.ColumnChange{}, false, fmt.Errorf("product %s: %w", pn, err)
+	}
+	if err := productDoc(&old, g.Website.IndexedFields, stored, before); err != nil {
+		return index.ColumnChange{}, false, err
+	}
+	if err := productDoc(&cur, g.Website.IndexedFields, data, after); err != nil {
+		return index.ColumnChange{}, false, err
+	}
+	if !sameText(before, after) {
+		return index.ColumnChange{}, false, nil
+	}
+	return index.ColumnChange{Doc: d, Keywords: slices.Clone(after.Keywords), Numbers: slices.Clone(after.Numbers), Stored: data}, true, nil
 }
 
 // sameText reports that two docs of one product index alike but for

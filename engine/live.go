@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
-	"github.com/goccy/go-json"
 )
 
 // Live applies writes to the served websites: each write is one store
@@ -126,74 +124,6 @@ func (l *Live) serve(w *config.Website, a store.Applied) error {
 type RowError struct {
 	Row     string // the row's label: "body:3", "body: product 2"
 	Message string
-}
-
-// PatchProducts applies partial products (catalog.Patch) in one entry.
-// Each names an existing product by productNumber, compared as
-// DeleteProduct compares; label(i) names patch i in errors ("body:3").
-// The first patch that names no product or does not make a valid product
-// aborts the entry, and nothing is applied; with allowErrors such patches
-// are left out and listed instead, and the others applied. Each patch is
-// merged once, into the product as stored (writes hold l.mu, so it cannot
-// change underneath) or as earlier patches of the batch left it.
-func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	g, err := l.Website(uuid)
-	if err != nil {
-		return store.Applied{}, nil, err
-	}
-	var b store.Batch
-	var rejected []RowError
-	merged := map[string][]byte{} // key → the product as the patches so far leave it
-	var order []string            // keys in first-patch order
-	for i, raw := range patches {
-		key, data, err := l.patchOne(g, merged, raw)
-		if err != nil {
-			if !allowErrors {
-				return store.Applied{}, nil, Invalid("products", "%s: %v; nothing was applied", label(i), err)
-			}
-			rejected = append(rejected, RowError{label(i), err.Error()})
-			continue
-		}
-		if _, seen := merged[key]; !seen {
-			order = append(order, key)
-		}
-		merged[key] = data
-	}
-	for _, key := range order {
-		b.PutProductJSON(key, merged[key])
-	}
-	a, err := l.apply(g, &b)
-	return a, rejected, err
-}
-
-// patchOne finds the product a patch names and merges the patch into it
-// as stored, or as earlier patches of the batch left it (merged).
-func (l *Live) patchOne(g *Generation, merged map[string][]byte, raw []byte) (key string, data []byte, err error) {
-	var head struct {
-		ProductNumber string `json:"productNumber"`
-	}
-	if err := json.Unmarshal(raw, &head); err != nil || head.ProductNumber == "" {
-		return "", nil, errors.New("a partial update is a JSON object naming its product by productNumber")
-	}
-	key, ok := g.productKey(head.ProductNumber)
-	stored := merged[key]
-	if ok && stored == nil {
-		if stored, err = l.st.Product(g.Website.UUID, key); err != nil {
-			return "", nil, err
-		}
-	}
-	if stored == nil {
-		return "", nil, fmt.Errorf("no product %q to update", head.ProductNumber)
-	}
-	p, err := catalog.Patch(stored, raw)
-	if err != nil {
-		return "", nil, err
-	}
-	p.ProductNumber = key
-	data, err = json.Marshal(p)
-	return key, data, err
 }
 
 // DeleteProducts deletes the products numbered pns in one entry, as

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -354,5 +355,32 @@ func TestLiveColumnWrites(t *testing.T) {
 	}
 	if got := logs.take(); !slices.Equal(got, []string{"index loaded"}) {
 		t.Errorf("a restart after the saved column write logged %q", got)
+	}
+}
+
+// TestLivePatchProductsOnEveryCore: the products of a batch are merged in
+// parallel, each product's patches in order, and the rejected rows are
+// listed in batch order, as a merge on one core gives.
+func TestLivePatchProductsOnEveryCore(t *testing.T) {
+	defer func(n int) { patchesPerWorker = n }(patchesPerWorker)
+	patchesPerWorker = 1
+	_, eng, live, _ := liveShop(t)
+	var patches [][]byte
+	for round := range 20 {
+		for _, pn := range []string{"A100", "B100", "C100", "D100", "A200"} {
+			patches = append(patches, fmt.Appendf(nil, `{"productNumber":%q,"price":%d}`, pn, 10+round))
+		}
+		patches = append(patches, []byte(`{"productNumber":"C100","title":""}`), fmt.Appendf(nil, `{"productNumber":"Z%d","price":1}`, round))
+	}
+	_, rejected, err := live.PatchProducts(shopUUID, patches, func(i int) string { return fmt.Sprint(i) }, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rejected) != 40 || rejected[0].Row != "5" || rejected[1].Row != "6" || rejected[39].Row != "139" {
+		t.Errorf("rejected %d rows, first %+v, last %+v", len(rejected), rejected[0], rejected[len(rejected)-1])
+	}
+	res := shopSearch(t, current(t, eng), `{"query":"*","key":"shop","products":{"count":20,"fields":["productNumber","price"],"filters":["price:29"]}}`)
+	if got := productNumbers(t, res["products"].(map[string]any)["results"]); len(got) != 5 {
+		t.Errorf("the last price of every product is 29: %v", got)
 	}
 }
