@@ -333,33 +333,61 @@ func (s *Store) countKeys(puts, deletes []string, key func(string) []byte) (adde
 		put[k] = true
 	}
 	for _, k := range deletes {
-		if gone[k] {
-			continue
-		}
 		gone[k] = true
-		v, err := s.get(key(k))
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		if put[k] || v != nil {
-			deleted++
+	}
+	names := make([]string, 0, len(put)+len(gone))
+	for k := range put {
+		names = append(names, k)
+	}
+	for k := range gone {
+		if !put[k] {
+			names = append(names, k)
 		}
 	}
-	for k := range put {
-		if gone[k] {
-			continue // put, then deleted by the same entry
-		}
-		v, err := s.get(key(k))
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		if v == nil {
-			added++
-		} else {
+	keys := make([][]byte, len(names))
+	for i, k := range names {
+		keys[i] = key(k)
+	}
+	stored, err := s.existing(keys)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for i, k := range names {
+		switch {
+		case gone[k] && (put[k] || stored[i]):
+			deleted++
+		case gone[k]:
+		case stored[i]:
 			updated++
+		default:
+			added++
 		}
 	}
 	return added, updated, deleted, nil
+}
+
+// existing reports which keys are stored. It seeks one iterator through
+// them in key order, so neighbouring keys reuse the blocks read for the
+// one before (100,000 point reads cost seconds; the sweep a fraction).
+func (s *Store) existing(keys [][]byte) ([]bool, error) {
+	out := make([]bool, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: keys[order[0]], UpperBound: append(slices.Clone(keys[order[len(order)-1]]), 0)})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	for _, i := range order {
+		out[i] = it.SeekGE(keys[i]) && bytes.Equal(it.Key(), keys[i])
+	}
+	return out, it.Error()
 }
 
 // get is key's value, copied, or nil when it is absent.
@@ -408,7 +436,14 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	}
 	entry.WriteByte('}')
 
-	pb := s.db.NewBatch()
+	size := entry.Len() + 64
+	for i, p := range b.products {
+		size += 2*len(p) + len(b.pkeys[i]) + 64 // in the entry and the state
+	}
+	for _, c := range b.content {
+		size += 2*len(c) + 64
+	}
+	pb := s.db.NewBatchWithSize(size) // grown once, not doubled and copied
 	defer pb.Close()
 	if err := pb.Set(appendLogKey(nil, seq), entry.Bytes(), nil); err != nil {
 		return 0, err
