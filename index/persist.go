@@ -334,19 +334,26 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	var dec decoder
 	s.terms = newDict(0, 0)
 	var prevTerm string
+	// Each chunk's postings decode into arenas of their own, joined once
+	// at the end: appending a million products' postings to one arena
+	// copied it over and over as it grew.
+	var parts []postings
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
 		dec = decoder{b: v}
+		s.post = newPostings(0, 0)
 		for len(dec.b) > 0 {
 			if err := s.decodeTermEntry(&dec, prevTerm); err != nil {
 				return err
 			}
 			prevTerm = s.terms.at(s.terms.len() - 1)
 		}
+		parts = append(parts, s.post)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
 	}
+	s.post = joinPostings(parts)
 	for id := 0; id < s.terms.len(); id++ {
 		t := s.terms.at(id)
 		if hasDigit(t) {
@@ -392,8 +399,10 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	}
 	loaded := uint32(0)
 	keyDoc := make(map[string]uint32, n)
+	var docParts []storedDocs // per chunk, joined once (as postings are)
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
+		var part storedDocs
 		for len(dec.b) > 0 {
 			key, doc, err := decodeDocEntry(&dec)
 			if err != nil {
@@ -402,16 +411,18 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			if loaded >= n {
 				return corruptf("more than %d docs", n)
 			}
-			s.stored.add(doc)
+			part.add(doc)
 			s.keys.addBytes(key)
 			keyDoc[foldKey(s.keys.at(int(loaded)))] = loaded
 			loaded++
 		}
+		docParts = append(docParts, part)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load documents: %w", err)
 	}
+	s.stored = joinStored(docParts)
 	err = r.Scan(p(kDict), func(k, v []byte) error {
 		if string(k) != prefix+kDict {
 			return nil

@@ -706,3 +706,38 @@ func readAll(s *Segment) {
 		f.Range(0, 50, roaring.New())
 	}
 }
+
+// TestLoadJoinsChunks: a segment of several term and doc chunks (each
+// decoded into arenas of its own, then joined) loads back to the same
+// segment.
+func TestLoadJoinsChunks(t *testing.T) {
+	docs := make([]Doc, 2*termChunk)
+	for i := range docs {
+		docs[i] = Doc{Key: fmt.Sprintf("K%06d", i), Stored: fmt.Appendf(nil, `{"n":%d}`, i)}
+		docs[i].Text[FieldTitle] = []string{fmt.Sprintf("common word%d", i)}
+		docs[i].Text[FieldDescription] = []string{"common"}
+	}
+	s := buildInKeyOrder(t, docs)
+	saved := &memKV{m: map[string][]byte{}}
+	if err := s.Save(saved, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	chunks := 0
+	for k := range saved.m {
+		if strings.HasPrefix(k, "x/"+kTerm) {
+			chunks++
+		}
+	}
+	if chunks < 3 {
+		t.Fatalf("%d term chunks for %d terms: the test needs several", chunks, s.Terms())
+	}
+	l, err := Load(saved, "x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSegment(t, "loaded", l, s)
+	var posts []FieldPosting
+	if id, ok := l.Term("common"); !ok || len(l.TermPostings(id, posts)) != 2 {
+		t.Fatalf("common: %v, postings %v", ok, l.TermPostings(id, posts))
+	}
+}

@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -78,6 +79,7 @@ func (s *Segment) decodeTermEntry(dec *decoder, prevTerm string) error {
 			return corruptf("term %q: posting of %d docs in field %d (segment of %d docs, %d fields)", t, cnt, field, n, NumTextFields)
 		}
 		start := len(pp.docs)
+		pp.docs, pp.tfs = grow(pp.docs, cnt), grow(pp.tfs, cnt)
 		prev := uint32(0)
 		for j := range cnt {
 			delta := dec.uvarint()
@@ -232,4 +234,14 @@ func decodeSortRanks(v []byte, n uint32) ([]uint32, error) {
 		return nil, corruptf("ranks of %d docs, not %d", len(ranks), n)
 	}
 	return ranks, nil
+}
+
+// grow makes room for n more elements of s, at least doubling its
+// capacity when it must move (append grows a large slice by a quarter,
+// copying it over and over).
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s)))
 }

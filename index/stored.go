@@ -79,6 +79,25 @@ func (sd *storedDocs) add(b []byte) {
 	sd.off = append(sd.off, uint64(len(sd.data)))
 }
 
+// joinStored lays parts (each a run of docs, in order, without a
+// dictionary) end to end in an arena of their exact size.
+func joinStored(parts []storedDocs) storedDocs {
+	size, docs := 0, 0
+	for _, pt := range parts {
+		size += len(pt.data)
+		docs += max(len(pt.off)-1, 0)
+	}
+	out := storedDocs{data: make([]byte, 0, size), off: make([]uint64, 1, docs+1)}
+	for _, pt := range parts {
+		base := uint64(len(out.data))
+		out.data = append(out.data, pt.data...)
+		for _, o := range pt.off[min(1, len(pt.off)):] {
+			out.off = append(out.off, o+base)
+		}
+	}
+	return out
+}
+
 // packDocs lays docs end to end.
 func packDocs(docs [][]byte) storedDocs {
 	total := 0

@@ -187,3 +187,32 @@ func (ki *keyIndex) find(folded string) (uint32, bool) {
 	}
 	return ki.docs[i], true
 }
+
+// joinPostings lays parts (each a run of terms, in order) end to end in
+// arenas of their exact size.
+func joinPostings(parts []postings) postings {
+	var terms, spans, entries int
+	for i := range parts {
+		terms += len(parts[i].df)
+		spans += len(parts[i].spans)
+		entries += len(parts[i].docs)
+	}
+	out := newPostings(terms, entries)
+	out.spans = make([]postSpan, 0, spans)
+	for i := range parts {
+		pt := &parts[i]
+		docBase, spanBase := uint32(len(out.docs)), uint32(len(out.spans))
+		out.docs = append(out.docs, pt.docs...)
+		out.tfs = append(out.tfs, pt.tfs...)
+		for _, sp := range pt.spans {
+			sp.start += docBase
+			out.spans = append(out.spans, sp)
+		}
+		for _, o := range pt.spanOff[1:] {
+			out.spanOff = append(out.spanOff, o+spanBase)
+		}
+		out.df = append(out.df, pt.df...)
+		out.bitmaps = append(out.bitmaps, pt.bitmaps...)
+	}
+	return out
+}
