@@ -407,7 +407,17 @@ func (s *Store) get(key []byte) ([]byte, error) {
 func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	seq := s.seq + 1
 	var entry bytes.Buffer
-	entry.Grow(64 + 16*len(b.products))
+	size := 64 + len(b.Website)
+	for _, p := range b.products {
+		size += len(p) + 1
+	}
+	for _, c := range b.content {
+		size += len(c) + 1
+	}
+	for _, k := range b.deletes {
+		size += len(k) + 3
+	}
+	entry.Grow(size) // the entry's JSON, grown once
 	fmt.Fprintf(&entry, `{"seq":%d`, seq)
 	if b.Website != "" {
 		w, _ := json.Marshal(b.Website)
@@ -436,7 +446,7 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	}
 	entry.WriteByte('}')
 
-	size := entry.Len() + 64
+	size = entry.Len() + 64
 	for i, p := range b.products {
 		size += 2*len(p) + len(b.pkeys[i]) + 64 // in the entry and the state
 	}
