@@ -84,13 +84,26 @@ var patchesPerWorker = 256
 type patchGroup struct {
 	key     string
 	patches []int
+	stored  []byte // the product as stored
 	merged  []byte // nil while no patch applied
 }
 
 // mergeGroups merges each group's patches into its stored product, the
 // groups on every core; a patch's own failure goes to errs[i], a read
-// failure of the store is returned.
+// failure of the store is returned. The stored products are read first,
+// in one sweep in key order (Store.ProductsByNumber).
 func (l *Live) mergeGroups(g *Generation, groups []*patchGroup, patches [][]byte, errs []error) error {
+	numbers := make([]string, len(groups))
+	for i, pg := range groups {
+		numbers[i] = pg.key
+	}
+	stored, err := l.st.ProductsByNumber(g.Website.UUID, numbers)
+	if err != nil {
+		return err
+	}
+	for i, pg := range groups {
+		pg.stored = stored[i]
+	}
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(groups)/patchesPerWorker))
 	next := make(chan *patchGroup)
 	var wg sync.WaitGroup
@@ -99,13 +112,10 @@ func (l *Live) mergeGroups(g *Generation, groups []*patchGroup, patches [][]byte
 	for range workers {
 		wg.Go(func() {
 			for pg := range next {
-				stored, err := l.st.Product(g.Website.UUID, pg.key)
-				if err == nil && stored == nil {
-					err = fmt.Errorf("product %s is served but not stored", pg.key)
-				}
-				if err != nil {
+				stored := pg.stored
+				if stored == nil {
 					mu.Lock()
-					readErr = errors.Join(readErr, err)
+					readErr = errors.Join(readErr, fmt.Errorf("product %s is served but not stored", pg.key))
 					mu.Unlock()
 					continue
 				}

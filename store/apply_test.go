@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -154,5 +155,36 @@ func TestWebsitesAreApart(t *testing.T) {
 	st.Entries(0, func(e *Entry) error { sites = append(sites, e.Website); return nil })
 	if fmt.Sprint(sites) != fmt.Sprint([]string{testSite, other, testSite}) {
 		t.Errorf("entries name websites %q", sites)
+	}
+}
+
+// TestProductsByNumber: a sweep reads each product as Product does, nil
+// for one not stored, whatever order the numbers come in.
+func TestProductsByNumber(t *testing.T) {
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	b := Batch{Website: testSite}
+	for _, pn := range []string{"B", "A", "C"} {
+		b.PutProduct(&catalog.Product{ProductNumber: pn, Title: "t " + pn})
+	}
+	if _, err := st.Apply(&b, true); err != nil {
+		t.Fatal(err)
+	}
+	numbers := []string{"C", "Z", "A", "a", "B"}
+	got, err := st.ProductsByNumber(testSite, numbers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pn := range numbers {
+		want, _ := st.Product(testSite, pn)
+		if !bytes.Equal(got[i], want) {
+			t.Errorf("%s: %s, want %s", pn, got[i], want)
+		}
+	}
+	if got[1] != nil || got[3] != nil {
+		t.Errorf("Z and a are not stored: %q %q", got[1], got[3])
 	}
 }

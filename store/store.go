@@ -572,6 +572,37 @@ func (s *Store) Product(website, pn string) ([]byte, error) {
 	return s.get(appendProductKey(nil, website, pn))
 }
 
+// ProductsByNumber is the stored JSON of website's products numbered
+// numbers (exactly), nil for one not stored, read in one sweep in key
+// order (as existing reads): far cheaper than a point read each when
+// there are thousands.
+func (s *Store) ProductsByNumber(website string, numbers []string) ([][]byte, error) {
+	out := make([][]byte, len(numbers))
+	if len(numbers) == 0 {
+		return out, nil
+	}
+	keys := make([][]byte, len(numbers))
+	for i, pn := range numbers {
+		keys[i] = appendProductKey(nil, website, pn)
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: keys[order[0]], UpperBound: append(slices.Clone(keys[order[len(order)-1]]), 0)})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	for _, i := range order {
+		if it.SeekGE(keys[i]) && bytes.Equal(it.Key(), keys[i]) {
+			out[i] = slices.Clone(it.Value())
+		}
+	}
+	return out, it.Error()
+}
+
 // HasContent says whether website has a content item stored.
 func (s *Store) HasContent(website string, kind catalog.ContentKind, id string) (bool, error) {
 	v, err := s.get(contentKey(website, string(kind)+"/"+id))
