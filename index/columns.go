@@ -254,6 +254,9 @@ func (s *Segment) rebuildNumeric(name string, changed changeSet) *NumericField {
 		}
 	}
 	if f.has.IsEmpty() {
+		// A fresh build keeps a field whose every value was NaN (the
+		// builder makes it on the first value given); products cannot
+		// carry NaN, so here no value means no field.
 		return nil
 	}
 	f.has.RunOptimize()
