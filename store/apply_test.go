@@ -151,6 +151,9 @@ func TestWebsitesAreApart(t *testing.T) {
 	if len(titles) != 1 || titles[0] != "from "+other || !has || gone {
 		t.Errorf("after deleting %s's: products %q, other's brand %v, deleted brand %v", testSite, titles, has, gone)
 	}
+	if got := st.ProductWebsites(); fmt.Sprint(got) != fmt.Sprint([]string{testSite, other}) {
+		t.Errorf("ProductWebsites %q", got)
+	}
 	var sites []string
 	st.Entries(0, func(e *Entry) error { sites = append(sites, e.Website); return nil })
 	if fmt.Sprint(sites) != fmt.Sprint([]string{testSite, other, testSite}) {

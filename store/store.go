@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,6 +171,14 @@ func (s *Store) ProductSeq(website string) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.pseq[website]
+}
+
+// ProductWebsites are the websites that have had products written, in
+// UUID order (their products may since have been deleted).
+func (s *Store) ProductWebsites() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.pseq))
 }
 
 // Entry is one change: self-contained, so a follower applying the same

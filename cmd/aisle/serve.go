@@ -107,6 +107,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	// back to the OS now rather than serving with it resident.
 	runtime.GC()
 	debug.FreeOSMemory()
+	for _, uuid := range st.ProductWebsites() {
+		if _, ok := cfg.Website(uuid); !ok {
+			log.Warn("the data directory holds products of a website the configuration does not name: they are not served (add the website to the configuration to serve them)", "website", uuid)
+		}
+	}
 	for _, g := range gens {
 		log.Info("ready", "website", g.Website.UUID, "name", g.Website.Name, "products", g.Products.Len())
 		if g.Products.Len() == 0 {

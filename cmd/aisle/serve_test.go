@@ -281,3 +281,23 @@ func TestPutConfigOutlivesARestart(t *testing.T) {
 		t.Errorf("after a restart: shop %d, default %d", keyStatus(t, s, "shop"), keyStatus(t, s, "default"))
 	}
 }
+
+// TestServeWarnsOfUnnamedWebsites: a catalog imported under one website
+// and served with a configuration that names another is not served, and
+// the log says which website's products are left out and how to serve
+// them.
+func TestServeWarnsOfUnnamedWebsites(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "shop")
+	const other = "00000000-0000-4000-8000-0000000000ee"
+	mustRun(t, "import", "--data", data, "--quiet", "--website", other, writeFile(t, dir, "feed.jsonl", feedLines))
+	cfg := writeFile(t, dir, "shop.json", shopConfig)
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--config", cfg)
+	if n := s.total(t, "shop", "*"); n != 0 {
+		t.Errorf("the configured website serves %d products, want none (they are the other website's)", n)
+	}
+	s.shutdown(t)
+	if logs := s.stderr.String(); !strings.Contains(logs, "the configuration does not name") || !strings.Contains(logs, other) {
+		t.Errorf("no warning naming %s:\n%s", other, logs)
+	}
+}
