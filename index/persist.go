@@ -332,6 +332,17 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	}
 	copy(s.avgLen[:], meta.AvgLen)
 	var dec decoder
+	// The docs and columns load on a goroutine of their own beside the
+	// terms and words; an error of the terms is reported first, as a
+	// load in section order would.
+	colErr := make(chan error, 1)
+	go func() { colErr <- s.loadColumns(r, prefix, &meta) }()
+	colDone := false
+	defer func() {
+		if !colDone { // an early error: the reader stays in use until it ends
+			<-colErr
+		}
+	}()
 	s.terms = newDict(0, 0)
 	var prevTerm string
 	// Each chunk's postings decode into arenas of their own, joined once
@@ -397,6 +408,24 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			s.fieldLen[f] = make([]uint8, n)
 		}
 	}
+	colDone = true
+	if err := <-colErr; err != nil {
+		return nil, err
+	}
+	if !s.surfaces.sorted() {
+		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
+	}
+	return s, nil
+}
+
+// loadColumns reads the docs, keys, keyword, numeric and sort sections
+// into s (meta.N docs); Load runs it beside the terms, on its own
+// decoder.
+func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
+	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
+	n := meta.N
+	var dec decoder
+	var err error
 	loaded := uint32(0)
 	keyDoc := make(map[string]uint32, n)
 	var docParts []storedDocs // per chunk, joined once (as postings are)
@@ -420,7 +449,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load documents: %w", err)
+		return fmt.Errorf("load documents: %w", err)
 	}
 	s.stored = joinStored(docParts)
 	err = r.Scan(p(kDict), func(k, v []byte) error {
@@ -434,13 +463,13 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load documents: dictionary: %w", err)
+		return fmt.Errorf("load documents: dictionary: %w", err)
 	}
 	if meta.Compressed != (s.stored.dict != nil) {
-		return nil, fmt.Errorf("load documents: %w", corruptf("dictionary missing or unexpected (compressed %v)", meta.Compressed))
+		return fmt.Errorf("load documents: %w", corruptf("dictionary missing or unexpected (compressed %v)", meta.Compressed))
 	}
 	if loaded != n {
-		return nil, fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
+		return fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {
 		d, err := decodeAltKey(k, v, n)
@@ -451,7 +480,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load keys: %w", err)
+		return fmt.Errorf("load keys: %w", err)
 	}
 	s.keyDoc = newKeyIndex(keyDoc)
 	for name, km := range meta.Keywords {
@@ -473,17 +502,17 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			return dec.err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("load field %s: %w", name, err)
+			return fmt.Errorf("load field %s: %w", name, err)
 		}
 		switch {
 		case k.offs == nil:
-			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column missing"))
+			return fmt.Errorf("load field %s: %w", name, corruptf("column missing"))
 		case len(k.offs) != int(n)+1:
-			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column of %d docs, not %d", len(k.offs)-1, n))
+			return fmt.Errorf("load field %s: %w", name, corruptf("column of %d docs, not %d", len(k.offs)-1, n))
 		case slices.Contains(k.Bitmaps, nil):
-			return nil, fmt.Errorf("load field %s: %w", name, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil)))
+			return fmt.Errorf("load field %s: %w", name, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil)))
 		case !validColumn(k.offs, k.vals, len(k.Values)):
-			return nil, fmt.Errorf("load field %s: %w", name, corruptf("column offsets or values out of range"))
+			return fmt.Errorf("load field %s: %w", name, corruptf("column offsets or values out of range"))
 		}
 		for id, v := range k.Values {
 			k.lookup[foldKey(v)] = uint32(id)
@@ -506,7 +535,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			err = corruptf("column missing")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("load numeric %s: %w", name, err)
+			return fmt.Errorf("load numeric %s: %w", name, err)
 		}
 		nf := nb.build(name, n)
 		s.numeric[name] = nf
@@ -525,11 +554,8 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			err = corruptf("ranks missing")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("load sort %s: %w", name, err)
+			return fmt.Errorf("load sort %s: %w", name, err)
 		}
 	}
-	if !s.surfaces.sorted() {
-		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
-	}
-	return s, nil
+	return nil
 }
