@@ -351,7 +351,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	var parts []postings
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
 		dec = decoder{b: v}
-		s.post = newPostings(0, 0)
+		// A posting takes two bytes at least (a delta and a frequency):
+		// the chunk's size bounds its postings.
+		s.post = newPostings(0, len(v)/2)
 		for len(dec.b) > 0 {
 			if err := s.decodeTermEntry(&dec, prevTerm); err != nil {
 				return err
@@ -431,7 +433,7 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 	var docParts []storedDocs // per chunk, joined once (as postings are)
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
-		var part storedDocs
+		part := storedDocs{data: make([]byte, 0, len(v)), off: make([]uint64, 1, docChunk+1)} // its docs are in v
 		for len(dec.b) > 0 {
 			key, doc, err := decodeDocEntry(&dec)
 			if err != nil {
