@@ -112,6 +112,7 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 // serve swaps in the generation of website w's stored state, which entry
 // a changed; l.mu is held.
 func (l *Live) serve(w *config.Website, a store.Applied) error {
+	l.save.forget(w.UUID) // the rebuild saves a newer index
 	g, err := Rebuild(l.st, w, w.Lang(l.lang), l.log)
 	if err != nil {
 		return fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)

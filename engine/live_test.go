@@ -384,3 +384,30 @@ func TestLivePatchProductsOnEveryCore(t *testing.T) {
 		t.Errorf("the last price of every product is 29: %v", got)
 	}
 }
+
+// TestSaverForgetsRebuiltWebsites: a rebuild saves a newer index, so the
+// background save queued for that website is dropped (saving the older
+// column-updated index after it would move the saved stamp back).
+func TestSaverForgetsRebuiltWebsites(t *testing.T) {
+	st, eng, live, _ := liveShop(t)
+	live.save.mu.Lock()
+	live.save.running = true // no loop: the queue is only looked at
+	live.save.mu.Unlock()
+	g := current(t, eng)
+	live.saveLater(g)
+	b := store.Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "N1", Title: "New thing"}) // not a column write: a rebuild
+	if _, err := live.Apply(shopUUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	live.save.mu.Lock()
+	_, queued := live.save.pending[shopUUID]
+	live.save.running = false
+	live.save.mu.Unlock()
+	if queued {
+		t.Error("the save queued before the rebuild is still queued")
+	}
+	if stamp, _, _ := st.Stamp(productSegment(g.Website)); stamp.Seq != st.ProductSeq(shopUUID) {
+		t.Errorf("saved stamp %d, want the rebuild's %d", stamp.Seq, st.ProductSeq(shopUUID))
+	}
+}

@@ -44,6 +44,15 @@ func (l *Live) saveLater(g *Generation) {
 	go l.saveLoop()
 }
 
+// forget drops website uuid's queued save: a rebuild has just saved a
+// newer index (a save already under way still ends; its older stamp only
+// means a longer replay).
+func (sv *saver) forget(uuid string) {
+	sv.mu.Lock()
+	delete(sv.pending, uuid)
+	sv.mu.Unlock()
+}
+
 // saveLoop saves queued generations until none is left.
 func (l *Live) saveLoop() {
 	sv := &l.save
