@@ -193,6 +193,9 @@ func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	if err != nil {
 		return a, err
 	}
+	for i := range f.Websites {
+		l.save.forget(f.Websites[i].UUID) // Open saves what it rebuilds
+	}
 	gens, err := OpenAll(l.st, f, l.lang, l.log)
 	if err != nil {
 		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
