@@ -120,17 +120,11 @@ func (g *Generation) docKeywords(seg *index.Segment) index.DocKeywords {
 }
 
 // withColumns is g with changes made to its product index, at log
-// position seq (which changed its products): the content indexes are
-// shared, the search configurations compiled anew (their caches hold
-// products).
+// position seq (which changed its products).
 func (g *Generation) withColumns(changes []index.ColumnChange, seq uint64) (*Generation, error) {
 	seg, err := g.Products.WithColumns(changes, g.docKeywords(g.Products))
 	if err != nil {
 		return nil, err
 	}
-	n := &Generation{Seq: seq, ProductSeq: seq, Website: g.Website, Products: seg, Content: g.Content, an: g.an, fields: g.fields}
-	if err := n.compile(); err != nil {
-		return nil, err
-	}
-	return n, nil
+	return g.withProducts(seg, seq, seq), nil
 }

@@ -34,7 +34,10 @@ type Generation struct {
 	Content    map[catalog.ContentKind]*index.Segment
 	an         *analysis.Analyzer
 	fields     map[string]config.IndexedField
-	search     map[string]*searchConfig
+	search     map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
+	// initial caches each version's initial content on Products: a
+	// generation with other products has caches of its own.
+	initial map[*version]*initialCache
 }
 
 type searchConfig struct {
@@ -50,10 +53,14 @@ type version struct {
 	synonyms  *ranking.Synonyms
 	redirects map[string]*config.Redirect // folded query → redirect
 	tmpl      *template.Template
+}
 
-	initialOnce sync.Once
-	initial     []ranking.Hit
-	initialErr  error
+// initialCache is a version's initial content on one generation's
+// products, computed on first use.
+type initialCache struct {
+	once sync.Once
+	hits []ranking.Hit
+	err  error
 }
 
 // Source feeds a generation build: products and content items in order.
@@ -304,6 +311,18 @@ func Assemble(w *config.Website, lang analysis.Language, products *index.Segment
 	for _, f := range w.IndexedFields {
 		g.fields[f.Name] = f
 	}
+	var err error
+	if g.Content, err = indexContent(an, content); err != nil {
+		return nil, err
+	}
+	if err := g.compile(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// indexContent indexes content items, one segment per kind.
+func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) error) error) (map[catalog.ContentKind]*index.Segment, error) {
 	var d index.Doc
 	cb := map[catalog.ContentKind]*index.Builder{}
 	for _, k := range catalog.ContentKinds {
@@ -324,13 +343,39 @@ func Assemble(w *config.Website, lang analysis.Language, products *index.Segment
 			return nil, fmt.Errorf("index content: %w", err)
 		}
 	}
+	out := make(map[catalog.ContentKind]*index.Segment, len(cb))
 	for k, bk := range cb {
-		g.Content[k] = bk.Build()
+		out[k] = bk.Build()
 	}
-	if err := g.compile(); err != nil {
-		return nil, err
+	return out, nil
+}
+
+// withProducts is g serving products instead, at log position seq, whose
+// last product entry is pseq: content and compiled configurations are
+// shared, the initial-content caches are new.
+func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64) *Generation {
+	n := *g
+	n.Products, n.Seq, n.ProductSeq = products, seq, pseq
+	n.newInitialCaches()
+	return &n
+}
+
+// withContent is g serving other content items, at log position seq:
+// products, compiled configurations and their caches are shared.
+func (g *Generation) withContent(content map[catalog.ContentKind]*index.Segment, seq uint64) *Generation {
+	n := *g
+	n.Content, n.Seq = content, seq
+	return &n
+}
+
+// newInitialCaches gives every compiled version an empty cache.
+func (g *Generation) newInitialCaches() {
+	g.initial = map[*version]*initialCache{}
+	for _, sc := range g.search {
+		for _, v := range sc.byID {
+			g.initial[v] = &initialCache{}
+		}
 	}
-	return g, nil
 }
 
 // CheckWebsite compiles w's search configurations as a generation would
@@ -358,6 +403,7 @@ func (g *Generation) compile() error {
 		}
 		g.search[s.Key] = sc
 	}
+	g.newInitialCaches()
 	return nil
 }
 

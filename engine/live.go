@@ -96,14 +96,12 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 		l.log.Warn("column update failed: rebuilding the index", "website", g.Website.UUID, "err", err)
 	}
 	if !b.ChangesProducts() {
-		// Content only: the product index is the current one.
-		w := g.Website
-		n, err := Assemble(w, w.Lang(l.lang), g.Products, storedContent(l.st, w))
+		// Content only: the products and what is cached on them stay.
+		content, err := indexContent(g.an, storedContent(l.st, g.Website))
 		if err != nil {
 			return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 		}
-		n.Seq, n.ProductSeq = a.Seq, g.ProductSeq
-		l.eng.Swap(n)
+		l.eng.Swap(g.withContent(content, a.Seq))
 		return a, nil
 	}
 	return a, l.serve(g.Website, a)

@@ -484,8 +484,9 @@ func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
 // filtered listing. It depends only on the version and the catalog, so it
 // is computed once per generation.
 func (g *Generation) initialContent(v *version) ([]ranking.Hit, error) {
-	v.initialOnce.Do(func() { v.initial, v.initialErr = g.computeInitial(v) })
-	return v.initial, v.initialErr
+	c := g.initial[v]
+	c.once.Do(func() { c.hits, c.err = g.computeInitial(v) })
+	return c.hits, c.err
 }
 
 func (g *Generation) computeInitial(v *version) ([]ranking.Hit, error) {
