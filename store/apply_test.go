@@ -14,11 +14,7 @@ import (
 // delete of an absent product counts nothing, and a product put and
 // deleted by one entry counts as deleted only if it was there before.
 func TestApplyCounts(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	b := Batch{Website: testSite}
 	put := func(pns ...string) {
 		for _, pn := range pns {
@@ -58,11 +54,7 @@ func TestApplyCounts(t *testing.T) {
 // TestPutProductJSON: a product put as JSON is stored and logged as
 // given, and counted as PutProduct's are; Product reads it back.
 func TestPutProductJSON(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	b := Batch{Website: testSite}
 	data := []byte(`{"productNumber":"A","title":"merged"}`)
 	b.PutProductJSON("A", data)
@@ -86,11 +78,7 @@ func TestPutProductJSON(t *testing.T) {
 // TestApplyContent: content items are counted as products are, deletes
 // of them are applied and logged.
 func TestApplyContent(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	b := Batch{Website: testSite}
 	brand := func(id string) *catalog.Content { return &catalog.Content{Kind: catalog.KindBrand, ID: id, Title: id} }
 	b.PutContent(brand("b1"))
@@ -122,11 +110,7 @@ func TestApplyContent(t *testing.T) {
 // TestWebsitesAreApart: two websites may hold the same product number and
 // content id; each reads, counts and deletes only its own.
 func TestWebsitesAreApart(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	const other = "00000000-0000-4000-8000-000000000002"
 	for _, site := range []string{testSite, other} {
 		b := Batch{Website: site}
@@ -164,11 +148,7 @@ func TestWebsitesAreApart(t *testing.T) {
 // TestProductsByNumber: a sweep reads each product as Product does, nil
 // for one not stored, whatever order the numbers come in.
 func TestProductsByNumber(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	b := Batch{Website: testSite}
 	for _, pn := range []string{"B", "A", "C"} {
 		b.PutProduct(&catalog.Product{ProductNumber: pn, Title: "t " + pn})

@@ -178,11 +178,7 @@ func TestProductSeq(t *testing.T) {
 // TestEntriesRefuseMismatchedSeq: a log entry whose JSON names another
 // sequence number than its key is a corrupt log, not replayed.
 func TestEntriesRefuseMismatchedSeq(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	b := Batch{Website: testSite}
 	b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b1", Title: "B"})
 	if _, err := st.Append(&b, true); err != nil {
@@ -192,7 +188,7 @@ func TestEntriesRefuseMismatchedSeq(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []uint64
-	err = st.Entries(0, func(e *Entry) error { seen = append(seen, e.Seq); return nil })
+	err := st.Entries(0, func(e *Entry) error { seen = append(seen, e.Seq); return nil })
 	if !errors.Is(err, ErrCorrupt) || len(seen) != 1 {
 		t.Errorf("entries %v, %v; want entry 1 then a corruption error", seen, err)
 	}
@@ -247,11 +243,7 @@ func TestOldLayoutRefused(t *testing.T) {
 // TestBatchNamesItsWebsite: products or content without a website are
 // refused before anything is written; a configuration alone needs none.
 func TestBatchNamesItsWebsite(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	var b Batch
 	b.DeleteProduct("P1")
 	if _, err := st.Apply(&b, true); !errors.Is(err, ErrNoWebsite) || st.Seq() != 0 {
@@ -265,4 +257,16 @@ func TestBatchNamesItsWebsite(t *testing.T) {
 	if _, err := st.Apply(&c, true); err != nil {
 		t.Errorf("a configuration alone: %v", err)
 	}
+}
+
+// openTemp opens a store in a new temporary directory, closed when the
+// test ends.
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

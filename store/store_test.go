@@ -88,16 +88,12 @@ func TestAppendApplyReopen(t *testing.T) {
 }
 
 func TestSegmentStamp(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	if _, ok, err := st.Stamp("products"); ok || err != nil {
 		t.Fatalf("stamp on an empty store: %v %v", ok, err)
 	}
 	want := SegmentStamp{Seq: 7, Fingerprint: "abc"}
-	err = st.SaveSegment("products", want, func(w *SegmentWriter) error {
+	err := st.SaveSegment("products", want, func(w *SegmentWriter) error {
 		for i := range 1000 {
 			if err := w.Set([]byte(fmt.Sprintf("%sk%04d", SegmentPrefix("products"), i)), bytes.Repeat([]byte{'v'}, 100)); err != nil {
 				return err
@@ -276,11 +272,7 @@ func TestBulkWriterAbort(t *testing.T) {
 // has been scheduled (one P, nothing yields): it once read the cleared
 // queue field, ranged over a nil channel and hung the commit.
 func TestBulkCommitBeforeLogWriterRuns(t *testing.T) {
-	st, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := openTemp(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	done := make(chan error, 1)
 	go func() {
