@@ -23,7 +23,7 @@ import (
 
 type serveFlags struct {
 	addr, data, adminKey, config, lang string
-	maxWrite                           string // bytes, checked by serveStore; "" is 32 MiB
+	maxWrite                           string // bytes, checked by serveStore; "": httpapi's default
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -31,7 +31,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.data, "data", env("AISLE_DATA", ""), "pebble data `DIR`")
 	fs.StringVar(&f.adminKey, "admin-key", env("AISLE_ADMIN_KEY", ""), "admin API `KEY` (generated and printed when empty)")
 	fs.StringVar(&f.config, "config", env("AISLE_CONFIG", ""), "configuration `FILE` (JSON); stored in the data dir")
-	fs.StringVar(&f.maxWrite, "max-write-bytes", env("AISLE_MAX_WRITE_BYTES", "33554432"), "largest admin write body in `BYTES` (a batch of products; 32 MiB); a search takes 1 MiB")
+	fs.StringVar(&f.maxWrite, "max-write-bytes", env("AISLE_MAX_WRITE_BYTES", ""), "largest admin write body in `BYTES`, at least 1048576 (default 32 MiB; a search takes 1 MiB)")
 	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
 }
 
@@ -74,12 +74,13 @@ type served struct {
 // serveStore builds the generation from st and serves it until ctx ends.
 // ready, when set, is called once the server listens.
 func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Writer, log *slog.Logger, ready func(served)) error {
-	maxWrite, err := 32<<20, error(nil)
+	maxWrite := 0 // unset: httpapi.Options' default
 	if f.maxWrite != "" {
-		maxWrite, err = strconv.Atoi(f.maxWrite)
-	}
-	if err != nil || maxWrite < 1<<20 {
-		return fmt.Errorf("serve: --max-write-bytes (or AISLE_MAX_WRITE_BYTES) %q: want a number of bytes of at least 1048576", f.maxWrite)
+		n, err := strconv.Atoi(f.maxWrite)
+		if err != nil || n < 1<<20 {
+			return fmt.Errorf("serve: --max-write-bytes (or AISLE_MAX_WRITE_BYTES) %q: want a number of bytes of at least 1048576", f.maxWrite)
+		}
+		maxWrite = n
 	}
 	cfg, err := st.Config()
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -300,4 +301,32 @@ func TestServeWarnsOfUnnamedWebsites(t *testing.T) {
 	if logs := s.stderr.String(); !strings.Contains(logs, "the configuration does not name") || !strings.Contains(logs, other) {
 		t.Errorf("no warning naming %s:\n%s", other, logs)
 	}
+}
+
+// TestMaxWriteBytes: --max-write-bytes (or AISLE_MAX_WRITE_BYTES) caps an
+// admin batch, a larger one is a 413; a value under 1 MiB or not a number
+// is refused at start in one line.
+func TestMaxWriteBytes(t *testing.T) {
+	data := shopDir(t)
+	for _, bad := range []string{"12", "two megabytes"} {
+		_, err := runCLI("serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--max-write-bytes", bad)
+		if err == nil || !strings.Contains(err.Error(), "--max-write-bytes") {
+			t.Errorf("--max-write-bytes %q: %v", bad, err)
+		}
+	}
+	t.Setenv("AISLE_MAX_WRITE_BYTES", "2097152")
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	var body strings.Builder
+	for i := 0; body.Len() <= 2<<20; i++ {
+		fmt.Fprintf(&body, `{"productNumber":"M%06d","title":"Kite %d","description":"%s"}`+"\n", i, i, strings.Repeat("x", 500))
+	}
+	path := "/admin/v1/websites/" + shopSite + "/products"
+	if status, raw := s.admin(t, "k", "POST", path, "application/x-ndjson", body.String()); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a batch over 2 MiB: %d %.200s", status, raw)
+	}
+	half := body.String()[:strings.LastIndexByte(body.String()[:1<<20], '\n')+1]
+	if status, raw := s.admin(t, "k", "POST", path, "application/x-ndjson", half); status != http.StatusOK {
+		t.Errorf("a batch of 1 MiB (over a search's limit): %d %.200s", status, raw)
+	}
+	s.shutdown(t)
 }
