@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -83,8 +82,10 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 		visible = append(visible, time.Since(t0))
 	}
 	rep.Updates = len(visible)
-	rep.VisibleP50ms, rep.VisibleP99ms = ms(percentile(visible, 50)), ms(percentile(visible, 99))
-	rep.WriteP50ms, rep.WriteP99ms = ms(percentile(write, 50)), ms(percentile(write, 99))
+	p50, _, p99, _ := Percentiles(visible)
+	rep.VisibleP50ms, rep.VisibleP99ms = ms(p50), ms(p99)
+	p50, _, p99, _ = Percentiles(write)
+	rep.WriteP50ms, rep.WriteP99ms = ms(p50), ms(p99)
 
 	// 2. Class-3 searches alone, then beside writes in batches.
 	searchURL := o.URL + "/serve/search"
@@ -209,16 +210,6 @@ func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, b
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// percentile is the p-th percentile of ds (0 when empty).
-func percentile(ds []time.Duration, p int) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
