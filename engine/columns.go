@@ -105,7 +105,8 @@ func sameText(a, b *index.Doc) bool {
 
 // docKeywords reads a doc's keyword values from its stored JSON, for
 // index.WithColumns.
-func (g *Generation) docKeywords(seg *index.Segment) index.DocKeywords {
+func (g *Generation) docKeywords() index.DocKeywords {
+	seg := g.Products
 	return func(doc uint32) ([]index.KeywordValue, error) {
 		var p catalog.Product
 		if err := json.Unmarshal(seg.Stored(doc), &p); err != nil {
@@ -122,7 +123,7 @@ func (g *Generation) docKeywords(seg *index.Segment) index.DocKeywords {
 // withColumns is g with changes made to its product index, at log
 // position seq (which changed its products).
 func (g *Generation) withColumns(changes []index.ColumnChange, seq uint64) (*Generation, error) {
-	seg, err := g.Products.WithColumns(changes, g.docKeywords(g.Products))
+	seg, err := g.Products.WithColumns(changes, g.docKeywords())
 	if err != nil {
 		return nil, err
 	}

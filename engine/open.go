@@ -103,8 +103,8 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	return g, nil
 }
 
-// columnLog is a website's product writes since a saved index: the last
-// JSON of each product written, in first-write order.
+// columnLog is a website's product writes since a saved index, in log
+// order (columnChanges keeps each product's last).
 type columnLog struct {
 	numbers []string
 	data    [][]byte
@@ -115,7 +115,6 @@ type columnLog struct {
 // after; nil when one of them deletes a product (no column replay).
 func readColumnLog(st *store.Store, w *config.Website, after uint64) (*columnLog, error) {
 	cl := &columnLog{}
-	at := map[string]int{}
 	deletes := false
 	err := st.Entries(after, func(e *store.Entry) error {
 		if e.Website != w.UUID || len(e.Products)+len(e.Deletes) == 0 {
@@ -133,11 +132,6 @@ func readColumnLog(st *store.Store, w *config.Website, after uint64) (*columnLog
 			if err := json.Unmarshal(raw, &head); err != nil {
 				return fmt.Errorf("log entry %d: %w", e.Seq, err)
 			}
-			if i, ok := at[head.ProductNumber]; ok {
-				cl.data[i] = raw
-				continue
-			}
-			at[head.ProductNumber] = len(cl.numbers)
 			cl.numbers, cl.data = append(cl.numbers, head.ProductNumber), append(cl.data, raw)
 		}
 		return nil
@@ -160,7 +154,7 @@ func (cl *columnLog) replay(w *config.Website, seg *index.Segment) (*index.Segme
 	if err != nil || !ok {
 		return nil, err
 	}
-	return seg.WithColumns(changes, g.docKeywords(seg))
+	return seg.WithColumns(changes, g.docKeywords())
 }
 
 // rebuildProducts indexes w's stored products and saves the index under
