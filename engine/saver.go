@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -44,9 +45,9 @@ func (l *Live) saveLater(g *Generation) {
 	go l.saveLoop()
 }
 
-// forget drops website uuid's queued save: a rebuild has just saved a
-// newer index (a save already under way still ends; its older stamp only
-// means a longer replay).
+// forget drops website uuid's queued save: a rebuild or a configuration
+// change saves a newer index. (A save already under way ends; the store
+// refuses it when it is older under the same settings, ErrStaleSegment.)
 func (sv *saver) forget(uuid string) {
 	sv.mu.Lock()
 	delete(sv.pending, uuid)
@@ -82,7 +83,9 @@ func (l *Live) saveLoop() {
 		sv.mu.Unlock()
 		w := g.Website
 		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
-		if err := saveProducts(l.st, w, g.Products, stamp, l.log); err != nil {
+		switch err := saveProducts(l.st, w, g.Products, stamp, l.log); {
+		case errors.Is(err, store.ErrStaleSegment): // a rebuild saved a newer one meanwhile
+		case err != nil:
 			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
 		}
 		sv.mu.Lock()

@@ -722,15 +722,29 @@ func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
 	return stamp, true, nil
 }
 
+// ErrStaleSegment is SaveSegment's answer to a segment older than the
+// one saved (same fingerprint, an earlier position): nothing is written.
+var ErrStaleSegment = errors.New("a newer segment is saved")
+
 // SaveSegment replaces the named segment with what save writes and stamps
-// it last (one save at a time, so two never mix their keys): a crash midway leaves no stamp, so the next start rebuilds
-// rather than loading half a segment. save writes its keys in ascending
-// order, straight into a table that pebble ingests, so the segment is
-// written once instead of passing through the write-ahead log, a
-// memtable and compactions.
+// it last: a crash midway leaves no stamp, so the next start rebuilds
+// rather than loading half a segment. One save runs at a time, so two
+// never mix their keys, and a save never moves a stamp back
+// (ErrStaleSegment): a background save that finishes after a newer one
+// leaves the newer. save writes its keys in ascending order, straight
+// into a table that pebble ingests, so the segment is written once
+// instead of passing through the write-ahead log, a memtable and
+// compactions.
 func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *SegmentWriter) error) error {
 	s.segMu.Lock()
 	defer s.segMu.Unlock()
+	cur, ok, err := s.Stamp(name)
+	if err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	if ok && cur.Fingerprint == stamp.Fingerprint && cur.Seq > stamp.Seq {
+		return fmt.Errorf("save segment %s at %d: %w (at %d)", name, stamp.Seq, ErrStaleSegment, cur.Seq)
+	}
 	prefix := []byte(SegmentPrefix(name))
 	if err := s.db.Delete(segmentStampKey(name), pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)

@@ -117,6 +117,22 @@ func TestSegmentStamp(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d keys after replacing the segment, want 1", n)
 	}
+	// An older save of the same fingerprint is refused and changes
+	// nothing; another fingerprint replaces it whatever its position.
+	older := SegmentStamp{Seq: 6, Fingerprint: "abc"}
+	err = st.SaveSegment("products", older, func(w *SegmentWriter) error {
+		return w.Set([]byte(SegmentPrefix("products")+"old"), []byte("x"))
+	})
+	if got, _, _ := st.Stamp("products"); !errors.Is(err, ErrStaleSegment) || got != want {
+		t.Fatalf("an older save: %v, stamp %+v", err, got)
+	}
+	other := SegmentStamp{Seq: 1, Fingerprint: "def"}
+	if err := st.SaveSegment("products", other, func(*SegmentWriter) error { return nil }); err != nil {
+		t.Fatalf("another fingerprint: %v", err)
+	}
+	if got, _, _ := st.Stamp("products"); got != other {
+		t.Fatalf("stamp %+v after a save under another fingerprint", got)
+	}
 	// A failed save leaves no stamp, so the next start rebuilds: an
 	// error from the segment, a key outside it, a key written twice.
 	for _, save := range []func(w *SegmentWriter) error{
