@@ -34,12 +34,17 @@ type Builder struct {
 	// docOrder, set by orderByKey, is the doc added docOrder[d] for each
 	// new doc id d; the records keep the ids docs were added under.
 	docOrder []uint32
-	// surfaces maps folded words to term ids; words with a digit have a
+	// surfaces maps folded words to word ids; words with a digit have a
 	// map of their own. Those are mostly product numbers, new with every
 	// product: two million of them beside the common words made each
 	// lookup of a common word a cache miss, three times slower.
 	surfaces    map[string]uint32
 	numSurfaces map[string]uint32 // words with an ASCII digit
+	// Per word id: its term, how many docs hold it, and 1 + the last doc
+	// counted (so a word repeated in a doc counts once).
+	surfTerm []uint32
+	surfDF   []uint32
+	surfLast []uint32
 
 	fieldLen [NumTextFields][]uint8
 
@@ -226,8 +231,11 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 		if num {
 			surfaces = b.numSurfaces
 		}
-		id, ok := surfaces[string(folded)]
-		if !ok {
+		sid, ok := surfaces[string(folded)]
+		var id uint32
+		if ok {
+			id = b.surfTerm[sid]
+		} else {
 			surface := string(folded)
 			// A word with an ASCII digit is its own term (never stemmed),
 			// and no stem has one: only the other words need the terms
@@ -244,7 +252,15 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 					b.terms[term] = id
 				}
 			}
-			surfaces[surface] = id
+			sid = uint32(len(b.surfTerm))
+			b.surfTerm = append(b.surfTerm, id)
+			b.surfDF = append(b.surfDF, 0)
+			b.surfLast = append(b.surfLast, 0)
+			surfaces[surface] = sid
+		}
+		if b.surfLast[sid] != doc+1 {
+			b.surfLast[sid] = doc + 1
+			b.surfDF[sid]++
 		}
 		// seen[id] is 1 + the term's place in tf for this field, so a
 		// long description counts its words without rescanning tf.
@@ -329,6 +345,7 @@ func (b *Builder) Build() *Segment {
 	n := uint32(len(b.keys))
 	s := &Segment{
 		n:       n,
+		live:    n,
 		all:     roaring.New(),
 		keyword: make(map[string]*KeywordField, len(b.keyword)),
 		numeric: make(map[string]*NumericField, len(b.numeric)),
@@ -469,13 +486,18 @@ func (b *Builder) buildTerms(s *Segment) {
 	// Words with a digit are their own terms, and most of either list:
 	// they are sorted once, beside the other words and terms, and merged
 	// into both.
-	var nums []keyID
+	var nums []keyID // word ids
 	var wg sync.WaitGroup
 	wg.Go(func() { nums = sortedIDs(b.numSurfaces) })
 	wordTerms, words := sortedIDs(b.terms), sortedIDs(b.surfaces)
 	wg.Wait()
 	order := make([]uint32, 0, len(b.termStr))
-	textBytes := mergeIDs(wordTerms, nums, func(k keyID) { order = append(order, k.id) })
+	textBytes := mergeIDs(wordTerms, nums, func(k keyID) {
+		if hasDigit(k.key) {
+			k.id = b.surfTerm[k.id] // a word with a digit is its term
+		}
+		order = append(order, k.id)
+	})
 	remap := make([]uint32, len(order))
 	s.terms = newDict(len(order), textBytes)
 	for newID, old := range order {
@@ -494,13 +516,15 @@ func (b *Builder) buildTerms(s *Segment) {
 	wg.Go(func() {
 		n := len(words) + len(nums)
 		s.surfaceTerm = make([]uint32, 0, n)
+		s.surfaceDF = make([]uint32, 0, n)
 		var all []keyID
 		all = slices.Grow(all, n)
 		textBytes := mergeIDs(words, nums, func(k keyID) { all = append(all, k) })
 		s.surfaces = newDict(n, textBytes)
 		for _, k := range all {
 			s.surfaces.add(k.key)
-			s.surfaceTerm = append(s.surfaceTerm, remap[k.id])
+			s.surfaceTerm = append(s.surfaceTerm, remap[b.surfTerm[k.id]])
+			s.surfaceDF = append(s.surfaceDF, b.surfDF[k.id])
 		}
 	})
 	s.post = b.invert(order)
@@ -630,15 +654,43 @@ func (b *Builder) buildFieldLens(s *Segment, n uint32) {
 			fl = append(fl, 0)
 		}
 		s.fieldLen[f] = fl
-		var sum, cnt float64
-		for _, l := range fl {
-			if l > 0 {
-				sum += float64(l)
-				cnt++
+	}
+	s.sumFieldLens()
+}
+
+// sumFieldLens sets lenSum, lenCnt and avgLen from the field lengths of
+// the docs in all.
+func (s *Segment) sumFieldLens() {
+	for f := range s.fieldLen {
+		var sum, cnt uint64
+		fl := s.fieldLen[f]
+		if s.live == s.n {
+			for _, l := range fl {
+				if l > 0 {
+					sum += uint64(l)
+					cnt++
+				}
+			}
+		} else {
+			it := s.all.Iterator()
+			for it.HasNext() {
+				if l := fl[it.Next()]; l > 0 {
+					sum += uint64(l)
+					cnt++
+				}
 			}
 		}
-		if cnt > 0 {
-			s.avgLen[f] = float32(sum / cnt)
+		s.lenSum[f], s.lenCnt[f] = sum, cnt
+	}
+	s.setAvgLens()
+}
+
+// setAvgLens derives avgLen from lenSum and lenCnt: 1 for a field no doc
+// has.
+func (s *Segment) setAvgLens() {
+	for f := range s.avgLen {
+		if s.lenCnt[f] > 0 {
+			s.avgLen[f] = float32(float64(s.lenSum[f]) / float64(s.lenCnt[f]))
 		} else {
 			s.avgLen[f] = 1
 		}

@@ -176,10 +176,27 @@ func TestNumericAndWordTerms(t *testing.T) {
 			t.Errorf("%q in docs %v, want %v", tc.term, got, tc.docs)
 		}
 	}
-	// Every surface leads to a term that exists.
+	// Every surface leads to a term that exists, and counts the docs
+	// whose text holds it.
+	an := analysis.New(analysis.English)
+	docsOf := map[string]map[int]bool{}
+	for i, text := range texts {
+		an.Each(text, func(folded []byte, _ bool, _ int) {
+			if docsOf[string(folded)] == nil {
+				docsOf[string(folded)] = map[int]bool{}
+			}
+			docsOf[string(folded)][i] = true
+		})
+	}
+	if s.surfaces.len() != len(docsOf) {
+		t.Errorf("%d surfaces, want %d", s.surfaces.len(), len(docsOf))
+	}
 	for i := range s.surfaces.len() {
 		if int(s.surfaceTerm[i]) >= s.Terms() {
 			t.Fatalf("surface %q points past the terms", s.surfaces.at(i))
+		}
+		if w := s.surfaces.at(i); int(s.surfaceDF[i]) != len(docsOf[w]) {
+			t.Errorf("surface %q in %d docs, want %d", w, s.surfaceDF[i], len(docsOf[w]))
 		}
 	}
 }

@@ -28,8 +28,13 @@ type KVReader interface {
 // FormatVersion is the saved segment's layout (the keys below and the
 // encoding of each); it changes whenever either does, and Load refuses a
 // segment saved in another, so a caller rebuilds it rather than misread
-// it. 3: the version is kept in the meta.
-const FormatVersion = 3
+// it. 3: the version is kept in the meta. 4: words carry their doc counts.
+const FormatVersion = 4
+
+// ErrNotCompact is returned by Save for a segment WithDocs made with
+// holes or out of key order: a saved segment has neither, so a caller
+// saves a fresh Build instead.
+var ErrNotCompact = errors.New("segment has removed or appended docs")
 
 // ErrFormat is returned by Load for a segment saved in another
 // FormatVersion.
@@ -86,6 +91,9 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 // go out as delta-coded per-field docs and frequencies, with roaring
 // bitmaps for the terms that keep one.
 func (s *Segment) Save(w KVWriter, prefix string) error {
+	if s.order != nil || s.live != s.n {
+		return ErrNotCompact
+	}
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
 	for name, k := range s.keyword {
@@ -116,7 +124,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		return err
 	}
 	err = writeChunks(w, prefix, kSurface, s.surfaces.len(), termChunk, func(buf []byte, i int) ([]byte, error) {
-		return appendWordEntry(buf, s.surfaces.at(i), s.surfaceTerm[i]), nil
+		return appendWordEntry(buf, s.surfaces.at(i), s.surfaceTerm[i], s.surfaceDF[i]), nil
 	})
 	if err != nil {
 		return err
@@ -319,6 +327,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	n := meta.N
 	s := &Segment{
 		n:       n,
+		live:    n,
 		all:     roaring.New(),
 		post:    newPostings(0, 0),
 		keys:    newDict(int(n), 0),
@@ -330,7 +339,6 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
 	}
-	copy(s.avgLen[:], meta.AvgLen)
 	var dec decoder
 	// The docs and columns load on a goroutine of their own beside the
 	// terms and words; an error of the terms is reported first, as a
@@ -382,12 +390,13 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	err = r.Scan(p(kSurface), func(k, v []byte) error {
 		dec = decoder{b: v}
 		for len(dec.b) > 0 {
-			word, id, err := decodeWordEntry(&dec, s.terms.len())
+			word, id, df, err := decodeWordEntry(&dec, s.terms.len(), n)
 			if err != nil {
 				return err
 			}
 			s.surfaces.addBytes(word)
 			s.surfaceTerm = append(s.surfaceTerm, id)
+			s.surfaceDF = append(s.surfaceDF, df)
 		}
 		return nil
 	})
@@ -409,6 +418,10 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		if len(s.fieldLen[f]) != int(n) {
 			s.fieldLen[f] = make([]uint8, n)
 		}
+	}
+	s.sumFieldLens()
+	if !slices.Equal(s.avgLen[:], meta.AvgLen) {
+		return nil, fmt.Errorf("load field lengths: %w", corruptf("mean lengths %v, saved as %v", s.avgLen, meta.AvgLen))
 	}
 	colDone = true
 	if err := <-colErr; err != nil {

@@ -109,12 +109,13 @@ func encodeTerms(terms []savedTerm) []byte {
 }
 
 type savedPair struct {
-	a []byte
-	b uint64 // words: the term id
-	v []byte // docs: the stored bytes
+	a  []byte
+	b  uint64 // words: the term id
+	df uint64 // words: the doc count
+	v  []byte // docs: the stored bytes
 }
 
-// decodePairs reads a word chunk (word, term id) or, with docs, a doc
+// decodePairs reads a word chunk (word, term id, doc count) or, with docs, a doc
 // chunk (key, stored bytes).
 func decodePairs(t *testing.T, chunk []byte, docs bool) []savedPair {
 	t.Helper()
@@ -126,6 +127,7 @@ func decodePairs(t *testing.T, chunk []byte, docs bool) []savedPair {
 			p.v = r.bytes(int(r.uvarint()))
 		} else {
 			p.b = r.uvarint()
+			p.df = r.uvarint()
 		}
 		out = append(out, p)
 	}
@@ -142,6 +144,7 @@ func encodePairs(pairs []savedPair, docs bool) []byte {
 			b = append(b, p.v...)
 		} else {
 			b = binary.AppendUvarint(b, p.b)
+			b = binary.AppendUvarint(b, p.df)
 		}
 	}
 	return b
@@ -273,7 +276,7 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	}{
 		{"no meta", "no segment", func(kv *memKV) { delete(kv.m, "x/meta") }},
 		{"meta not JSON", "load segment meta", func(kv *memKV) { kv.m["x/meta"] = []byte("{") }},
-		{"meta of another format version", "saved segment format 2, this build reads 3", editMeta(func(m map[string]any) { m["format"] = 2 })},
+		{"meta of another format version", "saved segment format 2, this build reads 4", editMeta(func(m map[string]any) { m["format"] = 2 })},
 		{"meta without a format version", "saved segment format 0", editMeta(func(m map[string]any) { delete(m, "format") })},
 
 		{"term chunk cut inside an entry", "load terms", func(kv *memKV) {
@@ -331,6 +334,14 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			ps[3].b = uint64(len(terms))
 			return ps
 		})},
+		{"word in no doc", "load words", editPairs("W/", false, func(ps []savedPair) []savedPair {
+			ps[3].df = 0
+			return ps
+		})},
+		{"word in more docs than the segment", "load words", editPairs("W/", false, func(ps []savedPair) []savedPair {
+			ps[3].df = uint64(n) + 1
+			return ps
+		})},
 		{"word chunk cut", "load words", func(kv *memKV) {
 			c := kv.m[chunk0("W/")]
 			kv.m[chunk0("W/")] = c[:len(c)-1]
@@ -341,6 +352,11 @@ func TestLoadRefusesCorruption(t *testing.T) {
 		})},
 		{"word repeated", "dictionary out of order", editPairs("W/", false, func(ps []savedPair) []savedPair { return slices.Insert(ps, 1, ps[0]) })},
 
+		{"field lengths disagree with the saved means", "load field lengths", func(kv *memKV) {
+			fl := slices.Clone(kv.m["x/fl/0"])
+			fl[0] += 3
+			kv.m["x/fl/0"] = fl
+		}},
 		{"field lengths short", "load field lengths", func(kv *memKV) { kv.m["x/fl/0"] = kv.m["x/fl/0"][:n-1] }},
 		{"field lengths long", "load field lengths", func(kv *memKV) { kv.m["x/fl/6"] = append(kv.m["x/fl/6"], 1) }},
 		{"field lengths of a field past the last", "load field lengths", func(kv *memKV) { kv.m["x/fl/7"] = kv.m["x/fl/0"] }},

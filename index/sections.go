@@ -102,26 +102,31 @@ func (s *Segment) decodeTermEntry(dec *decoder, prevTerm string) error {
 	return nil
 }
 
-// appendWordEntry appends a word-chunk entry: a folded word and the id of
-// the term it stems to.
-func appendWordEntry(dst []byte, word string, term uint32) []byte {
+// appendWordEntry appends a word-chunk entry: a folded word, the id of
+// the term it stems to and how many docs hold it.
+func appendWordEntry(dst []byte, word string, term, df uint32) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(word)))
 	dst = append(dst, word...)
-	return binary.AppendUvarint(dst, uint64(term))
+	dst = binary.AppendUvarint(dst, uint64(term))
+	return binary.AppendUvarint(dst, uint64(df))
 }
 
-// decodeWordEntry reads a word-chunk entry; terms is how many terms the
-// segment has.
-func decodeWordEntry(dec *decoder, terms int) (word []byte, term uint32, err error) {
+// decodeWordEntry reads a word-chunk entry of a segment with terms terms
+// and n docs.
+func decodeWordEntry(dec *decoder, terms int, n uint32) (word []byte, term, df uint32, err error) {
 	word = dec.bytes(int(dec.uvarint()))
 	id := dec.uvarint()
+	cnt := dec.uvarint()
 	if dec.err != nil {
-		return nil, 0, dec.err
+		return nil, 0, 0, dec.err
 	}
 	if id >= uint64(terms) {
-		return nil, 0, corruptf("word %q points to term %d of %d", word, id, terms)
+		return nil, 0, 0, corruptf("word %q points to term %d of %d", word, id, terms)
 	}
-	return word, uint32(id), nil
+	if cnt == 0 || cnt > uint64(n) {
+		return nil, 0, 0, corruptf("word %q in %d docs of %d", word, cnt, n)
+	}
+	return word, uint32(id), uint32(cnt), nil
 }
 
 // appendDocEntry appends a doc-chunk entry: the doc's key and its stored

@@ -63,19 +63,24 @@ func TestSectionPairsRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("word entries", func(t *testing.T) {
-		buf := appendWordEntry(appendWordEntry(nil, "apples", 0), "pears", 1)
+		buf := appendWordEntry(appendWordEntry(nil, "apples", 0, 3), "pears", 1, 1)
 		dec := decoder{b: buf}
 		for _, want := range []struct {
-			word string
-			id   uint32
-		}{{"apples", 0}, {"pears", 1}} {
-			w, id, err := decodeWordEntry(&dec, 2)
-			if err != nil || string(w) != want.word || id != want.id {
-				t.Fatalf("%q %d %v, want %q %d", w, id, err, want.word, want.id)
+			word   string
+			id, df uint32
+		}{{"apples", 0, 3}, {"pears", 1, 1}} {
+			w, id, df, err := decodeWordEntry(&dec, 2, 10)
+			if err != nil || string(w) != want.word || id != want.id || df != want.df {
+				t.Fatalf("%q %d %d %v, want %q %d %d", w, id, df, err, want.word, want.id, want.df)
 			}
 		}
-		if _, _, err := decodeWordEntry(&decoder{b: appendWordEntry(nil, "plums", 2)}, 2); !errors.Is(err, ErrCorrupt) {
+		if _, _, _, err := decodeWordEntry(&decoder{b: appendWordEntry(nil, "plums", 2, 1)}, 2, 10); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("a word past the terms: %v", err)
+		}
+		for _, df := range []uint32{0, 11} {
+			if _, _, _, err := decodeWordEntry(&decoder{b: appendWordEntry(nil, "plums", 1, df)}, 2, 10); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("a word in %d docs of 10: %v", df, err)
+			}
 		}
 	})
 	t.Run("doc entries", func(t *testing.T) {

@@ -20,18 +20,27 @@ type FieldPosting struct {
 // Segment is one immutable catalog generation. Searches read it without
 // locks; the next import builds a new one and swaps it in.
 type Segment struct {
-	n   uint32
-	all *roaring.Bitmap
+	n    uint32 // doc slots: ids run from 0 to n-1, holes included
+	live uint32 // docs in all
+	all  *roaring.Bitmap
+	// order is each doc's rank in key order (MaxUint32 for a hole), nil
+	// while doc ids are in key order themselves, as a Build leaves them:
+	// docs added by WithDocs take the next ids whatever their keys.
+	order []uint32
 
 	terms dict // sorted; a term's id is its index
 	post  postings
 
 	surfaces    dict // sorted folded words, for prefix matching
 	surfaceTerm []uint32
+	surfaceDF   []uint32   // docs holding each word: WithDocs drops a word at 0
 	byLen       [][]uint32 // non-numeric term ids by rune length, for typo matching
 
 	fieldLen [NumTextFields][]uint8
 	avgLen   [NumTextFields]float32
+	// Per field, the sum of the docs' lengths and how many docs have the
+	// field: avgLen is their quotient, kept exact as docs come and go.
+	lenSum, lenCnt [NumTextFields]uint64
 
 	stored storedDocs
 	keys   dict     // external ids in doc order (not sorted)
@@ -43,10 +52,19 @@ type Segment struct {
 }
 
 // Len is the number of documents.
-func (s *Segment) Len() int { return int(s.n) }
+func (s *Segment) Len() int { return int(s.live) }
+
+// Slots bounds the doc ids: every doc id is below it. It is Len unless
+// docs were removed by WithDocs, which leaves their ids unused.
+func (s *Segment) Slots() int { return int(s.n) }
 
 // All is every doc id; callers must not modify it.
 func (s *Segment) All() *roaring.Bitmap { return s.all }
+
+// Order is each doc's rank in key order, for breaking ties as a fresh
+// build does (by doc id, which it gives in key order), or nil when doc
+// ids are in key order already. Read only.
+func (s *Segment) Order() []uint32 { return s.order }
 
 // AppendStored appends the JSON object of a doc to dst; hot paths reuse
 // dst across docs.
