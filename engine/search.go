@@ -283,7 +283,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		sc.ScoreBM25F(seg, &q, result, &v.params, relaxed)
 		scores = sc.Score
 	}
-	hits := ranking.TopN(sc.Docs, scores, keys, start+count, nil)
+	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count, nil)
 	ranking.PutScratch(sc)
 	if start < len(hits) {
 		pr.Hits = hits[start:]
@@ -525,7 +525,7 @@ func (g *Generation) computeInitial(v *version) ([]ranking.Hit, error) {
 	sc := ranking.GetScratch()
 	defer ranking.PutScratch(sc)
 	sc.Collect(set)
-	return ranking.TopN(sc.Docs, nil, keys, n, nil), nil
+	return ranking.TopNOrdered(sc.Docs, nil, keys, seg.Order(), n, nil), nil
 }
 
 var contentParams = func() ranking.Params {

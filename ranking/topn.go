@@ -22,7 +22,14 @@ type Hit struct {
 // scores is not nil; scores[i] belongs to docs[i]), then doc id so ties
 // are stable across calls.
 func TopN(docs []uint32, scores []float32, keys []SortKey, k int, dst []Hit) []Hit {
-	h := topHeap{keys: keys, hits: dst[:0]}
+	return TopNOrdered(docs, scores, keys, nil, k, dst)
+}
+
+// TopNOrdered is TopN breaking the last ties by order[doc] instead of the
+// doc id when order is not nil (index.Segment.Order: a segment whose doc
+// ids are no longer in key order).
+func TopNOrdered(docs []uint32, scores []float32, keys []SortKey, order []uint32, k int, dst []Hit) []Hit {
+	h := topHeap{keys: keys, order: order, hits: dst[:0]}
 	if k <= 0 {
 		return h.hits
 	}
@@ -56,8 +63,9 @@ func TopN(docs []uint32, scores []float32, keys []SortKey, k int, dst []Hit) []H
 
 // topHeap is a min-heap by quality: the root is the worst hit kept.
 type topHeap struct {
-	keys []SortKey
-	hits []Hit
+	keys  []SortKey
+	order []uint32 // nil: doc ids
+	hits  []Hit
 }
 
 func (h *topHeap) better(a, b Hit) bool {
@@ -76,6 +84,9 @@ func (h *topHeap) better(a, b Hit) bool {
 	}
 	if a.Score != b.Score {
 		return a.Score > b.Score
+	}
+	if h.order != nil {
+		return h.order[a.Doc] < h.order[b.Doc]
 	}
 	return a.Doc < b.Doc
 }

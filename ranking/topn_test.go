@@ -123,3 +123,30 @@ func TestTopNSeveralKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestTopNOrderedBreaksTiesByOrder: with an order, equal keys and scores
+// fall to order[doc], not the doc id; keys and scores still come first.
+func TestTopNOrderedBreaksTiesByOrder(t *testing.T) {
+	//                 doc: 0  1  2  3
+	order := []uint32{3, 0, 2, 1}
+	rank := []uint32{0, 0, 0, 1}
+	docs := []uint32{0, 1, 2, 3}
+	for _, tc := range []struct {
+		name   string
+		scores []float32
+		keys   []SortKey
+		want   []uint32
+	}{
+		{"ties only", nil, nil, []uint32{1, 3, 2, 0}},
+		{"scores first", []float32{1, 1, 2, 2}, nil, []uint32{3, 2, 1, 0}},
+		{"keys first", nil, []SortKey{{Rank: rank}}, []uint32{1, 2, 0, 3}},
+	} {
+		var got []uint32
+		for _, h := range TopNOrdered(docs, tc.scores, tc.keys, order, 3, nil) {
+			got = append(got, h.Doc)
+		}
+		if !slices.Equal(got, tc.want[:3]) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want[:3])
+		}
+	}
+}
