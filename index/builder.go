@@ -51,7 +51,8 @@ type Builder struct {
 	arena  []byte
 	stored [][]byte
 	keys   []string
-	keyDoc map[string]uint32
+	keyDoc map[string]uint32 // folded own key → doc
+	alts   []keyID           // folded alternative key, doc: every one listed
 
 	keyword map[string]*kwBuilder
 	numeric map[string]*numBuilder
@@ -153,18 +154,17 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	for f := range p.toks {
 		toks += len(p.toks[f])
 	}
-	if b.nrec+toks >= math.MaxUint32 {
+	if b.nrec+toks >= tailSpan {
 		return fmt.Errorf("index full at %d postings", b.nrec)
 	}
 	fk := analysis.FoldString(d.Key)
-	if prev, taken := b.keyDoc[fk]; taken && analysis.FoldString(b.keys[prev]) == fk {
+	if _, taken := b.keyDoc[fk]; taken {
 		return fmt.Errorf("%w %q", ErrDuplicateKey, d.Key)
 	}
 	b.keyDoc[fk] = doc
 	for _, k := range d.AltKeys {
-		fk := analysis.FoldString(k)
-		if _, taken := b.keyDoc[fk]; !taken {
-			b.keyDoc[fk] = doc
+		if fa := analysis.FoldString(k); fa != fk {
+			b.alts = append(b.alts, keyID{fa, doc})
 		}
 	}
 	b.keys = append(b.keys, d.Key)
@@ -363,7 +363,7 @@ func (b *Builder) Build() *Segment {
 		}()
 	}
 	run(func() { s.stored = compressDocs(b.stored) })
-	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(b.keyDoc) })
+	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(b.keyDoc, b.alts) })
 	run(func() { b.buildTerms(s) })
 	run(func() {
 		b.buildFieldLens(s, n)
@@ -439,6 +439,9 @@ func (b *Builder) orderByKey() {
 	wg.Go(func() {
 		for k, d := range b.keyDoc {
 			b.keyDoc[k] = perm[d]
+		}
+		for i := range b.alts {
+			b.alts[i].id = perm[b.alts[i].id]
 		}
 	})
 	for _, kb := range b.keyword {

@@ -61,7 +61,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		changed.bits[c.Doc/64] |= 1 << (c.Doc % 64)
 	}
 	out := *s
-	out.stored = s.stored.withDocs(changes)
+	out.stored = s.stored.withDocs(changes, s.n)
 	out.keyword = maps.Clone(s.keyword)
 	out.numeric = maps.Clone(s.numeric)
 	out.sorts = maps.Clone(s.sorts)
@@ -100,7 +100,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range kwFields {
-		k, err := s.rebuildKeyword(name, changed, docKeywords)
+		k, err := s.rebuildKeyword(name, s.n, changed, s.rank, docKeywords)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +111,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range numFields {
-		f := s.rebuildNumeric(name, changed)
+		f := s.rebuildNumeric(name, s.n, changed)
 		if f == nil {
 			delete(out.numeric, name)
 			delete(out.sorts, name)
@@ -123,34 +123,86 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 	return &out, nil
 }
 
-// rebuildKeyword builds keyword field name again from its per-doc values,
-// the changed docs' new ones in place of theirs, as the builder would
-// have added them in doc order; nil when no doc has a value.
-func (s *Segment) rebuildKeyword(name string, changed changeSet, docKeywords DocKeywords) (*KeywordField, error) {
+// rebuildKeyword builds keyword field name again from its per-doc values
+// over n docs, the changed docs' new ones in place of theirs, as the
+// builder would have added them; nil when no doc has a value. A value's
+// display form is the one of the first doc holding it in key order
+// (rank gives each doc's place in it after the change), as a fresh
+// build's: docKeywords reads an unchanged doc's own form when the doc
+// that set the display lost the value.
+func (s *Segment) rebuildKeyword(name string, n uint32, changed changeSet, rank func(uint32) uint32, docKeywords DocKeywords) (*KeywordField, error) {
 	old := s.keyword[name]
-	kb := &kwBuilder{lookup: make(map[string]uint32)}
+	// The changed docs' forms, the first in key order kept.
+	type form struct {
+		rank    uint32
+		display string
+	}
+	firstChanged := map[string]form{}
+	var folded []byte
+	for d, c := range changed.byDoc {
+		r := rank(d)
+		for _, kv := range c.Keywords {
+			if kv.Field != name {
+				continue
+			}
+			folded = analysis.Fold(folded[:0], kv.Value)
+			if f, ok := firstChanged[string(folded)]; !ok || r < f.rank {
+				firstChanged[string(folded)] = form{r, kv.Value}
+			}
+		}
+	}
 	var oldFolded []string // old value id → its folded form
-	var remap []uint32     // old value id → kb id + 1 (0: not seen yet)
-	var first []uint32     // old value id → the doc that set its display
 	if old != nil {
 		oldFolded = make([]string, len(old.Values))
 		for f, id := range old.lookup {
 			oldFolded[id] = f
 		}
-		remap = make([]uint32, len(old.Values))
-		first = make([]uint32, len(old.Values))
-		for id, bm := range old.Bitmaps {
-			first[id] = bm.Minimum()
-		}
 	}
-	var folded []byte
-	for d := uint32(0); d < s.n; d++ {
+	// display is a value's form: of the first unchanged doc holding it,
+	// unless a changed doc comes first.
+	display := func(f string) (string, error) {
+		fc, inChanged := firstChanged[f]
+		id, inOld := uint32(0), false
+		if old != nil {
+			id, inOld = old.lookup[f]
+		}
+		if !inOld {
+			return fc.display, nil
+		}
+		first, _ := s.firstHolder(old.Bitmaps[id], nil)
+		keep, found := first, !changed.has(first)
+		if !found {
+			keep, found = s.firstHolder(old.Bitmaps[id], changed.has)
+		}
+		if !found || inChanged && fc.rank < rank(keep) {
+			return fc.display, nil
+		}
+		if keep == first {
+			return old.Values[id], nil
+		}
+		return ownDisplay(docKeywords, keep, name, f)
+	}
+	kb := &kwBuilder{lookup: make(map[string]uint32)}
+	var remap []uint32 // old value id → kb id + 1 (0: not seen yet)
+	if old != nil {
+		remap = make([]uint32, len(old.Values))
+	}
+	for d := range n {
 		if changed.has(d) {
 			for _, kv := range changed.byDoc[d].Keywords {
-				if kv.Field == name {
-					folded = analysis.Fold(folded[:0], kv.Value)
-					kb.add(d, kv.Value, folded)
+				if kv.Field != name {
+					continue
 				}
+				folded = analysis.Fold(folded[:0], kv.Value)
+				if id, ok := kb.lookup[string(folded)]; ok {
+					kb.addID(d, id)
+					continue
+				}
+				disp, err := display(string(folded))
+				if err != nil {
+					return nil, err
+				}
+				kb.add(d, disp, folded)
 			}
 			continue
 		}
@@ -161,28 +213,21 @@ func (s *Segment) rebuildKeyword(name string, changed changeSet, docKeywords Doc
 			if remap[id] == 0 {
 				if kid, ok := kb.lookup[oldFolded[id]]; ok {
 					remap[id] = kid + 1 // a changed doc before this one set it
+				} else {
+					disp, err := display(oldFolded[id])
+					if err != nil {
+						return nil, err
+					}
+					remap[id] = kb.add(d, disp, []byte(oldFolded[id])) + 1
 				}
 			}
-			if remap[id] != 0 {
-				kb.addID(d, remap[id]-1)
-				continue
-			}
-			display := old.Values[id]
-			if first[id] != d {
-				// The doc that set this display lost the value: this doc's
-				// own form is the display now.
-				var err error
-				if display, err = ownDisplay(docKeywords, d, name, oldFolded[id]); err != nil {
-					return nil, err
-				}
-			}
-			remap[id] = kb.add(d, display, []byte(oldFolded[id])) + 1
+			kb.addID(d, remap[id]-1)
 		}
 	}
 	if len(kb.values) == 0 {
 		return nil, nil
 	}
-	return kb.build(name, s.n), nil
+	return kb.build(name, n), nil
 }
 
 // ownDisplay is doc's own form of the keyword value folded in field name.
@@ -231,9 +276,9 @@ func (kb *kwBuilder) addID(doc, id uint32) {
 // docs' new values, as a fresh build would; nil when no doc has a value.
 // The sorted permutation is the old one without the changed docs merged
 // with the changed docs sorted: linear, where a fresh sort is not.
-func (s *Segment) rebuildNumeric(name string, changed changeSet) *NumericField {
+func (s *Segment) rebuildNumeric(name string, n uint32, changed changeSet) *NumericField {
 	old := s.numeric[name]
-	f := &NumericField{Name: name, vals: make([]float64, s.n)}
+	f := &NumericField{Name: name, vals: make([]float64, n)}
 	if old != nil {
 		copy(f.vals, old.vals)
 		f.has = old.has.Clone()
@@ -277,7 +322,7 @@ func (s *Segment) rebuildNumeric(name string, changed changeSet) *NumericField {
 			f.perm, moved = append(f.perm, moved[0]), moved[1:]
 		}
 	}
-	f.finishFrom(old, s.n)
+	f.finishFrom(old, n)
 	return f
 }
 
@@ -305,7 +350,10 @@ func (s *Segment) keywordSame(name string, c *ColumnChange) bool {
 			return false
 		}
 		id, ok := k.lookup[f]
-		if !ok || id != ids[i] || k.Bitmaps[id].Minimum() == c.Doc && k.Values[id] != kv.Value {
+		if !ok || id != ids[i] {
+			return false
+		}
+		if first, _ := s.firstHolder(k.Bitmaps[id], nil); first == c.Doc && k.Values[id] != kv.Value {
 			return false
 		}
 		i++
@@ -339,3 +387,41 @@ type changeSet struct {
 }
 
 func (c changeSet) has(doc uint32) bool { return c.bits[doc/64]&(1<<(doc%64)) != 0 }
+
+// extended is k over n docs, the docs past its own without values.
+func (k *KeywordField) extended(n uint32) *KeywordField {
+	if len(k.offs) == int(n)+1 {
+		return k
+	}
+	out := *k
+	out.offs = make([]uint32, n+1)
+	copy(out.offs, k.offs)
+	last := k.offs[len(k.offs)-1]
+	for i := len(k.offs); i <= int(n); i++ {
+		out.offs[i] = last
+	}
+	if k.one != nil {
+		out.one = make([]uint16, n)
+		copy(out.one, k.one)
+		for i := len(k.one); i < int(n); i++ {
+			out.one[i] = NoValue16
+		}
+	}
+	return &out
+}
+
+// extended is f over n docs, the docs past its own without values.
+func (f *NumericField) extended(n uint32) *NumericField {
+	if len(f.vals) == int(n) {
+		return f
+	}
+	out := *f
+	out.vals = make([]float64, n)
+	copy(out.vals, f.vals)
+	out.qpos = make([]uint16, n)
+	copy(out.qpos, f.qpos)
+	for i := len(f.qpos); i < int(n); i++ {
+		out.qpos[i] = NoValue16
+	}
+	return &out
+}

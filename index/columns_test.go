@@ -289,11 +289,11 @@ func TestStoredOverlayFlattens(t *testing.T) {
 	for d := range uint32(overlayMax(len(raw)) + 1) {
 		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d}`, d)})
 	}
-	out := sd.withDocs(changes[:10])
+	out := sd.withDocs(changes[:10], uint32(len(raw)))
 	if len(out.over) != 10 {
 		t.Fatalf("10 changes: overlay of %d", len(out.over))
 	}
-	out = out.withDocs(changes[10:])
+	out = out.withDocs(changes[10:], uint32(len(raw)))
 	if out.over != nil {
 		t.Fatalf("%d changes: overlay of %d, want it flattened", len(changes), len(out.over))
 	}

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -297,17 +296,17 @@ func TestStoredDictionarySampledAcrossCatalog(t *testing.T) {
 }
 
 // TestPostingsLimitRefusesBeforeTaking: a doc whose postings would bring
-// the count to 2^32-1 is refused with "index full" before its key is
-// taken (postings are addressed by uint32), and a smaller doc under the
-// same key still fits. The count is set near the limit directly: four
-// billion real postings do not fit a test.
+// the count to 2^31 is refused with "index full" before its key is taken
+// (the base arena is addressed by 31 bits, the 32nd marks the tail), and
+// a smaller doc under the same key still fits. The count is set near the
+// limit directly: two billion real postings do not fit a test.
 func TestPostingsLimitRefusesBeforeTaking(t *testing.T) {
 	b := NewBuilder(analysis.New(analysis.None))
-	b.nrec = math.MaxUint32 - 3
+	b.nrec = tailSpan - 3
 	d := Doc{Key: "a", Stored: []byte("{}")}
 	d.Text[FieldTitle] = []string{"x y z"}
 	if err := b.Add(&d); err == nil || !strings.Contains(err.Error(), "index full") {
-		t.Fatalf("a doc reaching 2^32-1 postings: %v", err)
+		t.Fatalf("a doc reaching 2^31 postings: %v", err)
 	}
 	d.Text[FieldTitle] = []string{"x y"}
 	if err := b.Add(&d); err != nil {

@@ -31,11 +31,6 @@ type KVReader interface {
 // it. 3: the version is kept in the meta. 4: words carry their doc counts.
 const FormatVersion = 4
 
-// ErrNotCompact is returned by Save for a segment WithDocs made with
-// holes or out of key order: a saved segment has neither, so a caller
-// saves a fresh Build instead.
-var ErrNotCompact = errors.New("segment has removed or appended docs")
-
 // ErrFormat is returned by Load for a segment saved in another
 // FormatVersion.
 var ErrFormat = errors.New("saved segment format")
@@ -89,11 +84,11 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 // re-indexing. Keys go out in ascending order (kinds D/ T/ W/ a/ dict
 // fl/ k/ meta n/ s/), so the store streams them into a table. Postings
 // go out as delta-coded per-field docs and frequencies, with roaring
-// bitmaps for the terms that keep one.
+// bitmaps for the terms that keep one. A segment WithDocs made is
+// compacted first (Compact), so what is saved is what a fresh build of
+// the same docs saves.
 func (s *Segment) Save(w KVWriter, prefix string) error {
-	if s.order != nil || s.live != s.n {
-		return ErrNotCompact
-	}
+	s = s.Compact()
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
 	for name, k := range s.keyword {
@@ -130,13 +125,18 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 		return err
 	}
 	var buf []byte
-	for i, d := range s.keyDoc.docs {
+	for i := 0; i < len(s.keyDoc.docs); {
 		k := s.keyDoc.keys.at(i)
-		if foldKey(s.keys.at(int(d))) == k {
-			continue // the doc's own id: loaded with the doc
+		buf = buf[:0]
+		for ; i < len(s.keyDoc.docs) && s.keyDoc.keys.at(i) == k; i++ {
+			if d := s.keyDoc.docs[i]; foldKey(s.keys.at(int(d))) != k { // a doc's own id is loaded with the doc
+				buf = appendAltKey(buf, d)
+			}
 		}
-		if err := w.Set(key(kAltKey, k), appendAltKey(buf[:0], d)); err != nil {
-			return err
+		if len(buf) > 0 {
+			if err := w.Set(key(kAltKey, k), buf); err != nil {
+				return err
+			}
 		}
 	}
 	if s.stored.dict != nil {
@@ -486,18 +486,21 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 	if loaded != n {
 		return fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
+	var alts []keyID
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {
-		d, err := decodeAltKey(k, v, n)
+		docs, err := decodeAltKey(k, v, n)
 		if err != nil {
 			return err
 		}
-		keyDoc[string(k[len(prefix)+len(kAltKey):])] = d
+		for _, d := range docs {
+			alts = append(alts, keyID{string(k[len(prefix)+len(kAltKey):]), d})
+		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("load keys: %w", err)
 	}
-	s.keyDoc = newKeyIndex(keyDoc)
+	s.keyDoc = newKeyIndex(keyDoc, alts)
 	for name, km := range meta.Keywords {
 		k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
 		k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))

@@ -145,20 +145,29 @@ func decodeDocEntry(dec *decoder) (key, doc []byte, err error) {
 	return key, doc, dec.err
 }
 
-// appendAltKey appends the value of an alternative key: its doc.
+// appendAltKey appends one doc listing an alternative key to the key's
+// value: every doc listing it, in key order.
 func appendAltKey(dst []byte, doc uint32) []byte { return binary.AppendUvarint(dst, uint64(doc)) }
 
-// decodeAltKey reads an alternative key's doc; key names it in errors.
-func decodeAltKey(key, v []byte, n uint32) (uint32, error) {
+// decodeAltKey reads the docs listing an alternative key; key names it in
+// errors.
+func decodeAltKey(key, v []byte, n uint32) ([]uint32, error) {
 	dec := decoder{b: v}
-	d := dec.uvarint()
-	if dec.err != nil {
-		return 0, dec.err
+	var docs []uint32
+	for dec.err == nil && len(dec.b) > 0 {
+		d := dec.uvarint()
+		if dec.err == nil && d >= uint64(n) {
+			return nil, corruptf("alternative key %q points to doc %d of %d", key, d, n)
+		}
+		if dec.err == nil && len(docs) > 0 && uint32(d) <= docs[len(docs)-1] {
+			return nil, corruptf("alternative key %q lists doc %d after %d", key, d, docs[len(docs)-1])
+		}
+		docs = append(docs, uint32(d))
 	}
-	if d >= uint64(n) {
-		return 0, corruptf("alternative key %q points to doc %d of %d", key, d, n)
+	if dec.err == nil && len(docs) == 0 {
+		return nil, corruptf("alternative key %q lists no doc", key)
 	}
-	return uint32(d), nil
+	return docs, dec.err
 }
 
 // appendUint32s appends a length and the values, 4 bytes each.

@@ -96,11 +96,22 @@ func TestSectionPairsRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("alternative keys", func(t *testing.T) {
-		if d, err := decodeAltKey([]byte("k"), appendAltKey(nil, 300), 301); err != nil || d != 300 {
+		if d, err := decodeAltKey([]byte("k"), appendAltKey(appendAltKey(nil, 7), 300), 301); err != nil || !slices.Equal(d, []uint32{7, 300}) {
 			t.Fatalf("%d %v", d, err)
 		}
-		if _, err := decodeAltKey([]byte("k"), appendAltKey(nil, 301), 301); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("a doc past the segment: %v", err)
+		for _, tc := range []struct {
+			name string
+			v    []byte
+		}{
+			{"a doc past the segment", appendAltKey(nil, 301)},
+			{"docs out of order", appendAltKey(appendAltKey(nil, 9), 8)},
+			{"a doc twice", appendAltKey(appendAltKey(nil, 9), 9)},
+			{"no doc", nil},
+			{"a cut varint", []byte{0x80}},
+		} {
+			if _, err := decodeAltKey([]byte("k"), tc.v, 301); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: %v", tc.name, err)
+			}
 		}
 	})
 	t.Run("keyword column", func(t *testing.T) {

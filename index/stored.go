@@ -19,11 +19,16 @@ type storedDocs struct {
 	off      []uint64 // doc i is data[off[i]:off[i+1]]; no pointer per doc for the GC to trace
 	dict     *s2.Dict // nil: docs are stored as they came
 	dictData []byte   // what NewDict rebuilds dict from, for saving
-	// over holds docs replaced since data was laid out (column updates),
-	// encoded as data's are; nil for none. Never modified: withDocs makes
-	// a new map.
+	// over holds docs replaced or added since data was laid out (column
+	// updates, WithDocs), encoded as data's are; nil for none. Never
+	// modified: withDocs makes a new map.
 	over map[uint32][]byte
+	// extra is how many docs follow data's, all in over.
+	extra uint32
 }
+
+// count is how many docs there are.
+func (sd *storedDocs) count() int { return len(sd.off) - 1 + int(sd.extra) }
 
 // doc is doc i's stored bytes.
 func (sd *storedDocs) doc(i uint32) []byte {
@@ -35,12 +40,13 @@ func (sd *storedDocs) doc(i uint32) []byte {
 	return sd.data[sd.off[i]:sd.off[i+1]]
 }
 
-// withDocs is sd with the changed docs' stored JSON in place of theirs,
-// encoded with sd's dictionary; sd is unchanged. Once the replaced docs
-// pass overlayMax, they are laid out with the others again, so copying
-// the overlay never costs more than laying out every doc.
-func (sd *storedDocs) withDocs(changes []ColumnChange) storedDocs {
+// withDocs is sd, grown to n docs, with the changed docs' stored JSON in
+// place of theirs, encoded with sd's dictionary; sd is unchanged. Once
+// the overlay passes overlayMax, its docs are laid out with the others
+// again, so copying it never costs more than laying out every doc.
+func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	out := *sd
+	out.extra = n - uint32(len(sd.off)-1)
 	out.over = make(map[uint32][]byte, len(sd.over)+len(changes))
 	maps.Copy(out.over, sd.over)
 	for _, c := range changes {
@@ -50,7 +56,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange) storedDocs {
 		}
 		out.over[c.Doc] = b
 	}
-	if len(out.over) > overlayMax(len(sd.off)-1) {
+	if len(out.over) > overlayMax(out.count()) {
 		out = out.flatten()
 	}
 	return out
@@ -61,7 +67,7 @@ func overlayMax(n int) int { return max(4096, n/32) }
 
 // flatten lays every doc out end to end again, the overlay's in place.
 func (sd storedDocs) flatten() storedDocs {
-	n := len(sd.off) - 1
+	n := sd.count()
 	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, 1, n+1)}
 	out.data = make([]byte, 0, len(sd.data))
 	for d := range uint32(n) {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -68,22 +69,48 @@ func (d *dict) sorted() bool {
 	return true
 }
 
-// postSpan locates one field's postings of a term in the segment arenas.
+// postSpan locates one field's postings of a term in the segment arenas:
+// the base arena, or the tail arena when start has tailSpan set.
 type postSpan struct {
 	start, n uint32
 	field    TextField
 }
 
+// tailSpan marks a span in the tail arena; the base arena holds fewer
+// postings than this.
+const tailSpan = 1 << 31
+
 // postings holds every term's per-field postings in flat arenas, so a
 // term costs a few words however many fields it is in, and the garbage
 // collector has no per-term pointers to trace.
+//
+// A Build lays every posting in the base arena, a term's spans one per
+// field, fields ascending. Segment.WithDocs leaves the base arena as it
+// is (a removed doc stays in its lists, a hole no candidate set holds)
+// and lays the postings of the docs it adds in the tail arena, which it
+// makes anew each time: a term's tail spans follow its base spans.
 type postings struct {
 	spanOff []uint32 // term i's spans are spans[spanOff[i]:spanOff[i+1]]
 	spans   []postSpan
 	docs    []uint32
 	tfs     []uint8
+	tdocs   []uint32 // the tail arena
+	ttfs    []uint8
 	df      []uint32          // docs holding the term in any field
 	bitmaps []*roaring.Bitmap // nil for terms under bitmapMinDF docs
+	// live is the segment's docs when its lists hold holes (nil
+	// otherwise): a bitmap built from the lists keeps only these.
+	live *roaring.Bitmap
+}
+
+// spanDocs is a span's docs and frequencies.
+func (p *postings) spanDocs(sp postSpan) ([]uint32, []uint8) {
+	docs, tfs, start := p.docs, p.tfs, sp.start
+	if start&tailSpan != 0 {
+		docs, tfs, start = p.tdocs, p.ttfs, start&^tailSpan
+	}
+	end := start + sp.n
+	return docs[start:end:end], tfs[start:end:end]
 }
 
 func newPostings(terms, entries int) postings {
@@ -105,8 +132,8 @@ const bitmapMinDF = 32
 // arenas.
 func (p *postings) fieldPostings(id uint32, dst []FieldPosting) []FieldPosting {
 	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
-		end := sp.start + sp.n
-		dst = append(dst, FieldPosting{Field: sp.field, Docs: p.docs[sp.start:end:end], TFs: p.tfs[sp.start:end:end]})
+		docs, tfs := p.spanDocs(sp)
+		dst = append(dst, FieldPosting{Field: sp.field, Docs: docs, TFs: tfs})
 	}
 	return dst
 }
@@ -118,7 +145,11 @@ func (p *postings) docBitmap(id uint32) *roaring.Bitmap {
 	}
 	bm := roaring.New()
 	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
-		bm.AddMany(p.docs[sp.start : sp.start+sp.n])
+		docs, _ := p.spanDocs(sp)
+		bm.AddMany(docs)
+	}
+	if p.live != nil {
+		bm.And(p.live)
 	}
 	return bm
 }
@@ -147,8 +178,12 @@ func (p *postings) docBitmapIn(id uint32, m FieldMask) *roaring.Bitmap {
 	bm := roaring.New()
 	for _, sp := range spans {
 		if m.Has(sp.field) {
-			bm.AddMany(p.docs[sp.start : sp.start+sp.n])
+			docs, _ := p.spanDocs(sp)
+			bm.AddMany(docs)
 		}
+	}
+	if p.live != nil {
+		bm.And(p.live)
 	}
 	return bm
 }
@@ -157,24 +192,48 @@ func (p *postings) docBitmapIn(id uint32, m FieldMask) *roaring.Bitmap {
 // variants): the keys sorted and packed, their docs beside them. A map of
 // a million string keys is a million pointers for every garbage
 // collection to trace; this is three.
+//
+// A key may be listed more than once: a doc's own key first, then the
+// docs listing it as an alternative, in key order. The first entry is
+// the one found; the others take its place when its doc is removed.
 type keyIndex struct {
 	keys dict
 	docs []uint32
 }
 
-// newKeyIndex sorts m's keys into an index.
-func newKeyIndex(m map[string]uint32) keyIndex {
-	keys := make([]string, 0, len(m))
+// newKeyIndex sorts own keys and alternatives (docs numbered in key
+// order) into an index; an alternative listed twice by one doc counts
+// once.
+func newKeyIndex(own map[string]uint32, alts []keyID) keyIndex {
+	type entry struct {
+		key  string
+		doc  uint32
+		rank uint8 // 0 own, 1 alternative
+	}
+	entries := make([]entry, 0, len(own)+len(alts))
 	total := 0
-	for k := range m {
-		keys = append(keys, k)
+	for k, d := range own {
+		entries = append(entries, entry{k, d, 0})
 		total += len(k)
 	}
-	slices.Sort(keys)
-	ki := keyIndex{keys: newDict(len(keys), total), docs: make([]uint32, len(keys))}
-	for i, k := range keys {
-		ki.keys.add(k)
-		ki.docs[i] = m[k]
+	for _, a := range alts {
+		entries = append(entries, entry{a.key, a.id, 1})
+		total += len(a.key)
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		if a.rank != b.rank {
+			return int(a.rank) - int(b.rank)
+		}
+		return cmp.Compare(a.doc, b.doc)
+	})
+	entries = slices.Compact(entries)
+	ki := keyIndex{keys: newDict(len(entries), total), docs: make([]uint32, len(entries))}
+	for i, e := range entries {
+		ki.keys.add(e.key)
+		ki.docs[i] = e.doc
 	}
 	return ki
 }
