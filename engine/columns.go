@@ -18,8 +18,7 @@ import (
 // sale feed), is served by index.WithColumns on the current product index
 // instead of a rebuild. The result is the fresh build's (the differential
 // test and index/columns_test.go hold it to that); anything else (a new
-// product, a delete, a new title) takes the rebuild until the base/tail
-// index lands (docs/live-engine.md).
+// product, a delete, a new title) is a doc write (docwrites.go).
 
 // columnChanges turns product upserts (store numbers and JSON) into
 // column changes of g's product index: ok is false when one of them is
@@ -106,14 +105,10 @@ func sameText(a, b *index.Doc) bool {
 // docKeywords reads a doc's keyword values from its stored JSON, for
 // index.WithColumns.
 func (g *Generation) docKeywords() index.DocKeywords {
-	seg := g.Products
+	src := g.docSource()
 	return func(doc uint32) ([]index.KeywordValue, error) {
-		var p catalog.Product
-		if err := json.Unmarshal(seg.Stored(doc), &p); err != nil {
-			return nil, fmt.Errorf("stored product %s: %w", seg.Key(doc), err)
-		}
-		var d index.Doc
-		if err := productDoc(&p, g.Website.IndexedFields, seg.Stored(doc), &d); err != nil {
+		d, err := src(doc)
+		if err != nil {
 			return nil, err
 		}
 		return d.Keywords, nil

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,7 +55,15 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 	cfg := &config.File{Websites: []config.Website{*a, *b}}
 	sites := []string{a.UUID, b.UUID}
 	prefix := map[string]string{a.UUID: "A", b.UUID: "B"} // each website's product numbers
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// Warnings (a write that fell back to a rebuild, a replay that
+	// failed) fail the test: the fast paths must hold on their own.
+	var warned lockedBuffer
+	quiet := slog.New(slog.NewTextHandler(&warned, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	defer func() {
+		if w := warned.String(); w != "" {
+			t.Errorf("warnings logged:\n%s", w)
+		}
+	}()
 	eng := New("")
 	live := NewLive(st, eng, analysis.English, quiet)
 	defer func() { live.Close(); st.Close() }()
@@ -243,4 +251,22 @@ func diffRequest(r *rand.Rand, key string) string {
 	}
 	b, _ := json.Marshal(req)
 	return string(b)
+}
+
+// lockedBuffer is a buffer safe to log into from several goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -33,8 +33,11 @@ type Generation struct {
 	Products   *index.Segment
 	Content    map[catalog.ContentKind]*index.Segment
 	an         *analysis.Analyzer
-	fields     map[string]config.IndexedField
-	search     map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
+	// unsaved: the product index is newer than the saved one (Open
+	// replayed the log onto it); Live queues it for saving.
+	unsaved bool
+	fields  map[string]config.IndexedField
+	search  map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
 	// initial caches each version's initial content on Products: a
 	// generation with other products has caches of its own.
 	initial map[*version]*initialCache

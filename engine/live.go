@@ -18,11 +18,12 @@ import (
 // write is searchable when Apply returns. Requests in flight finish on
 // the generation they started with; other websites are not touched.
 //
-// Until the base/tail index lands (docs/live-engine.md), the new
-// generation comes from Open: a configuration or content entry reuses
-// the saved product index, and an entry that changes products rebuilds
-// and saves it, which takes seconds at a million products. Writes are
-// serialised; searches never wait on them.
+// A product write changes the current product index (index.WithColumns
+// for a price and stock feed, index.WithDocs for the rest) rather than
+// rebuilding it, and a background saver saves it; a content write keeps
+// the product index and indexes the content again; a configuration
+// write opens every website anew (Open). Writes are serialised; searches
+// never wait on them.
 type Live struct {
 	mu   sync.Mutex
 	st   *store.Store
@@ -38,7 +39,19 @@ func NewLive(st *store.Store, eng *Engine, lang analysis.Language, log *slog.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Live{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*Generation{}, wake: make(chan struct{})}}
+	l := &Live{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*Generation{}, wake: make(chan struct{})}}
+	l.saveReplayed(eng.Websites())
+	return l
+}
+
+// saveReplayed queues the saves of the generations Open replayed the log
+// onto, so the next start loads them instead of replaying again.
+func (l *Live) saveReplayed(gens []*Generation) {
+	for _, g := range gens {
+		if g.unsaved {
+			l.saveLater(g)
+		}
+	}
 }
 
 // Website is the served website uuid, from its current generation (so
@@ -93,18 +106,29 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 			l.saveLater(n)
 			return a, nil
 		}
-		l.log.Warn("column update failed: rebuilding the index", "website", g.Website.UUID, "err", err)
+		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
 	}
-	if !b.ChangesProducts() {
-		// Content only: the products and what is cached on them stay.
+	n := g
+	if b.ChangesProducts() {
+		pw := newProductWrites()
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+		if n, err = g.withWrites(pw, a.Seq); err != nil {
+			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", err)
+			return a, l.serve(g.Website, a)
+		}
+		l.saveLater(n)
+	}
+	if b.ChangesContent() {
+		// The products and what is cached on them stay.
 		content, err := indexContent(g.an, storedContent(l.st, g.Website))
 		if err != nil {
 			return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 		}
-		l.eng.Swap(g.withContent(content, a.Seq))
-		return a, nil
+		n = n.withContent(content, a.Seq)
 	}
-	return a, l.serve(g.Website, a)
+	l.eng.Swap(n)
+	return a, nil
 }
 
 // serve swaps in the generation of website w's stored state, which entry
@@ -199,6 +223,7 @@ func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
 	}
 	l.eng.Replace(gens)
+	l.saveReplayed(gens)
 	return a, nil
 }
 

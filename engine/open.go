@@ -3,7 +3,6 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -38,10 +37,10 @@ func rebuildProgress(log *slog.Logger) Progress {
 // saved product index when it was built at the store's ProductSeq (the
 // last entry that changed a product: configuration and content entries
 // since do not count) with the same indexed fields and language; when it
-// was saved earlier and the entries since are column writes (Live saves
-// those in the background), it loads it and replays them
-// (replayColumns); otherwise it rebuilds and saves it. Content is
-// indexed anew each time.
+// was saved earlier (Live saves in the background), it loads it and
+// replays the product writes logged since (productLog.replay); without
+// a saved index it rebuilds and saves it. Content is indexed anew each
+// time.
 func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.Logger) (*Generation, error) {
 	if log == nil {
 		log = slog.Default()
@@ -55,17 +54,10 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	}
 	start := time.Now()
 	behind := ok && saved.Fingerprint == stamp.Fingerprint && saved.Seq < stamp.Seq
-	var log1 *columnLog
+	var log1 *productLog
 	if behind {
-		// Column writes since the save are replayed onto it; a delete
-		// since means a rebuild, without loading it first.
-		if log1, err = readColumnLog(st, w, saved.Seq); err != nil {
+		if log1, err = readProductLog(st, w, saved.Seq); err != nil {
 			return nil, err
-		}
-		if log1 == nil {
-			log.Info("the log since the saved index deletes products: rebuilding", "website", w.UUID)
-			behind = false
-			ok = false
 		}
 	}
 	if ok && saved == stamp || behind {
@@ -77,18 +69,16 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 			log.Info("index loaded", "website", w.UUID, "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
+	var replayedSeg *index.Segment
 	if seg != nil && behind {
-		replayed, err := log1.replay(w, seg)
-		switch {
-		case err != nil:
-			return nil, err
-		case replayed == nil:
-			log.Info("the log since the saved index changes more than columns: rebuilding", "website", w.UUID)
-			seg = nil
-		default:
-			log.Info("log replayed onto the saved index", "website", w.UUID, "entries", log1.entries, "products", len(log1.numbers), "took", time.Since(start).Round(time.Millisecond))
-			seg = replayed
+		replayed, err := log1.replay(w, lang, seg)
+		replayedSeg = replayed
+		if err != nil {
+			log.Warn("replaying the log onto the saved index failed: rebuilding", "website", w.UUID, "err", err)
+		} else {
+			log.Info("log replayed onto the saved index", "website", w.UUID, "entries", log1.entries, "products", len(log1.writes.order), "took", time.Since(start).Round(time.Millisecond))
 		}
+		seg = replayed
 	}
 	if seg == nil {
 		if seg, err = rebuildProducts(st, w, lang, stamp, log); err != nil {
@@ -100,31 +90,31 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		return nil, err
 	}
 	g.Seq, g.ProductSeq = st.Seq(), st.ProductSeq(w.UUID)
+	g.unsaved = behind && seg == replayedSeg
 	return g, nil
 }
 
-// columnLog is a website's product writes since a saved index, in log
-// order (columnChanges keeps each product's last).
-type columnLog struct {
-	numbers []string
-	data    [][]byte
+// productLog is a website's product writes since a saved index, each
+// product's last.
+type productLog struct {
+	writes  *productWrites
+	deletes bool // some write is a delete
 	entries int
 }
 
-// readColumnLog reads website w's product entries after log position
-// after; nil when one of them deletes a product (no column replay).
-func readColumnLog(st *store.Store, w *config.Website, after uint64) (*columnLog, error) {
-	cl := &columnLog{}
-	deletes := false
+// readProductLog reads website w's product entries after log position
+// after.
+func readProductLog(st *store.Store, w *config.Website, after uint64) (*productLog, error) {
+	pl := &productLog{writes: newProductWrites()}
+	var numbers []string
+	var data [][]byte
 	err := st.Entries(after, func(e *store.Entry) error {
 		if e.Website != w.UUID || len(e.Products)+len(e.Deletes) == 0 {
 			return nil
 		}
-		cl.entries++
-		if len(e.Deletes) > 0 {
-			deletes = true
-			return errStopped
-		}
+		pl.entries++
+		pl.deletes = pl.deletes || len(e.Deletes) > 0
+		numbers, data = numbers[:0], data[:0]
 		for _, raw := range e.Products {
 			var head struct {
 				ProductNumber string `json:"productNumber"`
@@ -132,29 +122,36 @@ func readColumnLog(st *store.Store, w *config.Website, after uint64) (*columnLog
 			if err := json.Unmarshal(raw, &head); err != nil {
 				return fmt.Errorf("log entry %d: %w", e.Seq, err)
 			}
-			cl.numbers, cl.data = append(cl.numbers, head.ProductNumber), append(cl.data, raw)
+			numbers, data = append(numbers, head.ProductNumber), append(data, raw)
 		}
+		pl.writes.entry(numbers, data, e.Deletes)
 		return nil
 	})
-	if err != nil && !errors.Is(err, errStopped) {
+	if err != nil {
 		return nil, err
 	}
-	if deletes {
-		return nil, nil
-	}
-	return cl, nil
+	return pl, nil
 }
 
-// replay applies the log to seg when every write is a column write of a
-// product seg holds (judged against seg, with each product's last
-// write); otherwise it returns nil, and the caller rebuilds.
-func (cl *columnLog) replay(w *config.Website, seg *index.Segment) (*index.Segment, error) {
-	g := &Generation{Website: w, Products: seg}
-	changes, ok, err := g.columnChanges(cl.numbers, cl.data)
-	if err != nil || !ok {
-		return nil, err
+// replay applies the log to seg: as column writes when every write is
+// one (judged against seg), else as doc writes.
+func (pl *productLog) replay(w *config.Website, lang analysis.Language, seg *index.Segment) (*index.Segment, error) {
+	g := &Generation{Website: w, Products: seg, an: analysis.New(lang)}
+	if !pl.deletes {
+		numbers := pl.writes.order
+		data := make([][]byte, len(numbers))
+		for i, pn := range numbers {
+			data[i] = pl.writes.data[pn]
+		}
+		changes, ok, err := g.columnChanges(numbers, data)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return seg.WithColumns(changes, g.docKeywords())
+		}
 	}
-	return seg.WithColumns(changes, g.docKeywords())
+	return g.productsWith(pl.writes)
 }
 
 // rebuildProducts indexes w's stored products and saves the index under

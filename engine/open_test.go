@@ -135,20 +135,29 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	appendBatch(func() { b.SetConfig(&config.File{Websites: []config.Website{*w}}) })
 	open("after a configuration change", w, analysis.English, loaded...)
 
-	// An entry that adds or deletes a product moves the position: rebuilt.
+	// An entry that adds or deletes a product moves the position: the
+	// saved index is loaded and the entries since replayed onto it (Open
+	// does not save it: a running server's saver does), which answers as
+	// a rebuild does.
+	replayed := []string{"index loaded", "log replayed onto the saved index"}
+	body := `{"query":"*","key":"shop","products":{"count":10,"fields":["productNumber","price","inStock"],"returnFilters":true}}`
+	sameAsRebuild := func(what string, g *Generation) {
+		t.Helper()
+		if got, want := answer(t, g, body), answer(t, freshBuild(t, st, w), body); !bytes.Equal(got, want) {
+			t.Errorf("%s: the replayed index answers\n%s\nwhere a rebuild answers\n%s", what, got, want)
+		}
+	}
 	appendBatch(func() {
 		if err := b.PutProduct(&catalog.Product{ProductNumber: "E100", Title: "Extension cord"}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	want = append(want, "E100")
-	// The saved index is behind by an entry that adds a product: loaded
-	// to try a column replay, then rebuilt.
-	open("after a product change", w, analysis.English, "index loaded", "the log since the saved index changes more than columns: rebuilding", "index built", "index saved")
+	sameAsRebuild("after a product change", open("after a product change", w, analysis.English, replayed...))
 	appendBatch(func() { b.DeleteProduct("E100") })
 	want = want[:len(want)-1]
-	open("after a product delete", w, analysis.English, "the log since the saved index deletes products: rebuilding", "index built", "index saved")
-	open("after the delete, again", w, analysis.English, loaded...)
+	sameAsRebuild("after a product delete", open("after a product delete", w, analysis.English, replayed...))
+	open("after the delete, again", w, analysis.English, replayed...)
 
 	// Column writes since the save (a price, twice, and stock) are
 	// replayed onto the loaded index, which equals a rebuild; a new title
@@ -172,13 +181,9 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	setPrice("A100", `{"price":12.5}`)
 	setPrice("B200", `{"inStock":false}`)
 	setPrice("A100", `{"price":13.5}`)
-	g = open("after column writes", w, analysis.English, "index loaded", "log replayed onto the saved index")
-	body := `{"query":"*","key":"shop","products":{"count":10,"fields":["productNumber","price","inStock"],"returnFilters":true}}`
-	if got, want := answer(t, g, body), answer(t, freshBuild(t, st, w), body); !bytes.Equal(got, want) {
-		t.Errorf("the replayed index answers\n%s\nwhere a rebuild answers\n%s", got, want)
-	}
+	sameAsRebuild("after column writes", open("after column writes", w, analysis.English, replayed...))
 	setPrice("A100", `{"title":"Renamed screwdriver"}`)
-	open("after a new title", w, analysis.English, "index loaded", "the log since the saved index changes more than columns: rebuilding", "index built", "index saved")
+	sameAsRebuild("after a new title", open("after a new title", w, analysis.English, replayed...))
 
 	// A saved segment under the right stamp that does not load.
 	stamp, _, _ := st.Stamp(productSegment(w))

@@ -270,6 +270,14 @@ func (b *Batch) SetConfig(f *config.File) { b.config = f }
 // numbers and the JSON each is stored as. Read only.
 func (b *Batch) ProductPuts() (numbers []string, data [][]byte) { return b.pkeys, b.products }
 
+// ProductDeletes are the product numbers the batch deletes, in order.
+// Read only.
+func (b *Batch) ProductDeletes() []string { return b.deletes }
+
+// ChangesContent reports whether the batch upserts or deletes a content
+// item.
+func (b *Batch) ChangesContent() bool { return len(b.content)+len(b.cdeletes) > 0 }
+
 // ChangesProducts reports whether the batch upserts or deletes a
 // product.
 func (b *Batch) ChangesProducts() bool { return len(b.products)+len(b.deletes) > 0 }
