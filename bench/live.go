@@ -25,6 +25,7 @@ type LiveOptions struct {
 	Products  []string // product numbers in the catalog, to update
 	Searches  [][]byte // class-3 search bodies for the load beside the writes
 	Updates   int      // single-product updates timed one by one
+	Adds      int      // new products timed one by one, then deleted one by one
 	Bulk      int      // products in the one large partial update
 	BatchSize int      // products per write in the sustained run
 	Duration  time.Duration
@@ -47,6 +48,11 @@ type LiveReport struct {
 	SearchErrors                  int
 	BulkProducts                  int
 	BulkSeconds                   float64 // the large partial update, sent until searchable
+	// New products and their deletes, one at a time: from sending the
+	// write until a search finds the product (or no longer does).
+	Adds                     int
+	AddP50ms, AddP99ms       float64
+	DeleteP50ms, DeleteP99ms float64
 }
 
 // Live runs the three write phases against a running server.
@@ -141,6 +147,39 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 		return rep, err
 	}
 	rep.BulkProducts, rep.BulkSeconds = n, time.Since(t0).Seconds()
+
+	// 4. New products, then their deletes, one at a time.
+	logf("live: %d new products, then their deletes, each timed until a search sees it…", o.Adds)
+	var adds, dels []time.Duration
+	var added []string
+	start = time.Now()
+	for i := 0; i < o.Adds && time.Since(start) < o.Budget; i++ {
+		pn := fmt.Sprintf("BENCH-NEW-%05d", i)
+		t0 := time.Now()
+		if err := lc.put(pn); err != nil {
+			return rep, err
+		}
+		if err := lc.waitFound(ctx, pn, true, o.Budget); err != nil {
+			return rep, err
+		}
+		adds = append(adds, time.Since(t0))
+		added = append(added, pn)
+	}
+	for _, pn := range added {
+		t0 := time.Now()
+		if err := lc.send("DELETE", "/products/"+pn, "", nil); err != nil {
+			return rep, err
+		}
+		if err := lc.waitFound(ctx, pn, false, o.Budget); err != nil {
+			return rep, err
+		}
+		dels = append(dels, time.Since(t0))
+	}
+	rep.Adds = len(adds)
+	p50, _, p99, _ = Percentiles(adds)
+	rep.AddP50ms, rep.AddP99ms = ms(p50), ms(p99)
+	p50, _, p99, _ = Percentiles(dels)
+	rep.DeleteP50ms, rep.DeleteP99ms = ms(p50), ms(p99)
 	return rep, nil
 }
 
@@ -158,14 +197,27 @@ func (lc *liveClient) patch(pns []string, price float64) error {
 		q, _ := json.Marshal(pn)
 		fmt.Fprintf(&b, `{"productNumber":%s,"price":%g}`+"\n", q, price)
 	}
+	return lc.send("POST", "/products?partial=true", "application/x-ndjson", b.Bytes())
+}
+
+// put adds a new product numbered pn, whose title is its number.
+func (lc *liveClient) put(pn string) error {
+	body := fmt.Appendf(nil, `{"productNumber":%q,"title":"Bench %s","url":"https://shop.example/%s","price":1}`+"\n", pn, pn, pn)
+	return lc.send("POST", "/products", "application/x-ndjson", body)
+}
+
+// send sends an admin write to the website's path and wants a 200.
+func (lc *liveClient) send(method, path, contentType string, body []byte) error {
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI(lc.o.URL + "/admin/v1/websites/" + lc.o.Website + "/products?partial=true")
-	req.Header.SetMethod("POST")
-	req.Header.SetContentType("application/x-ndjson")
+	req.SetRequestURI(lc.o.URL + "/admin/v1/websites/" + lc.o.Website + path)
+	req.Header.SetMethod(method)
+	if contentType != "" {
+		req.Header.SetContentType(contentType)
+	}
 	req.Header.Set("Authorization", "Bearer "+lc.o.AdminKey)
-	req.SetBody(b.Bytes())
+	req.SetBody(body)
 	if err := lc.c.Do(req, resp); err != nil {
 		return fmt.Errorf("live: write: %w", err)
 	}
@@ -175,34 +227,65 @@ func (lc *liveClient) patch(pns []string, price float64) error {
 	return nil
 }
 
-// waitPrice searches for product pn until it has price, or budget ends.
-func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
-	body, _ := json.Marshal(map[string]any{"query": pn, "key": lc.o.Key,
+// waitFound searches for product pn until a search finds it (found) or
+// no longer does, or budget ends.
+func (lc *liveClient) waitFound(ctx context.Context, pn string, found bool, budget time.Duration) error {
+	deadline := time.Now().Add(budget)
+	for {
+		rs, err := lc.search(pn)
+		if err != nil {
+			return err
+		}
+		if (len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn)) == found {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("live: product %s not %s within %s", pn, map[bool]string{true: "found", false: "gone"}[found], budget)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// hit is a search result as the live run reads it.
+type hit struct {
+	ProductNumber string  `json:"productNumber"`
+	Price         float64 `json:"price"`
+}
+
+// search is the first result of a search for query.
+func (lc *liveClient) search(query string) ([]hit, error) {
+	body, _ := json.Marshal(map[string]any{"query": query, "key": lc.o.Key,
 		"products": map[string]any{"count": 1, "fields": []string{"productNumber", "price"}}})
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
+	req.SetRequestURI(lc.o.URL + "/serve/search")
+	req.Header.SetMethod("POST")
+	req.Header.SetContentType("application/json")
+	req.SetBody(body)
+	if err := lc.c.Do(req, resp); err != nil {
+		return nil, fmt.Errorf("live: search: %w", err)
+	}
+	var out struct {
+		Products struct {
+			Results []hit `json:"results"`
+		} `json:"products"`
+	}
+	if err := json.Unmarshal(resp.Body(), &out); err != nil {
+		return nil, fmt.Errorf("live: search answer: %w", err)
+	}
+	return out.Products.Results, nil
+}
+
+// waitPrice searches for product pn until it has price, or budget ends.
+func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
 	deadline := time.Now().Add(budget)
 	for {
-		req.SetRequestURI(lc.o.URL + "/serve/search")
-		req.Header.SetMethod("POST")
-		req.Header.SetContentType("application/json")
-		req.SetBody(body)
-		if err := lc.c.Do(req, resp); err != nil {
-			return fmt.Errorf("live: search: %w", err)
+		rs, err := lc.search(pn)
+		if err != nil {
+			return err
 		}
-		var out struct {
-			Products struct {
-				Results []struct {
-					ProductNumber string  `json:"productNumber"`
-					Price         float64 `json:"price"`
-				} `json:"results"`
-			} `json:"products"`
-		}
-		if err := json.Unmarshal(resp.Body(), &out); err != nil {
-			return fmt.Errorf("live: search answer: %w", err)
-		}
-		if rs := out.Products.Results; len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn) && rs[0].Price == price {
+		if len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn) && rs[0].Price == price {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {

@@ -384,7 +384,7 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 		pns[d] = g.Products.Key(uint32(d))
 	}
 	lr, err := bench.Live(ctx, bench.LiveOptions{URL: srv.url, AdminKey: "bench", Website: suite.Website.UUID, Key: suite.Key,
-		Products: pns, Searches: bodies, Updates: f.updates, Bulk: 100000, BatchSize: f.batch, Duration: f.dur, Budget: f.budget,
+		Products: pns, Searches: bodies, Updates: f.updates, Adds: f.updates, Bulk: 100000, BatchSize: f.batch, Duration: f.dur, Budget: f.budget,
 		Log: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return fmt.Errorf("bench: %w\nthe server said:\n%s", err, srv.out.String())
@@ -405,6 +405,8 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 	fmt.Fprintf(stdout, "sustained writes of %d products for %s: %.0f updates/s; class-3 search p99 %.2fms alone, %.2fms beside the writes (%d errors)\n",
 		lr.SustainedBatch, f.dur, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchErrors)
 	fmt.Fprintf(stdout, "a partial update of %d products: searchable in %.1fs\n", lr.BulkProducts, lr.BulkSeconds)
+	fmt.Fprintf(stdout, "new products, one at a time: %d; found by search p50 %.0fms, p99 %.0fms; their deletes gone p50 %.0fms, p99 %.0fms\n",
+		lr.Adds, lr.AddP50ms, lr.AddP99ms, lr.DeleteP50ms, lr.DeleteP99ms)
 	fmt.Fprintf(stdout, "restart after the writes: answering in %.1fs\n", again.load.Seconds())
 	return nil
 }

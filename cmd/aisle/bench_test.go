@@ -183,6 +183,7 @@ var liveLineRE = []*regexp.Regexp{
 	regexp.MustCompile(`single-product updates: 5 of 5 in the 20s budget; visible to search p50 \d+ms, p99 \d+ms`),
 	regexp.MustCompile(`sustained writes of 100 products for 300ms: [1-9]\d* updates/s; class-3 search p99 [\d.]+ms alone, [\d.]+ms beside the writes \(0 errors\)`),
 	regexp.MustCompile(`a partial update of 300 products: searchable in [\d.]+s`),
+	regexp.MustCompile(`new products, one at a time: 5; found by search p50 \d+ms, p99 \d+ms; their deletes gone p50 \d+ms, p99 \d+ms`),
 	regexp.MustCompile(`restart after the writes: answering in [\d.]+s`),
 }
 
