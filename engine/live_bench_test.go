@@ -63,3 +63,38 @@ func BenchmarkLivePriceUpdate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLiveNewProduct: one new product through Live (append, synced,
+// and index.WithDocs), then one product renamed (its doc replaced), at
+// 100,000 demo products; AISLE_BENCH_MILLION=1: at 1,000,000.
+func BenchmarkLiveNewProduct(b *testing.B) {
+	n := 100000
+	if os.Getenv("AISLE_BENCH_MILLION") != "" {
+		n = 1000000
+	}
+	_, live, w := benchLive(b, n)
+	var numbers []string
+	demo.Each(n, 42, func(p *catalog.Product) error { numbers = append(numbers, p.ProductNumber); return nil })
+	i := 0
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			i++
+			var bt store.Batch
+			bt.PutProduct(&catalog.Product{ProductNumber: fmt.Sprintf("NEW-%07d", i), Title: fmt.Sprintf("Bench lamp %d", i), Price: 10})
+			if _, err := live.Apply(w.UUID, &bt); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("renamed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			i++
+			patch := fmt.Appendf(nil, `{"productNumber":"%s","title":"Renamed thing %d"}`, numbers[(i*7919)%n], i)
+			if _, _, err := live.PatchProducts(w.UUID, [][]byte{patch}, func(int) string { return "" }, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

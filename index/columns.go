@@ -100,6 +100,10 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range kwFields {
+		if k, ok := s.patchKeyword(name, s.n, changed, s.rank); ok {
+			out.keyword[name] = k
+			continue
+		}
 		k, err := s.rebuildKeyword(name, s.n, changed, s.rank, docKeywords)
 		if err != nil {
 			return nil, err
@@ -424,4 +428,114 @@ func (f *NumericField) extended(n uint32) *NumericField {
 		out.qpos[i] = NoValue16
 	}
 	return &out
+}
+
+// patchKeyword is keyword field name over n docs with the changed docs'
+// values in place of theirs, made by patching: when the change neither
+// drops a value nor adds one and leaves each value's first holder in key
+// order (rank) and so its display form, only the bitmaps of the values
+// the changed docs held or hold are copied and changed, and the per-doc
+// lists copied once. ok is false otherwise: rebuildKeyword decides.
+func (s *Segment) patchKeyword(name string, n uint32, changed changeSet, rank func(uint32) uint32) (*KeywordField, bool) {
+	old := s.keyword[name]
+	if old == nil {
+		return nil, false
+	}
+	newVals := make(map[uint32][]uint32, len(changed.byDoc))
+	gain := map[uint32][]uint32{} // value id → changed docs holding it now
+	lose := map[uint32][]uint32{} // value id → changed docs that held it
+	display := map[uint32]string{}
+	var folded []byte
+	for d, c := range changed.byDoc {
+		var ids []uint32
+		for _, kv := range c.Keywords {
+			if kv.Field != name {
+				continue
+			}
+			folded = analysis.Fold(folded[:0], kv.Value)
+			id, ok := old.lookup[string(folded)]
+			if !ok {
+				return nil, false // a new value: ids shift
+			}
+			if slices.Contains(ids, id) {
+				continue
+			}
+			ids = append(ids, id)
+			gain[id] = append(gain[id], d)
+			if prev, seen := display[id]; seen && prev != kv.Value {
+				return nil, false
+			}
+			display[id] = kv.Value
+		}
+		newVals[d] = ids
+		if d < s.n && s.all.Contains(d) {
+			for _, id := range old.DocValues(d) {
+				lose[id] = append(lose[id], d)
+			}
+		}
+	}
+	// Every touched value keeps a holder, and its first holder.
+	touched := map[uint32]bool{}
+	for id := range gain {
+		touched[id] = true
+	}
+	for id := range lose {
+		touched[id] = true
+	}
+	for id := range touched {
+		bm := old.Bitmaps[id]
+		if int(bm.GetCardinality())-len(lose[id])+len(gain[id]) <= 0 {
+			return nil, false // a value gone: ids shift
+		}
+		first, _ := s.firstHolder(bm, nil)
+		if changed.has(first) {
+			return nil, false
+		}
+		for _, d := range gain[id] {
+			if rank(d) < rank(first) && display[id] != old.Values[id] {
+				return nil, false // a new first holder with another form
+			}
+		}
+	}
+	out := *old
+	out.Bitmaps = slices.Clone(old.Bitmaps)
+	for id := range touched {
+		bm := old.Bitmaps[id].Clone()
+		for _, d := range lose[id] {
+			bm.Remove(d)
+		}
+		docs := gain[id]
+		slices.Sort(docs)
+		bm.AddMany(docs)
+		bm.RunOptimize()
+		out.Bitmaps[id] = bm
+	}
+	out.offs = make([]uint32, n+1)
+	out.vals = make([]uint32, 0, len(old.vals)+len(changed.byDoc))
+	single := true
+	for d := range n {
+		out.offs[d] = uint32(len(out.vals))
+		switch {
+		case changed.has(d):
+			out.vals = append(out.vals, newVals[d]...)
+		case d < s.n:
+			out.vals = append(out.vals, old.vals[old.offs[d]:old.offs[d+1]]...)
+		}
+		single = single && len(out.vals)-int(out.offs[d]) <= 1
+	}
+	out.offs[n] = uint32(len(out.vals))
+	out.single = single
+	if old.one == nil || single != old.single {
+		out.initColumns()
+		return &out, true
+	}
+	out.one = make([]uint16, n)
+	copy(out.one, old.one)
+	for d := len(old.one); d < int(n); d++ {
+		out.one[d] = NoValue16
+	}
+	for d := range changed.byDoc {
+		out.one[d] = out.chainEnd(out.vals[out.offs[d]:out.offs[d+1]])
+	}
+	return &out, true
 }

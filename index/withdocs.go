@@ -274,9 +274,23 @@ func (w *docWrite) terms(s, out *Segment) error {
 	}
 
 	// The dictionary: s's terms still held, merged with the fresh ones.
+	// byOld finds an old term's edit without a lookup per term.
+	byOld := make(map[int32]*termEdit, len(edits))
+	for _, e := range edits {
+		if e.old >= 0 {
+			byOld[e.old] = e
+		}
+	}
+	touched := make([]uint64, (s.terms.len()+63)/64)
+	for id := range byOld {
+		touched[id/64] |= 1 << (id % 64)
+	}
 	dropped := func(id int) (*termEdit, bool) {
-		e := edits[s.terms.at(id)]
-		return e, e != nil && s.post.df[id]-e.remDF+e.addedDF == 0
+		if touched[id/64]&(1<<(id%64)) == 0 {
+			return nil, false
+		}
+		e := byOld[int32(id)]
+		return e, s.post.df[id]-e.remDF+e.addedDF == 0
 	}
 	remap := make([]uint32, s.terms.len()) // old id → new id, MaxUint32 dropped
 	total := s.terms.len() + len(fresh)
@@ -441,9 +455,11 @@ func remapByLen(old [][]uint32, remap, freshIDs []uint32, fresh []string) [][]ui
 // (a word at 0 leaves) and the added docs' words merged in, each pointing
 // to its term's new id.
 func (w *docWrite) words(s, out *Segment, remap []uint32) {
-	delta := map[string]int64{}
+	delta := map[int]int64{} // by s's word id
 	for i := range w.rem.surfaces.len() {
-		delta[w.rem.surfaces.at(i)] -= int64(w.rem.surfaceDF[i])
+		if id, ok := s.surfaces.find(w.rem.surfaces.at(i)); ok {
+			delta[id] -= int64(w.rem.surfaceDF[i])
+		}
 	}
 	type freshWord struct {
 		word string
@@ -453,8 +469,8 @@ func (w *docWrite) words(s, out *Segment, remap []uint32) {
 	var fresh []freshWord
 	for i := range w.add.surfaces.len() {
 		word := w.add.surfaces.at(i)
-		if _, ok := s.surfaces.find(word); ok {
-			delta[word] += int64(w.add.surfaceDF[i])
+		if id, ok := s.surfaces.find(word); ok {
+			delta[id] += int64(w.add.surfaceDF[i])
 			continue
 		}
 		id, _ := out.terms.find(w.add.terms.at(int(w.add.surfaceTerm[i])))
@@ -476,7 +492,10 @@ func (w *docWrite) words(s, out *Segment, remap []uint32) {
 			add(fresh[j].word, fresh[j].term, fresh[j].df)
 			j++
 		}
-		df := int64(s.surfaceDF[i]) + delta[word]
+		df := int64(s.surfaceDF[i])
+		if len(delta) > 0 {
+			df += delta[i]
+		}
 		if df <= 0 {
 			continue
 		}
@@ -551,6 +570,16 @@ func (w *docWrite) keys(s, out *Segment) {
 			key = b.keys.at(j)
 		default:
 			key = min(a.keys.at(i), b.keys.at(j))
+		}
+		// The common case: one entry of s, not removed, nothing added.
+		if i < a.keys.len() && a.keys.at(i) == key && (i+1 == a.keys.len() || a.keys.at(i+1) != key) &&
+			(j == b.keys.len() || b.keys.at(j) != key) {
+			if d := a.docs[i]; !w.isGone(d) {
+				ki.keys.add(key)
+				ki.docs = append(ki.docs, d)
+			}
+			i++
+			continue
 		}
 		group = group[:0]
 		for ; i < a.keys.len() && a.keys.at(i) == key; i++ {
@@ -629,6 +658,10 @@ func (w *docWrite) columns(s, out *Segment, src DocSource) error {
 		}
 	}
 	for name := range kwTouched {
+		if k, ok := s.patchKeyword(name, out.n, changed, out.rank); ok {
+			out.keyword[name] = k
+			continue
+		}
 		k, err := s.rebuildKeyword(name, out.n, changed, out.rank, ownKeywords)
 		if err != nil {
 			return err
@@ -720,22 +753,23 @@ func (w *docWrite) textRanks(s *Segment, name string, old []uint32, added []stri
 	var held []uint32 // ascending ranks
 	var holder []uint32
 	if old != nil {
-		cnt := map[uint32]uint32{}
-		for d, r := range old {
-			if r != math.MaxUint32 && !w.isGone(uint32(d)) {
-				if _, ok := cnt[r]; !ok {
-					cnt[r] = uint32(d)
-				}
+		top := uint32(0)
+		for _, r := range old {
+			if r != math.MaxUint32 {
+				top = max(top, r+1)
 			}
 		}
-		held = make([]uint32, 0, len(cnt))
-		for r := range cnt {
-			held = append(held, r)
+		holderOf := make([]uint32, top) // rank → 1 + a doc holding it
+		for d, r := range old {
+			if r != math.MaxUint32 && holderOf[r] == 0 && !w.isGone(uint32(d)) {
+				holderOf[r] = uint32(d) + 1
+			}
 		}
-		slices.Sort(held)
-		holder = make([]uint32, len(held))
-		for i, r := range held {
-			holder[i] = cnt[r]
+		for r, h := range holderOf {
+			if h != 0 {
+				held = append(held, uint32(r))
+				holder = append(holder, h-1)
+			}
 		}
 	}
 	valueOf := func(i int) (string, error) {
@@ -783,7 +817,10 @@ func (w *docWrite) textRanks(s *Segment, name string, old []uint32, added []stri
 		return nil, nil
 	}
 	// New ranks: held ranks and fresh values merged.
-	newHeld := make(map[uint32]uint32, len(held))
+	newHeld := make([]uint32, 0)
+	if len(held) > 0 {
+		newHeld = make([]uint32, held[len(held)-1]+1)
+	}
 	newAdded := make(map[string]uint32, len(distinct))
 	r, j := uint32(0), 0
 	for i := 0; i <= len(held); i++ {

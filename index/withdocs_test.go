@@ -232,6 +232,21 @@ func drawDocWrites(r *rand.Rand, docs, pool []Doc, round int) (removed []string,
 		}
 		added = append(added, d)
 	}
+	// Display forms in another case, so which doc holds a value first in
+	// key order decides its display.
+	for i := range added {
+		if r.IntN(3) == 0 {
+			kws := slices.Clone(added[i].Keywords)
+			for j := range kws {
+				if r.IntN(2) == 0 {
+					kws[j].Value = strings.ToUpper(kws[j].Value)
+				} else {
+					kws[j].Value = strings.ToLower(kws[j].Value)
+				}
+			}
+			added[i].Keywords = kws
+		}
+	}
 	// Words no other doc has, and a new sort value and keyword value.
 	if len(added) > 0 && r.IntN(2) == 0 {
 		d := &added[0]
@@ -427,4 +442,97 @@ func TestWithDocsEmptiedField(t *testing.T) {
 		t.Error("the term beta outlived its only doc")
 	}
 	sameAnswers(t, "k2 removed", u, buildInKeyOrder(t, docs[:2]))
+}
+
+// BenchmarkWithDocs: at 100,000 docs, one doc replaced by a new version
+// (a new title), one new doc added, and one doc added on top of a tail
+// of 1,000 earlier writes.
+func BenchmarkWithDocs(b *testing.B) {
+	docs := randomCorpus(4, 100000)
+	slices.SortFunc(docs, func(a, c Doc) int { return strings.Compare(a.Key, c.Key) })
+	an := analysis.New(analysis.English)
+	s := buildInKeyOrder(b, docs)
+	byKey := map[string]*Doc{}
+	for i := range docs {
+		byKey[docs[i].Key] = &docs[i]
+	}
+	renamed := docs[500]
+	renamed.Text[FieldTitle] = []string{"Renamed cordless thing"}
+	fresh := docs[700]
+	fresh.Key = "N-new"
+	src := tailSrc(s, byKey)
+	b.Run("replace", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.WithDocs(an, []uint32{500}, []Doc{renamed}, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("add", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.WithDocs(an, nil, []Doc{fresh}, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	tail := s
+	for i := range 1000 {
+		d := docs[i*7]
+		d.Key = fmt.Sprintf("T-%04d", i)
+		byKey[d.Key] = &d
+		var err error
+		if tail, err = tail.WithDocs(an, nil, []Doc{d}, tailSrc(tail, byKey)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("add after 1000", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := tail.WithDocs(an, nil, []Doc{fresh}, tailSrc(tail, byKey)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// tailSrc is a DocSource of s reading docs by key.
+func tailSrc(s *Segment, byKey map[string]*Doc) DocSource {
+	return func(doc uint32) (*Doc, error) { return byKey[s.Key(doc)], nil }
+}
+
+// TestWithDocsDisplayForms: a value's display form is its first holder's
+// in key order, as in a fresh build: an added doc before the first
+// holder brings its own form, and removing the first holder hands the
+// display to the next holder's form.
+func TestWithDocsDisplayForms(t *testing.T) {
+	mk := func(key, brand string) Doc {
+		d := Doc{Key: key, Stored: []byte("{}"), Keywords: []KeywordValue{{"brand", brand}, {"flag", "yes"}}}
+		d.Text[FieldTitle] = []string{"drill"}
+		return d
+	}
+	docs := []Doc{mk("k1", "Makita"), mk("k2", "makita"), mk("k3", "Bosch")}
+	an := analysis.New(analysis.English)
+	s := buildInKeyOrder(t, docs)
+	for _, tc := range []struct {
+		name    string
+		removed []uint32
+		added   []Doc
+	}{
+		{"an added doc first in key order", nil, []Doc{mk("a0", "MAKITA")}},
+		{"an added doc later in key order", nil, []Doc{mk("z9", "MAKITA")}},
+		{"the first holder removed", []uint32{0}, nil},
+		{"the first holder replaced in another form", []uint32{0}, []Doc{mk("k1", "MAKITA")}},
+	} {
+		var removedKeys []string
+		for _, d := range tc.removed {
+			removedKeys = append(removedKeys, s.Key(d))
+		}
+		u, err := s.WithDocs(an, tc.removed, tc.added, sourceOf(s, docs))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		sameAnswers(t, tc.name, u, buildInKeyOrder(t, applyDocWrites(docs, removedKeys, tc.added)))
+	}
 }
