@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goccy/go-json"
 )
 
 // csvColumn is one compiled mapping entry: where its text comes from and
@@ -24,17 +26,104 @@ type csvColumn struct {
 }
 
 func readCSV(br *bufio.Reader, name string, m *CSVMapping, fn func(*Product) error) error {
-	if err := m.validate(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	cr, header, cols, err := csvColumns(br, name, m, false)
+	if err != nil {
+		return err
+	}
+	for rec := 1; ; rec++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvRecordError(name, rec, err, len(header))
+		}
+		p := new(Product)
+		if _, err := fillCSV(p, cr, row, header, cols); err != nil {
+			return fmt.Errorf("%s:%d: record %d: %w", name, err.line, rec, err)
+		}
+		if err := fn(p); err != nil {
+			line, _ := cr.FieldPos(0)
+			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, err)
+		}
+	}
+}
+
+// CSVObjects reads a CSV feed under mapping m and calls fn with each
+// record as a JSON object holding only the members its cells (or the
+// mapping's defaults) set, labelled "name:line" as the import's errors
+// are: what a partial update or an allowErrors batch takes. A record
+// whose cell does not convert comes with its error and no object, so
+// the caller decides whether it stops the batch; a header the mapping
+// does not fit, or a record that is not CSV, stops the read. For a
+// partial update (partial) the mapping need map only productNumber.
+func CSVObjects(r io.Reader, name string, m *CSVMapping, partial bool, fn func(label string, obj []byte, err error) error) error {
+	cr, header, cols, err := csvColumns(bufio.NewReader(r), name, m, partial)
+	if err != nil {
+		return err
+	}
+	for rec := 1; ; rec++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvRecordError(name, rec, err, len(header))
+		}
+		line, _ := cr.FieldPos(0)
+		label := fmt.Sprintf("%s:%d", name, line)
+		p := new(Product)
+		set, cellErr := fillCSV(p, cr, row, header, cols)
+		if cellErr != nil {
+			if err := fn(label, nil, fmt.Errorf("record %d: %w", rec, cellErr)); err != nil {
+				return err
+			}
+			continue
+		}
+		obj, err := productMembers(p, set)
+		if err != nil {
+			return err
+		}
+		if err := fn(label, obj, nil); err != nil {
+			return err
+		}
+	}
+}
+
+// productMembers is p's JSON with only the top-level members named in
+// set (a mapped field "extraData.color" sets member extraData).
+func productMembers(p *Product, set map[string]bool) ([]byte, error) {
+	full, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(full, &all); err != nil {
+		return nil, err
+	}
+	for k := range all {
+		if !set[k] {
+			delete(all, k)
+		}
+	}
+	return json.Marshal(all)
+}
+
+// csvColumns reads the header and matches it with the mapping: the
+// reader positioned at the first record, the header's names, and the
+// columns to fill each product from; partial as validateFor takes it.
+func csvColumns(br *bufio.Reader, name string, m *CSVMapping, partial bool) (*csv.Reader, []string, []csvColumn, error) {
+	if err := m.validateFor(partial); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
-		return fmt.Errorf("%s: empty file: expected a header row naming the columns", name)
+		return nil, nil, nil, fmt.Errorf("%s: empty file: expected a header row naming the columns", name)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: header: %w", name, csvError(err, 0))
+		return nil, nil, nil, fmt.Errorf("%s: header: %w", name, csvError(err, 0))
 	}
 	header = slices.Clone(header) // the reader reuses its record
 	index := make(map[string]int, len(header))
@@ -58,12 +147,12 @@ func readCSV(br *bufio.Reader, name string, m *CSVMapping, fn func(*Product) err
 			missing = append(missing, fmt.Sprintf("%q (for %s)", h, f))
 			continue
 		case dup[h]:
-			return fmt.Errorf("%s: %s: column %q (for %s) appears more than once in the header", name, m.prefix(), h, f)
+			return nil, nil, nil, fmt.Errorf("%s: %s: column %q (for %s) appears more than once in the header", name, m.prefix(), h, f)
 		}
 		cols = append(cols, csvColumn{field: f, col: i, def: strings.TrimSpace(m.Defaults[f]), set: fieldSetter(f, m)})
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("%s: %s: not in the header: %s; the header has %s", name, m.prefix(), strings.Join(missing, ", "), quoteAll(header))
+		return nil, nil, nil, fmt.Errorf("%s: %s: not in the header: %s; the header has %s", name, m.prefix(), strings.Join(missing, ", "), quoteAll(header))
 	}
 	for _, f := range slices.Sorted(maps.Keys(m.Defaults)) {
 		if _, mapped := m.Columns[f]; !mapped {
@@ -72,43 +161,62 @@ func readCSV(br *bufio.Reader, name string, m *CSVMapping, fn func(*Product) err
 			}
 		}
 	}
-	for rec := 1; ; rec++ {
-		row, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			line := 0
-			if pe, ok := errors.AsType[*csv.ParseError](err); ok {
-				line = pe.Line
-			}
-			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, csvError(err, len(header)))
-		}
-		p := new(Product)
-		for _, c := range cols {
-			v := c.def
-			if c.col >= 0 {
-				if cell := strings.TrimSpace(row[c.col]); cell != "" {
-					v = cell
-				}
-			}
-			if v == "" {
-				continue
-			}
-			if err := c.set(p, v); err != nil {
-				if c.col < 0 {
-					line, _ := cr.FieldPos(0)
-					return fmt.Errorf("%s:%d: record %d: default for field %q: %w", name, line, rec, c.field, err)
-				}
-				line, _ := cr.FieldPos(c.col)
-				return fmt.Errorf("%s:%d: record %d: column %q, field %q: %w", name, line, rec, header[c.col], c.field, err)
-			}
-		}
-		if err := fn(p); err != nil {
-			line, _ := cr.FieldPos(0)
-			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, err)
-		}
+	return cr, header, cols, nil
+}
+
+// csvRecordError words a record that is not CSV.
+func csvRecordError(name string, rec int, err error, columns int) error {
+	line := 0
+	if pe, ok := errors.AsType[*csv.ParseError](err); ok {
+		line = pe.Line
 	}
+	return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, csvError(err, columns))
+}
+
+// cellError is a cell (or a mapping default) whose text does not convert
+// to its field.
+type cellError struct {
+	line   int    // where the cell is
+	column string // its header name; "" for a default
+	field  string
+	err    error
+}
+
+func (e *cellError) Error() string {
+	if e.column == "" {
+		return fmt.Sprintf("default for field %q: %v", e.field, e.err)
+	}
+	return fmt.Sprintf("column %q, field %q: %v", e.column, e.field, e.err)
+}
+
+func (e *cellError) Unwrap() error { return e.err }
+
+// fillCSV sets p's fields from a record's cells and the defaults, and
+// says which top-level members it set.
+func fillCSV(p *Product, cr *csv.Reader, row, header []string, cols []csvColumn) (map[string]bool, *cellError) {
+	set := map[string]bool{}
+	for _, c := range cols {
+		v := c.def
+		if c.col >= 0 {
+			if cell := strings.TrimSpace(row[c.col]); cell != "" {
+				v = cell
+			}
+		}
+		if v == "" {
+			continue
+		}
+		if err := c.set(p, v); err != nil {
+			if c.col < 0 {
+				line, _ := cr.FieldPos(0)
+				return nil, &cellError{line: line, field: c.field, err: err}
+			}
+			line, _ := cr.FieldPos(c.col)
+			return nil, &cellError{line: line, column: header[c.col], field: c.field, err: err}
+		}
+		member, _, _ := strings.Cut(c.field, ".")
+		set[member] = true
+	}
+	return set, nil
 }
 
 // csvError words encoding/csv's errors without repeating the line, which

@@ -66,12 +66,17 @@ func validField(f string) bool {
 // so a shop's CSV export can be described in a file passed to --mapping.
 // Unknown members, unknown product fields, missing productNumber or title
 // columns and default values that do not parse are errors naming them.
-func ParseCSVMapping(data []byte) (*CSVMapping, error) {
+func ParseCSVMapping(data []byte) (*CSVMapping, error) { return ParseCSVMappingFor(data, false) }
+
+// ParseCSVMappingFor is ParseCSVMapping for whole products or, partial,
+// for partial updates, whose mapping need map only productNumber (a price
+// feed of two columns).
+func ParseCSVMappingFor(data []byte, partial bool) (*CSVMapping, error) {
 	var m CSVMapping
 	if err := json.UnmarshalWithOption(data, &m, strict); err != nil {
 		return nil, fmt.Errorf("mapping: %w", describeJSON(err, mappingFields, false))
 	}
-	if err := m.validate(); err != nil {
+	if err := m.validateFor(partial); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -86,7 +91,11 @@ func (m *CSVMapping) prefix() string {
 
 // validate checks the mapping before any record is read, so its mistakes
 // are reported once rather than at the first row.
-func (m *CSVMapping) validate() error {
+func (m *CSVMapping) validate() error { return m.validateFor(false) }
+
+// validateFor is validate for a whole product or, partial, for a partial
+// update, which needs only productNumber mapped.
+func (m *CSVMapping) validateFor(partial bool) error {
 	if len(m.Columns) == 0 {
 		return fmt.Errorf("%s: columns is empty: map at least productNumber and title to CSV headers", m.prefix())
 	}
@@ -98,8 +107,11 @@ func (m *CSVMapping) validate() error {
 			return fmt.Errorf("%s: columns: %q maps to an empty column name", m.prefix(), f)
 		}
 	}
+	if _, ok := m.Columns["productNumber"]; partial && !ok {
+		return fmt.Errorf("%s: columns must map productNumber (a partial update names each product by it)", m.prefix())
+	}
 	for _, f := range []string{"productNumber", "title"} {
-		if _, ok := m.Columns[f]; !ok {
+		if _, ok := m.Columns[f]; !partial && !ok {
 			return fmt.Errorf("%s: columns must map productNumber and title (%s is missing)", m.prefix(), f)
 		}
 	}

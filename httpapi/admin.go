@@ -286,10 +286,7 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engin
 	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
 	var mapping *catalog.CSVMapping
 	if format == catalog.FormatCSV {
-		if partial || allowErrors {
-			return store.Applied{}, nil, engine.Invalid("partial", "?partial and ?allowErrors take JSON Lines or a JSON array; a CSV body is upserted whole")
-		}
-		if mapping, err = csvMapping(args.Peek("mapping")); err != nil {
+		if mapping, err = csvMapping(args.Peek("mapping"), partial); err != nil {
 			return store.Applied{}, nil, err
 		}
 	}
@@ -298,12 +295,24 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engin
 		if err != nil {
 			return store.Applied{}, nil, err
 		}
-		rows, labels, err := splitRows(raw, format, "products")
+		var rows [][]byte
+		var labels []string
+		var cellErrs []engine.RowError // CSV cells that do not convert
+		if format == catalog.FormatCSV {
+			rows, labels, cellErrs, err = csvRows(raw, mapping, partial, allowErrors)
+		} else {
+			rows, labels, err = splitRows(raw, format, "products")
+		}
 		if err != nil {
 			return store.Applied{}, nil, err
 		}
+		if len(rows) == 0 { // every CSV row refused: nothing to apply
+			a, err := s.live.Apply(s.uuid, &store.Batch{})
+			return a, cellErrs, err
+		}
 		if partial {
-			return s.live.PatchProducts(s.uuid, rows, func(i int) string { return labels[i] }, allowErrors)
+			a, rejected, err := s.live.PatchProducts(s.uuid, rows, func(i int) string { return labels[i] }, allowErrors)
+			return a, append(cellErrs, rejected...), err
 		}
 		// allowErrors: the rows one by one (the import's reader stops at
 		// the first bad row).
@@ -322,7 +331,7 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engin
 			return store.Applied{}, nil, err
 		}
 		a, err := s.live.Apply(s.uuid, &b)
-		return a, rejected, err
+		return a, append(cellErrs, rejected...), err
 	}
 	cr, err := bodyReader(ctx, s.limit)
 	if err != nil {
@@ -380,15 +389,16 @@ func bodyFormat(ctx *fasthttp.RequestCtx, csv bool) (catalog.Format, error) {
 }
 
 // csvMapping is a CSV body's column mapping, from ?mapping=: a built-in
-// name (as aisle import --mapping NAME) or the mapping's JSON itself.
-func csvMapping(arg []byte) (*catalog.CSVMapping, error) {
+// name (as aisle import --mapping NAME) or the mapping's JSON itself,
+// which for a partial update need map only productNumber.
+func csvMapping(arg []byte, partial bool) (*catalog.CSVMapping, error) {
 	var m *catalog.CSVMapping
 	var err error
 	switch {
 	case len(arg) == 0:
 		return nil, engine.Invalid("mapping", "a CSV body needs ?mapping=: a built-in name (%s) or the mapping's JSON", strings.Join(catalog.BuiltinMappings(), ", "))
 	case bytes.HasPrefix(bytes.TrimSpace(arg), []byte("{")):
-		m, err = catalog.ParseCSVMapping(arg)
+		m, err = catalog.ParseCSVMappingFor(arg, partial)
 	default:
 		m, err = catalog.BuiltinMapping(string(arg))
 	}
@@ -396,6 +406,31 @@ func csvMapping(arg []byte) (*catalog.CSVMapping, error) {
 		return nil, engine.Invalid("mapping", "%v", err)
 	}
 	return m, nil
+}
+
+// csvRows is a CSV body's records as JSON objects of the members they
+// set (catalog.CSVObjects), labelled by line. A cell that does not
+// convert refuses the batch, or with allowErrors leaves its row out and
+// is listed.
+func csvRows(body []byte, m *catalog.CSVMapping, partial, allowErrors bool) (rows [][]byte, labels []string, cellErrs []engine.RowError, err error) {
+	err = catalog.CSVObjects(bytes.NewReader(body), "body", m, partial, func(label string, obj []byte, rowErr error) error {
+		if rowErr != nil {
+			if !allowErrors {
+				return fmt.Errorf("%s: %w", label, rowErr)
+			}
+			cellErrs = append(cellErrs, engine.RowError{Row: label, Message: rowErr.Error()})
+			return nil
+		}
+		rows, labels = append(rows, obj), append(labels, label)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, nil, engine.Invalid("products", "%v; nothing was applied", err)
+	}
+	if len(rows) == 0 && len(cellErrs) == 0 {
+		return nil, nil, nil, engine.Invalid("products", "the body holds no products")
+	}
+	return rows, labels, cellErrs, nil
 }
 
 // splitRows cuts a body into its objects, each labelled as the import

@@ -119,6 +119,9 @@ func TestAdminProductsUpsertAndDelete(t *testing.T) {
 // ?mapping= query value.
 var skuMapping = neturl.QueryEscape(`{"name":"sku","columns":{"productNumber":"sku","title":"name","price":"cost"}}`)
 
+// priceMapping is a price feed's: a partial update of two columns.
+var priceMapping = neturl.QueryEscape(`{"columns":{"productNumber":"sku","price":"cost"}}`)
+
 // TestAdminCSVAndLargeBodies: a CSV body with a mapping (given inline or
 // by a built-in name) is read with the import's reader and upserted in
 // one entry; a write body is streamed up to MaxWriteBytes, far past the
@@ -178,7 +181,9 @@ func TestAdminErrors(t *testing.T) {
 		{"an unknown mapping", "POST", products + "?mapping=nope", "text/csv", "a,b\n", nil, 400, "INVALID_REQUEST", `no built-in mapping "nope"`},
 		{"a malformed mapping", "POST", products + "?mapping=%7B%22columns%22%3A", "text/csv", "a,b\n", nil, 400, "INVALID_REQUEST", "mapping: "},
 		{"a csv row without a title", "POST", products + "?mapping=" + skuMapping, "text/csv", "sku,name,cost\nP30,Lamp,5\nP31,,6\n", nil, 400, "INVALID_REQUEST", `field "title"`},
-		{"a csv partial update", "POST", products + "?partial=true&mapping=" + skuMapping, "text/csv", "sku,cost\nP01,5\n", nil, 400, "INVALID_REQUEST", "take JSON Lines or a JSON array"},
+		{"a csv partial update, a cell not a number", "POST", products + "?partial=true&mapping=" + priceMapping, "text/csv", "sku,cost\nP01,5\nP02,cheap\n", nil, 400, "INVALID_REQUEST", `body:3: record 2: column "cost", field "price"`},
+		{"a partial mapping without productNumber", "POST", products + "?partial=true&mapping=" + neturl.QueryEscape(`{"columns":{"price":"cost"}}`), "text/csv", "cost\n5\n", nil, 400, "INVALID_REQUEST", "must map productNumber"},
+		{"a whole-product mapping without title", "POST", products + "?mapping=" + priceMapping, "text/csv", "sku,cost\nP01,5\n", nil, 400, "INVALID_REQUEST", "must map productNumber and title"},
 		{"empty batch", "POST", products, "application/json", `[]`, nil, 400, "INVALID_REQUEST", "holds no products"},
 		{"bad row", "POST", products, "application/x-ndjson",
 			`{"productNumber":"P20","title":"ok"}` + "\n" + `{"productNumber":"P21","title":"bad","price":"cheap"}` + "\n", nil, 400, "INVALID_REQUEST", `body:2: field "price"`},
@@ -292,6 +297,57 @@ func TestAdminAllowErrors(t *testing.T) {
 	status, r = adminSend(t, "POST", products+"?allowErrors=true", "application/x-ndjson", `{"productNumber":"P40"}`)
 	if status != 200 || r["rejected"] != 1.0 || r["added"] != 0.0 || r["seq"] != seq {
 		t.Fatalf("allowErrors with only bad rows: %d %v (seq before %v)", status, r, seq)
+	}
+}
+
+// TestAdminCSVPartialAndAllowErrors: a CSV body takes ?partial=true (its
+// mapping need name only productNumber, and a row changes only the
+// members its cells set) and ?allowErrors=true (a row whose cell does not
+// convert, or whose product is refused, is left out and listed by line).
+func TestAdminCSVPartialAndAllowErrors(t *testing.T) {
+	url := serveLive(t)
+	products := url + "/admin/v1/websites/" + shopUUID + "/products"
+	first := func() map[string]any {
+		t.Helper()
+		rs := searchOK(t, url, q("P01", `"count":1,"fields":["productNumber","title","price"]`)).results("products")
+		if len(rs) == 0 {
+			t.Fatal("P01 not found")
+		}
+		return rs[0]
+	}
+	title := first()["title"]
+	status, r := adminSend(t, "POST", products+"?partial=true&mapping="+priceMapping, "text/csv", "sku,cost\nP01,77\nP02,78\n")
+	if status != 200 || r["updated"] != 2.0 {
+		t.Fatalf("a csv price feed: %d %v", status, r)
+	}
+	if p := first(); p["price"] != 77.0 || p["title"] != title {
+		t.Errorf("P01 after the price feed: %v, want price 77 and its title %v kept", p, title)
+	}
+	if got := filtered(t, url, "price:78"); !slices.Equal(got, []string{"P02"}) {
+		t.Errorf("price:78 after the price feed: %v", got)
+	}
+
+	status, r = adminSend(t, "POST", products+"?partial=true&allowErrors=true&mapping="+priceMapping, "text/csv", "sku,cost\nP01,cheap\nP99,5\nP02,79\n")
+	if errs := fmt.Sprint(r["errors"]); status != 200 || r["updated"] != 1.0 || r["rejected"] != 2.0 ||
+		!strings.Contains(errs, `message:record 1: column "cost", field "price": "cheap" is not a number row:body:2`) || !strings.Contains(errs, `no product "P99" to update row:body:3`) {
+		t.Fatalf("a csv price feed with allowErrors: %d %v", status, r)
+	}
+	if got := filtered(t, url, "price:79"); !slices.Equal(got, []string{"P02"}) {
+		t.Errorf("price:79 after the feed with errors: %v", got)
+	}
+
+	status, r = adminSend(t, "POST", products+"?allowErrors=true&mapping="+skuMapping, "text/csv", "sku,name,cost\nP50,Trowel,9\nP51,Fork,lots\nP52,,3\n")
+	if errs := fmt.Sprint(r["errors"]); status != 200 || r["added"] != 1.0 || r["rejected"] != 2.0 ||
+		!strings.Contains(errs, `message:record 2: column "cost", field "price": "lots" is not a number row:body:3`) || !strings.Contains(errs, `"title"`) || !strings.Contains(errs, `row:body:4`) {
+		t.Fatalf("a csv batch with allowErrors: %d %v", status, r)
+	}
+	if got := filtered(t, url, "price:9"); !slices.Equal(got, []string{"P50"}) {
+		t.Errorf("price:9 after the batch: %v", got)
+	}
+	seq := r["seq"]
+	status, r = adminSend(t, "POST", products+"?allowErrors=true&mapping="+skuMapping, "text/csv", "sku,name,cost\nP60,Saw,none\n")
+	if status != 200 || r["rejected"] != 1.0 || r["added"] != 0.0 || r["seq"] != seq {
+		t.Fatalf("a csv batch of bad rows only: %d %v (seq before %v)", status, r, seq)
 	}
 }
 
