@@ -423,3 +423,49 @@ func TestSaverSavesTheNewest(t *testing.T) {
 		t.Errorf("queued %p, want the replayed generation the configuration change opened, %p", queued, current(t, eng))
 	}
 }
+
+// TestSaverServesTheCompactedIndex: after a background save, the served
+// product index is the compacted one (no holes, ids in key order), with
+// the writes made since the saved generation replayed onto it, and it
+// answers as the index it replaces did.
+func TestSaverServesTheCompactedIndex(t *testing.T) {
+	st, eng, live, _ := liveShop(t)
+	b := store.Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "A000", Title: "First drill", Price: 5}) // before every key
+	b.DeleteProduct("B100")
+	if _, err := live.Apply(shopUUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	dirty := current(t, eng)
+	if dirty.Products.Order() == nil || dirty.Products.Slots() == dirty.Products.Len() {
+		t.Fatalf("the write left no holes or tail: %d docs of %d slots, order %v", dirty.Products.Len(), dirty.Products.Slots(), dirty.Products.Order())
+	}
+	body := `{"query":"drill","key":"shop","products":{"count":10,"fields":["productNumber","price"],"returnFilters":true}}`
+	want := answer(t, dirty, body)
+	// A write after the save was queued, replayed onto the compacted index.
+	b.Reset()
+	b.PutProduct(&catalog.Product{ProductNumber: "Z999", Title: "Last drill", Price: 7})
+	if _, err := live.Apply(shopUUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	want2 := answer(t, current(t, eng), body)
+	// As the saver does once it saved the first write's index.
+	live.rebase(dirty, dirty.Products.Compact(), fingerprint(dirty.Website, dirty.Website.Lang(analysis.English)))
+	g := current(t, eng)
+	if g.Products.Order() != nil || g.Products.Slots() != g.Products.Len() {
+		t.Errorf("served index not compacted: %d docs of %d slots, order %v", g.Products.Len(), g.Products.Slots(), g.Products.Order() != nil)
+	}
+	if got := answer(t, g, body); !bytes.Equal(got, want2) {
+		t.Errorf("the compacted index answers\n%s\nwhere the index it replaced answered\n%s", got, want2)
+	}
+	if bytes.Equal(want, want2) {
+		t.Error("the second write changed no answer: the test proves nothing")
+	}
+	if g.ProductSeq != st.ProductSeq(shopUUID) {
+		t.Errorf("served at %d, store at %d", g.ProductSeq, st.ProductSeq(shopUUID))
+	}
+	live.Close() // the saver's own save and hand-over
+	if got := answer(t, current(t, eng), body); !bytes.Equal(got, want2) {
+		t.Errorf("after the save, the index answers\n%s\nwhere it answered\n%s", got, want2)
+	}
+}

@@ -5,15 +5,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
 )
 
-// saver saves product indexes that column writes changed, in the
-// background and one at a time, so a restart loads a recent index and
-// replays only the log after it (Open). A write never waits for a save;
-// a save never holds Live's lock. Saves are at least saveEvery apart (a
-// million products take seconds of a core to save), and of the
-// generations waiting for one website only the newest is saved.
+// saver saves product indexes that writes changed, in the background and
+// one at a time, so a restart loads a recent index and replays only the
+// log after it (Open). A write never waits for a save; a save holds
+// Live's lock only to hand over the compacted index (rebase). Saves are
+// at least saveEvery apart (a million products take seconds of a core to
+// save), and of the generations waiting for one website only the newest
+// is saved.
 type saver struct {
 	mu      sync.Mutex
 	pending map[string]*Generation // website → the newest generation to save
@@ -83,15 +85,48 @@ func (l *Live) saveLoop() {
 		sv.mu.Unlock()
 		w := g.Website
 		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
-		switch err := saveProducts(l.st, w, g.Products, stamp, l.log); {
+		compact := g.Products.Compact()
+		switch err := saveProducts(l.st, w, compact, stamp, l.log); {
 		case errors.Is(err, store.ErrStaleSegment): // a rebuild saved a newer one meanwhile
 		case err != nil:
 			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
+		case compact != g.Products:
+			l.rebase(g, compact, stamp.Fingerprint)
 		}
 		sv.mu.Lock()
 		sv.last = time.Now()
 		sv.mu.Unlock()
 	}
+}
+
+// rebase serves compact, the compacted product index of g, in place of
+// the holes and tail the served index has gathered since the save began:
+// the product writes logged after g are replayed onto it (few: saves are
+// 30 s apart), under Live's lock so that no write lands between. Nothing
+// changes when the website's indexed fields or language changed since.
+func (l *Live) rebase(g *Generation, compact *index.Segment, fp string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cur, ok := l.eng.Website(g.Website.UUID)
+	if !ok {
+		return
+	}
+	lang := cur.Website.Lang(l.lang)
+	if fingerprint(cur.Website, lang) != fp || cur.ProductSeq < g.ProductSeq {
+		return
+	}
+	seg := compact
+	if cur.ProductSeq > g.ProductSeq {
+		pl, err := readProductLog(l.st, cur.Website, g.ProductSeq)
+		if err == nil {
+			seg, err = pl.replay(cur.Website, lang, compact)
+		}
+		if err != nil {
+			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
+			return
+		}
+	}
+	l.eng.Swap(cur.withProducts(seg, cur.Seq, cur.ProductSeq))
 }
 
 // Close finishes the saves queued and stops saving; the store may be
