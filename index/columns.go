@@ -115,7 +115,10 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range numFields {
-		f := s.rebuildNumeric(name, s.n, changed)
+		f, ok := s.patchNumeric(name, s.n, changed)
+		if !ok {
+			f = s.rebuildNumeric(name, s.n, changed)
+		}
 		if f == nil {
 			delete(out.numeric, name)
 			delete(out.sorts, name)

@@ -679,7 +679,11 @@ func (w *docWrite) columns(s, out *Segment, src DocSource) error {
 		}
 	}
 	for name := range numTouched {
-		if f := s.rebuildNumeric(name, out.n, changed); f != nil {
+		f, ok := s.patchNumeric(name, out.n, changed)
+		if !ok {
+			f = s.rebuildNumeric(name, out.n, changed)
+		}
+		if f != nil {
 			out.numeric[name] = f
 			out.sorts[name] = numericRank(f, out.n)
 		}
