@@ -54,17 +54,27 @@ func TestPatchNumericEqualsRebuild(t *testing.T) {
 	}
 	s := buildInKeyOrder(t, docs)
 	r := rand.New(rand.NewPCG(3, 9))
-	patched := 0
+	patched, large := 0, 0
 	for round := range 60 {
 		slots := s.n + uint32(r.IntN(3)) // docs past the column, as added docs
 		changed := changeSet{byDoc: map[uint32]*ColumnChange{}, bits: make([]uint64, (slots+63)/64)}
 		k := 1 + r.IntN(40)
 		if round%10 == 9 {
-			k = 3000 // a large batch
+			k = 1050 // a large batch: buckets built again
 		}
 		for range k {
 			d := uint32(r.IntN(int(slots)))
 			c := &ColumnChange{Doc: d}
+			if _, ok := s.numeric["price"].valueAt(d); ok && k > 100 {
+				// The large batch moves values only, so the count (and
+				// the bucket size) stays and the patch applies.
+				c.Numbers = []NumberValue{{"price", float64(r.IntN(4000)) / 2}}
+				changed.byDoc[d] = c
+				changed.bits[d/64] |= 1 << (d % 64)
+				continue
+			} else if k > 100 {
+				continue
+			}
 			switch r.IntN(8) {
 			case 0: // no value
 			case 1: // a tie with many
@@ -91,6 +101,9 @@ func TestPatchNumericEqualsRebuild(t *testing.T) {
 			continue
 		}
 		patched++
+		if k > 100 {
+			large++
+		}
 		numericEqual(t, fmt.Sprintf("round %d (%d changes)", round, len(changed.byDoc)), got, want)
 		if round%3 == 0 {
 			s2 := *s
@@ -99,8 +112,8 @@ func TestPatchNumericEqualsRebuild(t *testing.T) {
 			s = &s2 // the next round patches a patched column
 		}
 	}
-	t.Logf("patched %d rounds of 60", patched)
-	if patched < 20 {
+	t.Logf("patched %d rounds of 60, %d of them large", patched, large)
+	if patched < 20 || large < 3 {
 		t.Fatalf("patched %d rounds of 60: the rest fell back", patched)
 	}
 }
