@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goccy/go-json"
@@ -17,8 +18,9 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// logRecorder collects the messages a logger was given, in order.
-type logRecorder struct{ buf bytes.Buffer }
+// logRecorder collects the messages a logger was given, in order, from
+// any goroutine (the background saver logs too).
+type logRecorder struct{ buf lockedBuffer }
 
 func (r *logRecorder) logger() *slog.Logger { return slog.New(slog.NewTextHandler(&r.buf, nil)) }
 
@@ -27,11 +29,38 @@ var logMsg = regexp.MustCompile(`msg="([^"]*)"`)
 // take returns the messages logged since the last take.
 func (r *logRecorder) take() []string {
 	var out []string
-	for _, m := range logMsg.FindAllStringSubmatch(r.buf.String(), -1) {
+	for _, m := range logMsg.FindAllStringSubmatch(r.buf.take(), -1) {
 		out = append(out, m[1])
 	}
-	r.buf.Reset()
 	return out
+}
+
+// lockedBuffer is a buffer safe to log into from several goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is what was written so far.
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// take is what was written since the last take.
+func (b *lockedBuffer) take() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.buf.String()
+	b.buf.Reset()
+	return s
 }
 
 func openStore(t *testing.T) *store.Store {
