@@ -139,11 +139,6 @@ func (s *Segment) patchNumeric(name string, n uint32, changed changeSet) (*Numer
 // derived).
 const patchMaxShare = 64
 
-// bucketPatchMax is how many docs may leave or enter a bucket for it to
-// be patched rather than built again: each costs a copy of the bucket's
-// lists.
-const bucketPatchMax = 32
-
 // valueAt is doc's value, and whether it has one, for any doc id (those
 // past the column have none).
 func (f *NumericField) valueAt(doc uint32) (float64, bool) {
@@ -166,8 +161,8 @@ func (f *NumericField) lowerBound(v float64, doc uint32) int {
 
 // patchBuckets sets f's buckets from old's: a bucket outside the
 // positions first..last that moved is shared; one inside is compared with
-// old's entry by entry (both in value order) and patched with the few
-// docs that left or entered it, or whose value changed.
+// old's entry by entry (both in value order) and patched with the docs
+// that left or entered it, or whose value changed (patchBucket).
 func (f *NumericField) patchBuckets(old *NumericField, first, last int) {
 	f.bucketSize = old.bucketSize
 	bs := f.bucketSize
@@ -186,41 +181,57 @@ func (f *NumericField) patchBuckets(old *NumericField, first, last int) {
 			continue
 		}
 		left, entered := diffEntries(old.perm[lo:oldHi], old.sortedVals[lo:oldHi], f.perm[lo:hi], f.sortedVals[lo:hi])
-		switch {
-		case len(left) == 0 && len(entered) == 0:
+		if len(left) == 0 && len(entered) == 0 {
 			f.buckets = append(f.buckets, old.buckets[b])
 			f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
 			f.bucketVals = append(f.bucketVals, old.bucketVals[b])
 			continue
-		case len(left)+len(entered) > bucketPatchMax: // cheaper built again
-			f.addBucket(lo, hi)
-			continue
 		}
-		docs, vals := slices.Clone(old.bucketDocs[b]), slices.Clone(old.bucketVals[b])
-		bm := old.buckets[b].Clone()
-		for _, d := range left {
-			if slices.Contains(entered, d) {
-				continue // a new value, same bucket: set below
-			}
-			if at, found := slices.BinarySearch(docs, d); found {
-				docs, vals = slices.Delete(docs, at, at+1), slices.Delete(vals, at, at+1)
-			}
-			bm.Remove(d)
-		}
-		for _, d := range entered {
-			at, found := slices.BinarySearch(docs, d)
-			if found {
-				vals[at] = f.vals[d]
-				continue
-			}
-			docs, vals = slices.Insert(docs, at, d), slices.Insert(vals, at, f.vals[d])
-			bm.Add(d)
-		}
-		bm.RunOptimize()
-		f.buckets = append(f.buckets, bm)
-		f.bucketDocs = append(f.bucketDocs, docs)
-		f.bucketVals = append(f.bucketVals, vals)
+		f.patchBucket(old, b, left, entered)
 	}
+}
+
+// patchBucket appends old's bucket b with the docs in left and not in
+// entered taken out, those in entered and not in left put in, and the
+// values of those in both (a new value, the same bucket) set again: one
+// merge of the bucket's doc-ordered lists, and a copy of its bitmap.
+func (f *NumericField) patchBucket(old *NumericField, b int, left, entered []uint32) {
+	slices.Sort(left)
+	slices.Sort(entered)
+	oldDocs, oldVals := old.bucketDocs[b], old.bucketVals[b]
+	docs := make([]uint32, 0, len(oldDocs)+len(entered))
+	vals := make([]float64, 0, len(oldDocs)+len(entered))
+	bm := old.buckets[b].Clone()
+	i, j, k := 0, 0, 0
+	for i < len(oldDocs) || j < len(entered) {
+		switch {
+		case j < len(entered) && (i == len(oldDocs) || entered[j] < oldDocs[i]):
+			d := entered[j]
+			docs, vals = append(docs, d), append(vals, f.vals[d])
+			bm.Add(d)
+			j++
+		case j < len(entered) && entered[j] == oldDocs[i]: // a new value
+			d := entered[j]
+			docs, vals = append(docs, d), append(vals, f.vals[d])
+			i++
+			j++
+		default:
+			d := oldDocs[i]
+			for k < len(left) && left[k] < d {
+				k++
+			}
+			if k < len(left) && left[k] == d { // gone from the bucket
+				bm.Remove(d)
+			} else {
+				docs, vals = append(docs, d), append(vals, oldVals[i])
+			}
+			i++
+		}
+	}
+	bm.RunOptimize()
+	f.buckets = append(f.buckets, bm)
+	f.bucketDocs = append(f.bucketDocs, docs)
+	f.bucketVals = append(f.bucketVals, vals)
 }
 
 // addBucket appends the bucket of perm[lo:hi], built as finishFrom does.
