@@ -58,6 +58,22 @@ type segMeta struct {
 	Sorts    []string          `json:"sorts"`
 	// Compressed: the docs are S2 blocks against the kDict dictionary.
 	Compressed bool `json:"compressed"`
+	// Sizes of the sections, so Load lays each out in one arena of its
+	// size rather than growing and joining per-chunk ones (0: unknown).
+	// Hints only: Load bounds them (sizeHint) and grows past them.
+	Postings    int `json:"postings,omitempty"`    // entries of all posting lists
+	Spans       int `json:"spans,omitempty"`       // per-field lists
+	Terms       int `json:"terms,omitempty"`       // dictionary entries
+	TermBytes   int `json:"termBytes,omitempty"`   // their text
+	KeyBytes    int `json:"keyBytes,omitempty"`    // the docs' keys
+	StoredBytes int `json:"storedBytes,omitempty"` // the docs as stored
+}
+
+// sizeHint is a saved size bounded by what n docs plausibly hold
+// (perDoc each), so a corrupt meta cannot make Load allocate without
+// bound; a real segment past the bound only grows its arena.
+func sizeHint(v int, n uint32, perDoc int) int {
+	return max(0, min(v, int(n)*perDoc+1024))
 }
 
 type kwMeta struct {
@@ -90,7 +106,11 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	s = s.Compact()
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
-	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil}
+	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
+		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text)}
+	for d := range s.n {
+		meta.StoredBytes += len(s.stored.doc(d))
+	}
 	for name, k := range s.keyword {
 		meta.Keywords[name] = kwMeta{Values: k.Values, Single: k.single}
 	}
@@ -351,30 +371,44 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 			<-colErr
 		}
 	}()
-	s.terms = newDict(0, 0)
+	// With the sizes in the meta, the postings decode into arenas of
+	// their size; without, each chunk's into arenas of their own, joined
+	// once at the end (appending a million products' postings to one
+	// arena copied it over and over as it grew).
+	sized := meta.Postings > 0
+	terms := sizeHint(meta.Terms, n, 256)
+	s.terms = newDict(terms, sizeHint(meta.TermBytes, n, 4096))
+	if sized {
+		postings := sizeHint(meta.Postings, n, 1024)
+		s.post = newPostings(terms, postings)
+		s.post.spans = make([]postSpan, 0, sizeHint(meta.Spans, n, 1024))
+	}
 	var prevTerm string
-	// Each chunk's postings decode into arenas of their own, joined once
-	// at the end: appending a million products' postings to one arena
-	// copied it over and over as it grew.
 	var parts []postings
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
 		dec = decoder{b: v}
-		// A posting takes two bytes at least (a delta and a frequency):
-		// the chunk's size bounds its postings.
-		s.post = newPostings(0, len(v)/2)
+		if !sized {
+			// A posting takes two bytes at least (a delta and a
+			// frequency): the chunk's size bounds its postings.
+			s.post = newPostings(0, len(v)/2)
+		}
 		for len(dec.b) > 0 {
 			if err := s.decodeTermEntry(&dec, prevTerm); err != nil {
 				return err
 			}
 			prevTerm = s.terms.at(s.terms.len() - 1)
 		}
-		parts = append(parts, s.post)
+		if !sized {
+			parts = append(parts, s.post)
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load terms: %w", err)
 	}
-	s.post = joinPostings(parts)
+	if !sized {
+		s.post = joinPostings(parts)
+	}
 	for id := 0; id < s.terms.len(); id++ {
 		t := s.terms.at(id)
 		if hasDigit(t) {
@@ -443,10 +477,22 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 	var err error
 	loaded := uint32(0)
 	keyDoc := make(map[string]uint32, n)
-	var docParts []storedDocs // per chunk, joined once (as postings are)
+	// Sized from the meta, the docs go to one arena; else per chunk,
+	// joined once (as postings are).
+	sized := meta.StoredBytes > 0
+	if sized {
+		s.stored = storedDocs{data: make([]byte, 0, sizeHint(meta.StoredBytes, n, 1<<20)), off: make([]uint64, 1, n+1)}
+	}
+	if meta.KeyBytes > 0 {
+		s.keys = newDict(int(n), sizeHint(meta.KeyBytes, n, 1024))
+	}
+	var docParts []storedDocs
 	err = r.Scan(p(kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
-		part := storedDocs{data: make([]byte, 0, len(v)), off: make([]uint64, 1, docChunk+1)} // its docs are in v
+		part := &s.stored
+		if !sized {
+			part = &storedDocs{data: make([]byte, 0, len(v)), off: make([]uint64, 1, docChunk+1)} // its docs are in v
+		}
 		for len(dec.b) > 0 {
 			key, doc, err := decodeDocEntry(&dec)
 			if err != nil {
@@ -460,13 +506,17 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 			keyDoc[foldKey(s.keys.at(int(loaded)))] = loaded
 			loaded++
 		}
-		docParts = append(docParts, part)
+		if !sized {
+			docParts = append(docParts, *part)
+		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("load documents: %w", err)
 	}
-	s.stored = joinStored(docParts)
+	if !sized {
+		s.stored = joinStored(docParts)
+	}
 	err = r.Scan(p(kDict), func(k, v []byte) error {
 		if string(k) != prefix+kDict {
 			return nil

@@ -723,9 +723,9 @@ func readAll(s *Segment) {
 	}
 }
 
-// TestLoadJoinsChunks: a segment of several term and doc chunks (each
-// decoded into arenas of its own, then joined) loads back to the same
-// segment.
+// TestLoadJoinsChunks: a segment of several term and doc chunks loads
+// back to the same segment, laid out in arenas of the sizes its meta
+// gives, or without them in per-chunk arenas joined at the end.
 func TestLoadJoinsChunks(t *testing.T) {
 	docs := make([]Doc, 2*termChunk)
 	for i := range docs {
@@ -747,13 +747,41 @@ func TestLoadJoinsChunks(t *testing.T) {
 	if chunks < 3 {
 		t.Fatalf("%d term chunks for %d terms: the test needs several", chunks, s.Terms())
 	}
-	l, err := Load(saved, "x/")
-	if err != nil {
-		t.Fatal(err)
+	// With the section sizes in the meta (one arena each, exactly that
+	// size), without them (per-chunk arenas joined), and with sizes too
+	// small (arenas grown): the same segment.
+	metas := map[string]func(m map[string]any){
+		"sized": func(map[string]any) {},
+		"unsized": func(m map[string]any) {
+			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes"} {
+				delete(m, k)
+			}
+		},
+		"undersized": func(m map[string]any) {
+			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes"} {
+				m[k] = 1
+			}
+		},
 	}
-	sameSegment(t, "loaded", l, s)
-	var posts []FieldPosting
-	if id, ok := l.Term("common"); !ok || len(l.TermPostings(id, posts)) != 2 {
-		t.Fatalf("common: %v, postings %v", ok, l.TermPostings(id, posts))
+	for what, edit := range metas {
+		kv := saved.clone()
+		var m map[string]any
+		if err := json.Unmarshal(kv.m["x/"+kMeta], &m); err != nil {
+			t.Fatal(err)
+		}
+		edit(m)
+		kv.m["x/"+kMeta], _ = json.Marshal(m)
+		l, err := Load(kv, "x/")
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameSegment(t, what, l, s)
+		var posts []FieldPosting
+		if id, ok := l.Term("common"); !ok || len(l.TermPostings(id, posts)) != 2 {
+			t.Fatalf("%s: common: %v, postings %v", what, ok, l.TermPostings(id, posts))
+		}
+		if what == "sized" && (cap(l.post.docs) != len(l.post.docs) || cap(l.stored.data) != len(l.stored.data)) {
+			t.Errorf("sized: postings %d of %d, stored %d of %d: the arenas are not the saved sizes", len(l.post.docs), cap(l.post.docs), len(l.stored.data), cap(l.stored.data))
+		}
 	}
 }
