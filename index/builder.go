@@ -363,7 +363,7 @@ func (b *Builder) Build() *Segment {
 		}()
 	}
 	run(func() { s.stored = compressDocs(b.stored) })
-	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(b.keyDoc, b.alts) })
+	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(sortedIDs(b.keyDoc), b.alts) })
 	run(func() { b.buildTerms(s) })
 	run(func() {
 		b.buildFieldLens(s, n)

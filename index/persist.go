@@ -471,12 +471,27 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 // into s (meta.N docs); Load runs it beside the terms, on its own
 // decoder.
 func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
+	// The fields load beside the docs: a third goroutine, so a core that
+	// the terms leave idle takes them. The docs' error comes first, as in
+	// section order.
+	fieldsErr := make(chan error, 1)
+	go func() { fieldsErr <- s.loadFields(r, prefix, meta) }()
+	if err := s.loadDocs(r, prefix, meta); err != nil {
+		<-fieldsErr
+		return err
+	}
+	return <-fieldsErr
+}
+
+// loadDocs reads the docs, their keys, the compression dictionary and the
+// alternative keys into s.
+func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	n := meta.N
 	var dec decoder
 	var err error
 	loaded := uint32(0)
-	keyDoc := make(map[string]uint32, n)
+	own := make([]keyID, 0, min(n, 1<<20)) // folded own keys, in doc order: near sorted
 	// Sized from the meta, the docs go to one arena; else per chunk,
 	// joined once (as postings are).
 	sized := meta.StoredBytes > 0
@@ -503,7 +518,7 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 			}
 			part.add(doc)
 			s.keys.addBytes(key)
-			keyDoc[foldKey(s.keys.at(int(loaded)))] = loaded
+			own = append(own, keyID{foldKey(s.keys.at(int(loaded))), loaded})
 			loaded++
 		}
 		if !sized {
@@ -550,7 +565,15 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 	if err != nil {
 		return fmt.Errorf("load keys: %w", err)
 	}
-	s.keyDoc = newKeyIndex(keyDoc, alts)
+	s.keyDoc = newKeyIndex(own, alts)
+	return nil
+}
+
+// loadFields reads the keyword, number and sort columns into s.
+func (s *Segment) loadFields(r KVReader, prefix string, meta *segMeta) error {
+	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
+	n := meta.N
+	var dec decoder
 	for name, km := range meta.Keywords {
 		k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
 		k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))

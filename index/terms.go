@@ -201,10 +201,10 @@ type keyIndex struct {
 	docs []uint32
 }
 
-// newKeyIndex sorts own keys and alternatives (docs numbered in key
-// order) into an index; an alternative listed twice by one doc counts
-// once.
-func newKeyIndex(own map[string]uint32, alts []keyID) keyIndex {
+// newKeyIndex sorts own keys (one per doc) and alternatives (docs
+// numbered in key order) into an index; an alternative listed twice by
+// one doc counts once.
+func newKeyIndex(own, alts []keyID) keyIndex {
 	type entry struct {
 		key  string
 		doc  uint32
@@ -212,9 +212,9 @@ func newKeyIndex(own map[string]uint32, alts []keyID) keyIndex {
 	}
 	entries := make([]entry, 0, len(own)+len(alts))
 	total := 0
-	for k, d := range own {
-		entries = append(entries, entry{k, d, 0})
-		total += len(k)
+	for _, o := range own {
+		entries = append(entries, entry{o.key, o.id, 0})
+		total += len(o.key)
 	}
 	for _, a := range alts {
 		entries = append(entries, entry{a.key, a.id, 1})
