@@ -338,7 +338,7 @@ func (w *docWrite) terms(s, out *Segment) error {
 		for _, sp := range spans {
 			docs, tfs := s.post.spanDocs(sp)
 			if sp.start&tailSpan == 0 {
-				if e.remOf.Has(sp.field) && !w.anyLive(docs) {
+				if e.remOf.Has(sp.field) && !w.anyLive(s, docs) {
 					continue
 				}
 				p.spans = append(p.spans, sp)
@@ -410,10 +410,10 @@ func (w *docWrite) terms(s, out *Segment) error {
 }
 
 // anyLive reports whether a removed doc's base list still holds a live
-// doc.
-func (w *docWrite) anyLive(docs []uint32) bool {
+// doc: one this write keeps that is not a hole of an earlier write.
+func (w *docWrite) anyLive(s *Segment, docs []uint32) bool {
 	for _, d := range docs {
-		if !w.isGone(d) {
+		if !w.isGone(d) && s.all.Contains(d) {
 			return true
 		}
 	}

@@ -536,3 +536,27 @@ func TestWithDocsDisplayForms(t *testing.T) {
 		sameAnswers(t, tc.name, u, buildInKeyOrder(t, applyDocWrites(docs, removedKeys, tc.added)))
 	}
 }
+
+// TestWithDocsEmptiedFieldOverWrites: a field's list emptied over two
+// writes (its first doc removed by one, its last by the next) is dropped
+// from the term as well: the hole the first write left is no live doc.
+func TestWithDocsEmptiedFieldOverWrites(t *testing.T) {
+	docs := make([]Doc, 3)
+	for i := range docs {
+		docs[i] = Doc{Key: fmt.Sprint("k", i), Stored: []byte("{}")}
+		docs[i].Text[FieldTitle] = []string{"alpha drill"}
+	}
+	docs[1].Text[FieldDescription] = []string{"alpha"}
+	docs[2].Text[FieldDescription] = []string{"alpha"}
+	an := analysis.New(analysis.English)
+	s := buildInKeyOrder(t, docs)
+	u, err := s.WithDocs(an, []uint32{1}, nil, sourceOf(s, docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := u.WithDocs(an, []uint32{2}, nil, sourceOf(u, docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, "k1 then k2 removed", v, buildInKeyOrder(t, docs[:1]))
+}
