@@ -292,7 +292,7 @@ func TestWithDocsEqualsFreshBuild(t *testing.T) {
 	}
 }
 
-var withDocsSeeds = flag.Int("withdocs.seeds", 1, "random write sequences TestWithDocsEqualsFreshBuild runs")
+var withDocsSeeds = flag.Int("withdocs.seeds", 4, "random write sequences TestWithDocsEqualsFreshBuild runs")
 
 func withDocsRounds(t *testing.T, seed uint64) {
 	r := rand.New(rand.NewPCG(7, 8+seed))
