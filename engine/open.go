@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -62,10 +63,14 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	}
 	if ok && saved == stamp || behind {
 		seg, err = index.Load(st, store.SegmentPrefix(name))
-		if err != nil {
+		switch {
+		case errors.Is(err, index.ErrFormat): // an older build's: expected once after an upgrade
+			log.Info("saved index in another format: rebuilding", "website", w.UUID, "err", err)
+			seg = nil
+		case err != nil:
 			log.Warn("saved index unreadable: rebuilding", "website", w.UUID, "err", err)
 			seg = nil
-		} else {
+		default:
 			log.Info("index loaded", "website", w.UUID, "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 		}
 	}

@@ -221,6 +221,17 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	}
 	open("unreadable saved index", w, analysis.English, "saved index unreadable: rebuilding", "index built", "index saved")
 	open("repaired", w, analysis.English, loaded...)
+
+	// A segment an older build saved, in another format: rebuilt, and
+	// said so without a warning (expected once after an upgrade).
+	stamp, _, _ = st.Stamp(productSegment(w))
+	if err := st.SaveSegment(productSegment(w), stamp, func(sw *store.SegmentWriter) error {
+		return sw.Set([]byte(store.SegmentPrefix(productSegment(w))+"meta"), []byte(`{"format":3,"n":0}`))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	open("saved in another format", w, analysis.English, "saved index in another format: rebuilding", "index built", "index saved")
+	open("rebuilt", w, analysis.English, loaded...)
 }
 
 // TestOpenEmptyStore: an empty data directory opens as an empty catalog,
