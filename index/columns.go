@@ -100,11 +100,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range kwFields {
-		if k, ok := s.patchKeyword(name, s.n, changed, s.rank); ok {
-			out.keyword[name] = k
-			continue
-		}
-		k, err := s.rebuildKeyword(name, s.n, changed, s.rank, docKeywords)
+		k, err := s.keywordWith(name, s.n, changed, s.rank, docKeywords)
 		if err != nil {
 			return nil, err
 		}
@@ -115,10 +111,7 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		}
 	}
 	for name := range numFields {
-		f, ok := s.patchNumeric(name, s.n, changed)
-		if !ok {
-			f = s.rebuildNumeric(name, s.n, changed)
-		}
+		f := s.numericWith(name, s.n, changed)
 		if f == nil {
 			delete(out.numeric, name)
 			delete(out.sorts, name)
@@ -128,6 +121,38 @@ func (s *Segment) WithColumns(changes []ColumnChange, docKeywords DocKeywords) (
 		out.sorts[name] = numericRank(f, s.n)
 	}
 	return &out, nil
+}
+
+// keywordWith is keyword field name over n docs with the changed docs'
+// values in place of theirs: patched when it can be (patchKeyword), else
+// built again (rebuildKeyword); nil when no doc has a value.
+func (s *Segment) keywordWith(name string, n uint32, changed changeSet, rank func(uint32) uint32, docKeywords DocKeywords) (*KeywordField, error) {
+	if k, ok := s.patchKeyword(name, n, changed, rank); ok {
+		return k, nil
+	}
+	return s.rebuildKeyword(name, n, changed, rank, docKeywords)
+}
+
+// numericWith is numeric field name over n docs with the changed docs'
+// values in place of theirs: patched when it can be (patchNumeric), else
+// derived again (rebuildNumeric); nil when no doc has a value.
+func (s *Segment) numericWith(name string, n uint32, changed changeSet) *NumericField {
+	if f, ok := s.patchNumeric(name, n, changed); ok {
+		return f
+	}
+	return s.rebuildNumeric(name, n, changed)
+}
+
+// number is the change's value of numeric field name, and whether it
+// has one (a NaN is none, as the builder takes it; the first value
+// counts).
+func (c *ColumnChange) number(name string) (float64, bool) {
+	for _, nv := range c.Numbers {
+		if nv.Field == name && !math.IsNaN(nv.Value) {
+			return nv.Value, true
+		}
+	}
+	return 0, false
 }
 
 // rebuildKeyword builds keyword field name again from its per-doc values
@@ -294,15 +319,13 @@ func (s *Segment) rebuildNumeric(name string, n uint32, changed changeSet) *Nume
 	}
 	var moved []uint32 // changed docs with a value, by value
 	for d, c := range changed.byDoc {
-		f.vals[d] = 0
-		f.has.Remove(d)
-		for _, nv := range c.Numbers {
-			if nv.Field == name && !math.IsNaN(nv.Value) {
-				f.vals[d] = nv.Value
-				f.has.Add(d)
-				moved = append(moved, d)
-				break
-			}
+		v, has := c.number(name)
+		f.vals[d] = v
+		if has {
+			f.has.Add(d)
+			moved = append(moved, d)
+		} else {
+			f.has.Remove(d)
 		}
 	}
 	if f.has.IsEmpty() {
@@ -371,13 +394,7 @@ func (s *Segment) keywordSame(name string, c *ColumnChange) bool {
 // numberSame reports that c leaves doc c.Doc's value of numeric field
 // name as it is.
 func (s *Segment) numberSame(name string, c *ColumnChange) bool {
-	v, has := 0.0, false
-	for _, nv := range c.Numbers {
-		if nv.Field == name && !math.IsNaN(nv.Value) {
-			v, has = nv.Value, true
-			break
-		}
-	}
+	v, has := c.number(name)
 	f := s.numeric[name]
 	if f == nil {
 		return !has

@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"sort"
 
@@ -39,15 +38,13 @@ func (s *Segment) patchNumeric(name string, n uint32, changed changeSet) (*Numer
 		if v, ok := old.valueAt(d); ok {
 			gone = append(gone, old.lowerBound(v, d))
 		}
-		f.vals[d] = 0
-		f.has.Remove(d)
-		for _, nv := range c.Numbers {
-			if nv.Field == name && !math.IsNaN(nv.Value) {
-				f.vals[d] = nv.Value
-				f.has.Add(d)
-				moved = append(moved, entry{d, nv.Value})
-				break
-			}
+		v, has := c.number(name)
+		f.vals[d] = v
+		if has {
+			f.has.Add(d)
+			moved = append(moved, entry{d, v})
+		} else {
+			f.has.Remove(d)
 		}
 	}
 	if f.has.IsEmpty() {

@@ -658,11 +658,7 @@ func (w *docWrite) columns(s, out *Segment, src DocSource) error {
 		}
 	}
 	for name := range kwTouched {
-		if k, ok := s.patchKeyword(name, out.n, changed, out.rank); ok {
-			out.keyword[name] = k
-			continue
-		}
-		k, err := s.rebuildKeyword(name, out.n, changed, out.rank, ownKeywords)
+		k, err := s.keywordWith(name, out.n, changed, out.rank, ownKeywords)
 		if err != nil {
 			return err
 		}
@@ -679,11 +675,7 @@ func (w *docWrite) columns(s, out *Segment, src DocSource) error {
 		}
 	}
 	for name := range numTouched {
-		f, ok := s.patchNumeric(name, out.n, changed)
-		if !ok {
-			f = s.rebuildNumeric(name, out.n, changed)
-		}
-		if f != nil {
+		if f := s.numericWith(name, out.n, changed); f != nil {
 			out.numeric[name] = f
 			out.sorts[name] = numericRank(f, out.n)
 		}
