@@ -870,23 +870,10 @@ func (f *NumericField) finishFrom(old *NumericField, n uint32) {
 		hi := min(lo+f.bucketSize, len(f.perm))
 		if b := lo / f.bucketSize; old != nil && old.bucketSize == f.bucketSize && b < len(old.buckets) && hi <= len(old.perm) &&
 			slices.Equal(old.perm[lo:hi], f.perm[lo:hi]) && slices.Equal(old.sortedVals[lo:hi], f.sortedVals[lo:hi]) {
-			f.buckets = append(f.buckets, old.buckets[b])
-			f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
-			f.bucketVals = append(f.bucketVals, old.bucketVals[b])
+			f.keepBucket(old, b)
 			continue
 		}
-		docs := slices.Clone(f.perm[lo:hi])
-		slices.Sort(docs)
-		vals := make([]float64, len(docs))
-		for i, d := range docs {
-			vals[i] = f.vals[d]
-		}
-		bm := roaring.New()
-		bm.AddMany(docs)
-		bm.RunOptimize()
-		f.buckets = append(f.buckets, bm)
-		f.bucketDocs = append(f.bucketDocs, docs)
-		f.bucketVals = append(f.bucketVals, vals)
+		f.addBucket(lo, hi)
 	}
 }
 

@@ -172,16 +172,12 @@ func (f *NumericField) patchBuckets(old *NumericField, first, last int) {
 		}
 		oldHi := min(lo+bs, len(old.perm))
 		if (hi <= first || lo > last) && oldHi == hi {
-			f.buckets = append(f.buckets, old.buckets[b])
-			f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
-			f.bucketVals = append(f.bucketVals, old.bucketVals[b])
+			f.keepBucket(old, b)
 			continue
 		}
 		left, entered := diffEntries(old.perm[lo:oldHi], old.sortedVals[lo:oldHi], f.perm[lo:hi], f.sortedVals[lo:hi])
 		if len(left) == 0 && len(entered) == 0 {
-			f.buckets = append(f.buckets, old.buckets[b])
-			f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
-			f.bucketVals = append(f.bucketVals, old.bucketVals[b])
+			f.keepBucket(old, b)
 			continue
 		}
 		f.patchBucket(old, b, left, entered)
@@ -231,7 +227,15 @@ func (f *NumericField) patchBucket(old *NumericField, b int, left, entered []uin
 	f.bucketVals = append(f.bucketVals, vals)
 }
 
-// addBucket appends the bucket of perm[lo:hi], built as finishFrom does.
+// keepBucket appends old's bucket b, shared: it holds the same docs with
+// the same values.
+func (f *NumericField) keepBucket(old *NumericField, b int) {
+	f.buckets = append(f.buckets, old.buckets[b])
+	f.bucketDocs = append(f.bucketDocs, old.bucketDocs[b])
+	f.bucketVals = append(f.bucketVals, old.bucketVals[b])
+}
+
+// addBucket appends the bucket of perm[lo:hi], built from its docs.
 func (f *NumericField) addBucket(lo, hi int) {
 	docs := slices.Clone(f.perm[lo:hi])
 	slices.Sort(docs)
