@@ -30,23 +30,15 @@ func readCSV(br *bufio.Reader, name string, m *CSVMapping, fn func(*Product) err
 	if err != nil {
 		return err
 	}
-	for rec := 1; ; rec++ {
-		row, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return csvRecordError(name, rec, err, len(header))
-		}
-		p := new(Product)
-		if _, err := fillCSV(p, cr, row, header, cols); err != nil {
-			return fmt.Errorf("%s:%d: record %d: %w", name, err.line, rec, err)
+	return eachCSVRecord(cr, name, header, cols, nil, func(p *Product, line, rec int, cellErr *cellError) error {
+		if cellErr != nil {
+			return fmt.Errorf("%s:%d: record %d: %w", name, cellErr.line, rec, cellErr)
 		}
 		if err := fn(p); err != nil {
-			line, _ := cr.FieldPos(0)
 			return fmt.Errorf("%s:%d: record %d: %w", name, line, rec, err)
 		}
-	}
+		return nil
+	})
 }
 
 // CSVObjects reads a CSV feed under mapping m and calls fn with each
@@ -62,6 +54,27 @@ func CSVObjects(r io.Reader, name string, m *CSVMapping, partial bool, fn func(l
 	if err != nil {
 		return err
 	}
+	set := map[string]bool{}
+	return eachCSVRecord(cr, name, header, cols, set, func(p *Product, line, rec int, cellErr *cellError) error {
+		label := fmt.Sprintf("%s:%d", name, line)
+		if cellErr != nil {
+			return fn(label, nil, fmt.Errorf("record %d: %w", rec, cellErr))
+		}
+		obj, err := productMembers(p, set)
+		if err != nil {
+			return err
+		}
+		return fn(label, obj, nil)
+	})
+}
+
+// eachCSVRecord reads the records after the header and calls fn with
+// each one's product, filled from its cells and the defaults, the line
+// it starts on, its number and the cell that did not convert (nil when
+// all did). With set not nil, it holds the top-level members the
+// record set when fn is called (cleared for each record). A record that
+// is not CSV stops the read.
+func eachCSVRecord(cr *csv.Reader, name string, header []string, cols []csvColumn, set map[string]bool, fn func(p *Product, line, rec int, cellErr *cellError) error) error {
 	for rec := 1; ; rec++ {
 		row, err := cr.Read()
 		if err == io.EOF {
@@ -70,21 +83,11 @@ func CSVObjects(r io.Reader, name string, m *CSVMapping, partial bool, fn func(l
 		if err != nil {
 			return csvRecordError(name, rec, err, len(header))
 		}
-		line, _ := cr.FieldPos(0)
-		label := fmt.Sprintf("%s:%d", name, line)
+		clear(set)
 		p := new(Product)
-		set, cellErr := fillCSV(p, cr, row, header, cols)
-		if cellErr != nil {
-			if err := fn(label, nil, fmt.Errorf("record %d: %w", rec, cellErr)); err != nil {
-				return err
-			}
-			continue
-		}
-		obj, err := productMembers(p, set)
-		if err != nil {
-			return err
-		}
-		if err := fn(label, obj, nil); err != nil {
+		cellErr := fillCSV(p, cr, row, header, cols, set)
+		line, _ := cr.FieldPos(0)
+		if err := fn(p, line, rec, cellErr); err != nil {
 			return err
 		}
 	}
@@ -192,9 +195,8 @@ func (e *cellError) Error() string {
 func (e *cellError) Unwrap() error { return e.err }
 
 // fillCSV sets p's fields from a record's cells and the defaults, and
-// says which top-level members it set.
-func fillCSV(p *Product, cr *csv.Reader, row, header []string, cols []csvColumn) (map[string]bool, *cellError) {
-	set := map[string]bool{}
+// records in set (when not nil) the top-level members it set.
+func fillCSV(p *Product, cr *csv.Reader, row, header []string, cols []csvColumn, set map[string]bool) *cellError {
 	for _, c := range cols {
 		v := c.def
 		if c.col >= 0 {
@@ -208,15 +210,17 @@ func fillCSV(p *Product, cr *csv.Reader, row, header []string, cols []csvColumn)
 		if err := c.set(p, v); err != nil {
 			if c.col < 0 {
 				line, _ := cr.FieldPos(0)
-				return nil, &cellError{line: line, field: c.field, err: err}
+				return &cellError{line: line, field: c.field, err: err}
 			}
 			line, _ := cr.FieldPos(c.col)
-			return nil, &cellError{line: line, column: header[c.col], field: c.field, err: err}
+			return &cellError{line: line, column: header[c.col], field: c.field, err: err}
 		}
-		member, _, _ := strings.Cut(c.field, ".")
-		set[member] = true
+		if set != nil {
+			member, _, _ := strings.Cut(c.field, ".")
+			set[member] = true
+		}
 	}
-	return set, nil
+	return nil
 }
 
 // csvError words encoding/csv's errors without repeating the line, which
