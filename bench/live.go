@@ -230,17 +230,37 @@ func (lc *liveClient) send(method, path, contentType string, body []byte) error 
 // waitFound searches for product pn until a search finds it (found) or
 // no longer does, or budget ends.
 func (lc *liveClient) waitFound(ctx context.Context, pn string, found bool, budget time.Duration) error {
+	return lc.waitFor(ctx, pn, budget, map[bool]string{true: "found", false: "gone"}[found], func(top *hit) bool {
+		return (top != nil) == found
+	})
+}
+
+// waitPrice searches for product pn until it has price, or budget ends.
+func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
+	return lc.waitFor(ctx, pn, budget, fmt.Sprintf("seen at price %g", price), func(top *hit) bool {
+		return top != nil && top.Price == price
+	})
+}
+
+// waitFor searches for product pn every millisecond until done says so
+// of the first result when it is pn (nil otherwise), or budget ends;
+// what words the wait in the error.
+func (lc *liveClient) waitFor(ctx context.Context, pn string, budget time.Duration, what string, done func(top *hit) bool) error {
 	deadline := time.Now().Add(budget)
 	for {
 		rs, err := lc.search(pn)
 		if err != nil {
 			return err
 		}
-		if (len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn)) == found {
+		var top *hit
+		if len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn) {
+			top = &rs[0]
+		}
+		if done(top) {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("live: product %s not %s within %s", pn, map[bool]string{true: "found", false: "gone"}[found], budget)
+			return fmt.Errorf("live: product %s not %s within %s", pn, what, budget)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -275,24 +295,6 @@ func (lc *liveClient) search(query string) ([]hit, error) {
 		return nil, fmt.Errorf("live: search answer: %w", err)
 	}
 	return out.Products.Results, nil
-}
-
-// waitPrice searches for product pn until it has price, or budget ends.
-func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
-	deadline := time.Now().Add(budget)
-	for {
-		rs, err := lc.search(pn)
-		if err != nil {
-			return err
-		}
-		if len(rs) > 0 && strings.EqualFold(rs[0].ProductNumber, pn) && rs[0].Price == price {
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("live: product %s not seen at price %g within %s", pn, price, budget)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
