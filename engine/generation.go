@@ -359,6 +359,7 @@ func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) 
 func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64) *Generation {
 	n := *g
 	n.Products, n.Seq, n.ProductSeq = products, seq, pseq
+	n.unsaved = false // Live queues the writes' own saves
 	n.newInitialCaches()
 	return &n
 }

@@ -74,14 +74,14 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 			log.Info("index loaded", "website", w.UUID, "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
-	var replayedSeg *index.Segment
+	unsaved := false // the log replayed onto the saved index
 	if seg != nil && behind {
 		replayed, err := log1.replay(w, lang, seg)
-		replayedSeg = replayed
 		if err != nil {
 			log.Warn("replaying the log onto the saved index failed: rebuilding", "website", w.UUID, "err", err)
 		} else {
 			log.Info("log replayed onto the saved index", "website", w.UUID, "entries", log1.entries, "products", len(log1.writes.order), "took", time.Since(start).Round(time.Millisecond))
+			unsaved = true
 		}
 		seg = replayed
 	}
@@ -95,7 +95,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		return nil, err
 	}
 	g.Seq, g.ProductSeq = st.Seq(), st.ProductSeq(w.UUID)
-	g.unsaved = behind && seg == replayedSeg
+	g.unsaved = unsaved
 	return g, nil
 }
 

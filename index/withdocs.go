@@ -79,7 +79,6 @@ type docWrite struct {
 	goneBM  *roaring.Bitmap
 	removed []uint32 // ascending
 	rem     *Segment // the removed docs, in key order
-	remDoc  []uint32 // rem's doc i is s's doc remDoc[i]
 	add     *Segment // the added docs, in key order: s's doc s.n+i
 	added   []*Doc   // the same, as given
 	order   []uint32 // the result's Order
@@ -93,7 +92,6 @@ func (s *Segment) newDocWrite(an *analysis.Analyzer, removed []uint32, added []D
 	w := &docWrite{an: an, gone: make([]uint64, (s.n+63)/64), goneBM: roaring.New(), removed: slices.Clone(removed)}
 	slices.Sort(w.removed)
 	rb := NewBuilder(an)
-	byKey := make(map[string]uint32, len(removed))
 	for i, d := range w.removed {
 		switch {
 		case d >= s.n || !s.all.Contains(d):
@@ -109,17 +107,12 @@ func (s *Segment) newDocWrite(an *analysis.Analyzer, removed []uint32, added []D
 		if doc.Key != s.Key(d) {
 			return nil, fmt.Errorf("%w: doc %d is %q, its source says %q", ErrDocChange, d, s.Key(d), doc.Key)
 		}
-		byKey[doc.Key] = d
 		if err := rb.Add(doc); err != nil {
 			return nil, err
 		}
 	}
 	w.goneBM.AddMany(w.removed)
 	w.rem = rb.Build()
-	w.remDoc = make([]uint32, w.rem.n)
-	for i := range w.remDoc {
-		w.remDoc[i] = byKey[w.rem.Key(uint32(i))]
-	}
 	for i := range added {
 		w.added = append(w.added, &added[i])
 	}
