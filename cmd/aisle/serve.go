@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	_ "net/http/pprof" // --debug-addr
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -24,6 +26,7 @@ import (
 type serveFlags struct {
 	addr, data, adminKey, config, lang string
 	maxWrite                           string // bytes, checked by serveStore; "": httpapi's default
+	debugAddr                          string // "": no profiling listener
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -32,6 +35,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.adminKey, "admin-key", env("AISLE_ADMIN_KEY", ""), "admin API `KEY` (generated and printed when empty)")
 	fs.StringVar(&f.config, "config", env("AISLE_CONFIG", ""), "configuration `FILE` (JSON); stored in the data dir")
 	fs.StringVar(&f.maxWrite, "max-write-bytes", env("AISLE_MAX_WRITE_BYTES", ""), "largest admin write body in `BYTES`, at least 1048576 (default 32 MiB; a search takes 1 MiB)")
+	fs.StringVar(&f.debugAddr, "debug-addr", env("AISLE_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on `HOST:PORT`, apart from the API; off by default")
 	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
 }
 
@@ -137,6 +141,16 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", f.addr, err)
+	}
+	if f.debugAddr != "" {
+		dl, err := net.Listen("tcp", f.debugAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("listen --debug-addr %s: %w", f.debugAddr, err)
+		}
+		defer dl.Close()
+		log.Info("profiler listening", "addr", "http://"+dl.Addr().String()+"/debug/pprof/")
+		go http.Serve(dl, http.DefaultServeMux) //nolint:errcheck // ends when dl closes
 	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String())
 	if ready != nil {

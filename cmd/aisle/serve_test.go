@@ -330,3 +330,27 @@ func TestMaxWriteBytes(t *testing.T) {
 	}
 	s.shutdown(t)
 }
+
+var profilerRE = regexp.MustCompile(`msg="profiler listening" addr=(http://\S+)`)
+
+// TestDebugAddrServesTheProfiler: --debug-addr serves Go's profiler on its
+// own listener, and the API's listener does not.
+func TestDebugAddrServesTheProfiler(t *testing.T) {
+	data := shopDir(t)
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--debug-addr", "127.0.0.1:0")
+	defer s.shutdown(t)
+	m := profilerRE.FindStringSubmatch(s.stderr.String())
+	if m == nil {
+		t.Fatalf("no profiler address logged:\n%s", s.stderr.String())
+	}
+	for url, want := range map[string]int{m[1] + "goroutine?debug=1": http.StatusOK, "http://" + s.addr + "/debug/pprof/": http.StatusNotFound} {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: %d, want %d", url, resp.StatusCode, want)
+		}
+	}
+}
