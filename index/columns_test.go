@@ -297,7 +297,7 @@ func TestStoredOverlayFlattens(t *testing.T) {
 	sd := compressDocs(raw)
 	var changes []ColumnChange
 	for d := range uint32(overlayMax(len(raw)) + 1) {
-		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d}`, d)})
+		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d,"title":"a longer title than the one it replaces"}`, d)})
 	}
 	out := sd.withDocs(changes[:10], uint32(len(raw)))
 	if len(out.over) != 10 {
@@ -306,6 +306,9 @@ func TestStoredOverlayFlattens(t *testing.T) {
 	out = out.withDocs(changes[10:], uint32(len(raw)))
 	if out.over != nil {
 		t.Fatalf("%d changes: overlay of %d, want it flattened", len(changes), len(out.over))
+	}
+	if cap(out.data) != len(out.data) {
+		t.Errorf("flattened into %d bytes of an arena of %d: want it sized exactly (growing copies every doc again)", len(out.data), cap(out.data))
 	}
 	for d := range uint32(len(raw)) {
 		want := raw[d]

@@ -68,8 +68,15 @@ func overlayMax(n int) int { return max(4096, n/32) }
 // flatten lays every doc out end to end again, the overlay's in place.
 func (sd storedDocs) flatten() storedDocs {
 	n := sd.count()
+	size := len(sd.data)
+	for d, b := range sd.over {
+		if d < uint32(len(sd.off)-1) {
+			size -= int(sd.off[d+1] - sd.off[d])
+		}
+		size += len(b)
+	}
 	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, 1, n+1)}
-	out.data = make([]byte, 0, len(sd.data))
+	out.data = make([]byte, 0, size) // exact: growing would copy it all again
 	for d := range uint32(n) {
 		out.add(sd.doc(d))
 	}
