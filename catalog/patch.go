@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-json"
 )
@@ -20,6 +21,17 @@ import (
 // given (or the new price is lowered): send it with a price that ends a
 // sale.
 func Patch(stored, patch []byte) (*Product, error) {
+	var base Product
+	if err := json.Unmarshal(stored, &base); err != nil {
+		return nil, fmt.Errorf("the stored product does not decode: %w", err)
+	}
+	return PatchProduct(&base, patch)
+}
+
+// PatchProduct is Patch of a product decoded already; base is left as it
+// was. The result shares with base the members the patch leaves out, so
+// neither may be changed in place afterwards.
+func PatchProduct(base *Product, patch []byte) (*Product, error) {
 	if err := json.UnmarshalWithOption(patch, new(Product), strict); err != nil {
 		return nil, describeJSON(err, productFields, false)
 	}
@@ -27,11 +39,8 @@ func Patch(stored, patch []byte) (*Product, error) {
 	if err := json.Unmarshal(patch, &present); err != nil {
 		return nil, describeJSON(err, productFields, false)
 	}
-	var p Product
-	if err := json.Unmarshal(stored, &p); err != nil {
-		return nil, fmt.Errorf("the stored product does not decode: %w", err)
-	}
-	clearMembers(&p, present)
+	p := *base
+	clearMembers(&p, present) // so decoding allocates what it sets, never writing into base's
 	if err := json.Unmarshal(patch, &p); err != nil {
 		return nil, describeJSON(err, productFields, false)
 	}
@@ -53,14 +62,22 @@ func Patch(stored, patch []byte) (*Product, error) {
 // decoding the patch replaces them whole instead of merging maps.
 func clearMembers(p *Product, present map[string]json.RawMessage) {
 	v := reflect.ValueOf(p).Elem()
-	t := v.Type()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	for i, name := range productJSONNames() {
 		if _, ok := present[name]; ok {
 			v.Field(i).SetZero()
 		}
 	}
 }
+
+// productJSONNames are Product's JSON member names, by field index.
+var productJSONNames = sync.OnceValue(func() []string {
+	t := reflect.TypeFor[Product]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return names
+})
 
 // DecodeProduct reads one product, a JSON object in a feed's shape,
 // checked as a feed row is (unknown members with suggestions, types);

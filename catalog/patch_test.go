@@ -50,6 +50,32 @@ func TestPatch(t *testing.T) {
 		case tc.err == "" && !tc.check(p):
 			t.Errorf("%s: %+v", tc.name, p)
 		}
+		samePatch(t, raw, []byte(tc.patch))
+	}
+}
+
+// samePatch checks that PatchProduct on the decoded product gives what
+// Patch gives, and leaves the product it was given as it was.
+func samePatch(t *testing.T, stored, patch []byte) {
+	t.Helper()
+	var base Product
+	if err := json.Unmarshal(stored, &base); err != nil {
+		t.Fatal(err)
+	}
+	want, wantErr := Patch(stored, patch)
+	got, err := PatchProduct(&base, patch)
+	if (err == nil) != (wantErr == nil) {
+		t.Fatalf("%s: PatchProduct: %v, Patch: %v", patch, err, wantErr)
+	}
+	if err == nil {
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if string(g) != string(w) {
+			t.Errorf("%s: PatchProduct gave %s, Patch %s", patch, g, w)
+		}
+	}
+	if after, _ := json.Marshal(&base); string(after) != string(stored) {
+		t.Errorf("%s: PatchProduct changed its base:\n%s\nwas\n%s", patch, after, stored)
 	}
 }
 
@@ -61,6 +87,7 @@ func FuzzPatch(f *testing.F) {
 	f.Add([]byte(`{"extraData":{"c":null}}`))
 	f.Add([]byte(`{"hierarchies":[["a",""]]}`))
 	f.Fuzz(func(t *testing.T, patch []byte) {
+		samePatch(t, stored, patch)
 		p, err := Patch(stored, patch)
 		if err == nil {
 			if verr := p.Validate(); verr != nil {
