@@ -75,10 +75,17 @@ func (g *Generation) columnChange(pn string, data []byte, before, after *index.D
 	if err := json.Unmarshal(data, &cur); err != nil {
 		return index.ColumnChange{}, false, fmt.Errorf("product %s: %w", pn, err)
 	}
-	if err := productDoc(&old, g.Website.IndexedFields, stored, before); err != nil {
+	return g.columnChangeOf(d, &old, &cur, stored, data, before, after)
+}
+
+// columnChangeOf is the column change of doc d, product old as stored,
+// to product cur, encoded as data; ok is false when it is not one.
+// before and after are scratch docs.
+func (g *Generation) columnChangeOf(d uint32, old, cur *catalog.Product, stored, data []byte, before, after *index.Doc) (c index.ColumnChange, ok bool, err error) {
+	if err := productDoc(old, g.Website.IndexedFields, stored, before); err != nil {
 		return index.ColumnChange{}, false, err
 	}
-	if err := productDoc(&cur, g.Website.IndexedFields, data, after); err != nil {
+	if err := productDoc(cur, g.Website.IndexedFields, data, after); err != nil {
 		return index.ColumnChange{}, false, err
 	}
 	if !sameText(before, after) {
@@ -113,14 +120,4 @@ func (g *Generation) docKeywords() index.DocKeywords {
 		}
 		return d.Keywords, nil
 	}
-}
-
-// withColumns is g with changes made to its product index, at log
-// position seq (which changed its products).
-func (g *Generation) withColumns(changes []index.ColumnChange, seq uint64) (*Generation, error) {
-	seg, err := g.Products.WithColumns(changes, g.docKeywords())
-	if err != nil {
-		return nil, err
-	}
-	return g.withProducts(seg, seq, seq), nil
 }

@@ -108,8 +108,17 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 		case op < 6:
 			var patches [][]byte
 			for range 1 + r.IntN(5) {
-				patches = append(patches, fmt.Appendf(nil, `{"productNumber":"%s%02d","price":%d,"inStock":%v}`,
-					prefix[site], r.IntN(40), 1+r.IntN(300), r.IntN(2) == 0))
+				pn := fmt.Sprintf("%s%02d", prefix[site], r.IntN(40))
+				switch r.IntN(6) {
+				case 0: // the text changes: not a column write
+					patches = append(patches, fmt.Appendf(nil, `{"productNumber":%q,"title":"%s %s"}`,
+						pn, diffAdjs[r.IntN(len(diffAdjs))], diffNouns[r.IntN(len(diffNouns))]))
+				case 1: // refused, left out
+					patches = append(patches, fmt.Appendf(nil, `{"productNumber":%q,"price":"free"}`, pn))
+				default:
+					patches = append(patches, fmt.Appendf(nil, `{"productNumber":%q,"price":%d,"inStock":%v}`,
+						pn, 1+r.IntN(300), r.IntN(2) == 0))
+				}
 			}
 			_, _, err = live.PatchProducts(site, patches, func(i int) string { return fmt.Sprint(i) }, true)
 			what = fmt.Sprintf("partial update of %d in %s", len(patches), prefix[site])

@@ -48,16 +48,6 @@ func (pw *productWrites) set(pn string, data []byte) {
 	pw.data[pn] = data
 }
 
-// withWrites is g with the written products' docs replaced in its product
-// index, at log position seq (which changed its products).
-func (g *Generation) withWrites(pw *productWrites, seq uint64) (*Generation, error) {
-	seg, err := g.productsWith(pw)
-	if err != nil {
-		return nil, err
-	}
-	return g.withProducts(seg, seq, seq), nil
-}
-
 // productsWith is g's product index with the written products' current
 // docs removed and their puts added.
 func (g *Generation) productsWith(pw *productWrites) (*index.Segment, error) {

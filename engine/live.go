@@ -86,37 +86,48 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 	if b.Empty() {
 		return store.Applied{Seq: l.st.Seq()}, nil
 	}
-	b.Website = g.Website.UUID
-	var changes []index.ColumnChange
-	columns := false
+	var cw columnWrite
 	if b.OnlyProductPuts() {
 		var err error
-		if changes, columns, err = g.columnChanges(b.ProductPuts()); err != nil {
+		if cw.changes, cw.ok, err = g.columnChanges(b.ProductPuts()); err != nil {
 			return store.Applied{}, Invalid("products", "%v; nothing was applied", err)
 		}
 	}
+	return l.applyColumns(g, b, cw)
+}
+
+// columnWrite is what columnChanges says of a batch: its column changes,
+// when ok.
+type columnWrite struct {
+	changes []index.ColumnChange
+	ok      bool
+}
+
+// applyColumns is apply of a batch whose column changes are known (cw.ok
+// false: it is not a column write, or not only one); b is not empty. The
+// new product index is made while the store commits the entry (mostly a
+// wait on the disk), and served once both are done.
+func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (store.Applied, error) {
+	b.Website = g.Website.UUID
+	var seg *index.Segment
+	var segErr error
+	built := make(chan struct{})
+	go func() {
+		defer close(built)
+		seg, segErr = l.productsAfter(g, b, cw)
+	}()
 	a, err := l.st.Apply(b, true)
+	<-built
 	if err != nil {
 		return a, err
 	}
-	if columns {
-		n, err := g.withColumns(changes, a.Seq)
-		if err == nil {
-			l.eng.Swap(n)
-			l.saveLater(n)
-			return a, nil
-		}
-		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
-	}
 	n := g
 	if b.ChangesProducts() {
-		pw := newProductWrites()
-		numbers, data := b.ProductPuts()
-		pw.entry(numbers, data, b.ProductDeletes())
-		if n, err = g.withWrites(pw, a.Seq); err != nil {
-			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", err)
+		if segErr != nil {
+			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", segErr)
 			return a, l.serve(g.Website, a)
 		}
+		n = g.withProducts(seg, a.Seq, a.Seq)
 		l.saveLater(n)
 	}
 	if b.ChangesContent() {
@@ -129,6 +140,27 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 	}
 	l.eng.Swap(n)
 	return a, nil
+}
+
+// productsAfter is g's product index with b's product writes made (nil
+// when b changes no product): by index.WithColumns when cw says they are
+// column changes, by index.WithDocs otherwise or when that fails. It only
+// reads b, so it runs beside the store's commit of b.
+func (l *Live) productsAfter(g *Generation, b *store.Batch, cw columnWrite) (*index.Segment, error) {
+	if !b.ChangesProducts() {
+		return nil, nil
+	}
+	if cw.ok {
+		seg, err := g.Products.WithColumns(cw.changes, g.docKeywords())
+		if err == nil {
+			return seg, nil
+		}
+		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
+	}
+	pw := newProductWrites()
+	numbers, data := b.ProductPuts()
+	pw.entry(numbers, data, b.ProductDeletes())
+	return g.productsWith(pw)
 }
 
 // serve swaps in the generation of website w's stored state, which entry
@@ -251,9 +283,18 @@ func (l *Live) DeleteContent(uuid string, kind catalog.ContentKind, id string) (
 // productKey is the stored number of the product numbered pn, compared
 // folded; a variant's number is not its product's.
 func (g *Generation) productKey(pn string) (string, bool) {
-	d, ok := g.Products.DocByKey(foldString(pn))
-	if !ok || foldString(g.Products.Key(d)) != foldString(pn) {
+	d, ok := g.productDoc(pn)
+	if !ok {
 		return "", false
 	}
 	return g.Products.Key(d), true
+}
+
+// productDoc is productKey's doc.
+func (g *Generation) productDoc(pn string) (uint32, bool) {
+	d, ok := g.Products.DocByKey(foldString(pn))
+	if !ok || foldString(g.Products.Key(d)) != foldString(pn) {
+		return 0, false
+	}
+	return d, true
 }

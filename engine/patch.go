@@ -9,18 +9,21 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/store"
 )
 
-// PatchProducts applies partial products (catalog.Patch) in one entry.
-// Each names an existing product by productNumber, compared as
+// PatchProducts applies partial products (catalog.PatchProduct) in one
+// entry. Each names an existing product by productNumber, compared as
 // DeleteProduct compares; label(i) names patch i in errors ("body:3").
 // The first patch that names no product or does not make a valid product
 // aborts the entry, and nothing is applied; with allowErrors such patches
 // are left out and listed instead, and the others applied. Each patch is
-// merged once, into the product as stored (writes hold l.mu, so it cannot
-// change underneath) or as earlier patches of the batch left it. The
-// products are merged on every core, each product's patches in order.
+// merged once, into the product as served (writes hold l.mu, so it is the
+// stored one and cannot change underneath) or as earlier patches of the
+// batch left it. The products are merged on every core, each product's
+// patches in order, and compared there with what they were, so a price
+// and stock feed is a column write without decoding a product twice.
 func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -39,22 +42,21 @@ func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) st
 			errs[i] = errors.New("a partial update is a JSON object naming its product by productNumber")
 			continue
 		}
-		key, ok := g.productKey(head.ProductNumber)
+		doc, ok := g.productDoc(head.ProductNumber)
 		if !ok {
 			errs[i] = fmt.Errorf("no product %q to update", head.ProductNumber)
 			continue
 		}
+		key := g.Products.Key(doc)
 		pg := byKey[key]
 		if pg == nil {
-			pg = &patchGroup{key: key}
+			pg = &patchGroup{key: key, doc: doc}
 			byKey[key] = pg
 			groups = append(groups, pg)
 		}
 		pg.patches = append(pg.patches, i)
 	}
-	if err := l.mergeGroups(g, groups, patches, errs); err != nil {
-		return store.Applied{}, nil, err
-	}
+	g.mergeGroups(groups, patches, errs)
 	var rejected []RowError
 	for i, err := range errs {
 		if err == nil {
@@ -66,12 +68,18 @@ func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) st
 		rejected = append(rejected, RowError{label(i), err.Error()})
 	}
 	var b store.Batch
+	cw := columnWrite{ok: true}
 	for _, pg := range groups {
 		if pg.merged != nil {
 			b.PutProductJSON(pg.key, pg.merged)
+			cw.changes = append(cw.changes, pg.change)
+			cw.ok = cw.ok && pg.column
 		}
 	}
-	a, err := l.apply(g, &b)
+	if b.Empty() {
+		return store.Applied{Seq: l.st.Seq()}, rejected, nil
+	}
+	a, err := l.applyColumns(g, &b, cw)
 	return a, rejected, err
 }
 
@@ -83,60 +91,60 @@ var patchesPerWorker = 256
 // product they leave.
 type patchGroup struct {
 	key     string
+	doc     uint32 // in the served index
 	patches []int
-	stored  []byte // the product as stored
 	merged  []byte // nil while no patch applied
+	// change is the product's column change when column is true.
+	change index.ColumnChange
+	column bool
 }
 
-// mergeGroups merges each group's patches into its stored product, the
-// groups on every core; a patch's own failure goes to errs[i], a read
-// failure of the store is returned. The stored products are read first,
-// in one sweep in key order (Store.ProductsByNumber).
-func (l *Live) mergeGroups(g *Generation, groups []*patchGroup, patches [][]byte, errs []error) error {
-	numbers := make([]string, len(groups))
-	for i, pg := range groups {
-		numbers[i] = pg.key
-	}
-	stored, err := l.st.ProductsByNumber(g.Website.UUID, numbers)
-	if err != nil {
-		return err
-	}
-	for i, pg := range groups {
-		pg.stored = stored[i]
-	}
+// mergeGroups merges each group's patches into its product as the index
+// serves it, the groups on every core, and compares each merged product
+// with what it was; patch i's failure goes to errs[i].
+func (g *Generation) mergeGroups(groups []*patchGroup, patches [][]byte, errs []error) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(groups)/patchesPerWorker))
-	next := make(chan *patchGroup)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var readErr error
-	for range workers {
+	for w := range workers {
 		wg.Go(func() {
-			for pg := range next {
-				stored := pg.stored
-				if stored == nil {
-					mu.Lock()
-					readErr = errors.Join(readErr, fmt.Errorf("product %s is served but not stored", pg.key))
-					mu.Unlock()
-					continue
-				}
-				for _, i := range pg.patches {
-					p, err := catalog.Patch(stored, patches[i])
-					if err == nil {
-						p.ProductNumber = pg.key
-						var data []byte
-						if data, err = json.Marshal(p); err == nil {
-							stored, pg.merged = data, data
-						}
-					}
-					errs[i] = err // each index belongs to one group: no race
-				}
+			var before, after index.Doc
+			for k := w; k < len(groups); k += workers {
+				g.mergeGroup(groups[k], patches, errs, &before, &after)
 			}
 		})
 	}
-	for _, pg := range groups {
-		next <- pg
-	}
-	close(next)
 	wg.Wait()
-	return readErr
+}
+
+// mergeGroup is mergeGroups for one group; before and after are scratch
+// docs. Each index of errs belongs to one group: workers never share one.
+func (g *Generation) mergeGroup(pg *patchGroup, patches [][]byte, errs []error, before, after *index.Doc) {
+	stored := g.Products.Stored(pg.doc)
+	var old catalog.Product
+	if err := json.Unmarshal(stored, &old); err != nil {
+		for _, i := range pg.patches {
+			errs[i] = fmt.Errorf("the stored product does not decode: %w", err)
+		}
+		return
+	}
+	cur := &old
+	for _, i := range pg.patches {
+		p, err := catalog.PatchProduct(cur, patches[i])
+		if errs[i] = err; err == nil {
+			p.ProductNumber = pg.key
+			cur = p
+		}
+	}
+	if cur == &old {
+		return
+	}
+	data, err := json.Marshal(cur)
+	if err == nil {
+		pg.change, pg.column, err = g.columnChangeOf(pg.doc, &old, cur, stored, data, before, after)
+	}
+	if err != nil {
+		errs[pg.patches[len(pg.patches)-1]] = err
+		return
+	}
+	pg.merged = data
 }

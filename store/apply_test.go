@@ -1,8 +1,8 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,9 +145,9 @@ func TestWebsitesAreApart(t *testing.T) {
 	}
 }
 
-// TestProductsByNumber: a sweep reads each product as Product does, nil
-// for one not stored, whatever order the numbers come in.
-func TestProductsByNumber(t *testing.T) {
+// TestExistingSweeps: the sweep finds each stored key, whatever order
+// the keys come in, and no other.
+func TestExistingSweeps(t *testing.T) {
 	st := openTemp(t)
 	b := Batch{Website: testSite}
 	for _, pn := range []string{"B", "A", "C"} {
@@ -157,17 +157,15 @@ func TestProductsByNumber(t *testing.T) {
 		t.Fatal(err)
 	}
 	numbers := []string{"C", "Z", "A", "a", "B"}
-	got, err := st.ProductsByNumber(testSite, numbers)
+	keys := make([][]byte, len(numbers))
+	for i, pn := range numbers {
+		keys[i] = appendProductKey(nil, testSite, pn)
+	}
+	got, err := st.existing(keys)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, pn := range numbers {
-		want, _ := st.Product(testSite, pn)
-		if !bytes.Equal(got[i], want) {
-			t.Errorf("%s: %s, want %s", pn, got[i], want)
-		}
-	}
-	if got[1] != nil || got[3] != nil {
-		t.Errorf("Z and a are not stored: %q %q", got[1], got[3])
+	if want := []bool{true, false, true, false, true}; !slices.Equal(got, want) {
+		t.Errorf("%q: %v, want %v", numbers, got, want)
 	}
 }

@@ -597,18 +597,6 @@ func (s *Store) Product(website, pn string) ([]byte, error) {
 	return s.get(appendProductKey(nil, website, pn))
 }
 
-// ProductsByNumber is the stored JSON of website's products numbered
-// numbers (exactly), nil for one not stored, read in one sweep: far
-// cheaper than a point read each when there are thousands.
-func (s *Store) ProductsByNumber(website string, numbers []string) ([][]byte, error) {
-	keys := make([][]byte, len(numbers))
-	for i, pn := range numbers {
-		keys[i] = appendProductKey(nil, website, pn)
-	}
-	out := make([][]byte, len(numbers))
-	return out, s.sweep(keys, func(i int, v []byte) { out[i] = slices.Clone(v) })
-}
-
 // HasContent says whether website has a content item stored.
 func (s *Store) HasContent(website string, kind catalog.ContentKind, id string) (bool, error) {
 	v, err := s.get(contentKey(website, string(kind)+"/"+id))
