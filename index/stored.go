@@ -2,9 +2,7 @@ package index
 
 import (
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -47,14 +45,19 @@ func (sd *storedDocs) doc(i uint32) []byte {
 func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	out := *sd
 	out.extra = n - uint32(len(sd.off)-1)
+	encoded := make([][]byte, len(changes))
+	eachRange(len(changes), 1024, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			encoded[i] = slices.Clone(changes[i].Stored)
+			if sd.dict != nil {
+				encoded[i] = sd.dict.Encode(nil, changes[i].Stored)
+			}
+		}
+	})
 	out.over = make(map[uint32][]byte, len(sd.over)+len(changes))
 	maps.Copy(out.over, sd.over)
-	for _, c := range changes {
-		b := slices.Clone(c.Stored)
-		if sd.dict != nil {
-			b = sd.dict.Encode(nil, c.Stored)
-		}
-		out.over[c.Doc] = b
+	for i, c := range changes {
+		out.over[c.Doc] = encoded[i]
 	}
 	if len(out.over) > overlayMax(out.count()) {
 		out = out.flatten()
@@ -65,21 +68,20 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 // overlayMax is how many replaced docs of n an overlay holds at most.
 func overlayMax(n int) int { return max(4096, n/32) }
 
-// flatten lays every doc out end to end again, the overlay's in place.
+// flatten lays every doc out end to end again, the overlay's in place,
+// copying on every core.
 func (sd storedDocs) flatten() storedDocs {
 	n := sd.count()
-	size := len(sd.data)
-	for d, b := range sd.over {
-		if d < uint32(len(sd.off)-1) {
-			size -= int(sd.off[d+1] - sd.off[d])
-		}
-		size += len(b)
-	}
-	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, 1, n+1)}
-	out.data = make([]byte, 0, size) // exact: growing would copy it all again
+	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, n+1)}
 	for d := range uint32(n) {
-		out.add(sd.doc(d))
+		out.off[d+1] = out.off[d] + uint64(len(sd.doc(d)))
 	}
+	out.data = make([]byte, out.off[n]) // exact: growing would copy it all again
+	eachRange(n, 1<<16, func(lo, hi int) {
+		for d := uint32(lo); d < uint32(hi); d++ {
+			copy(out.data[out.off[d]:], sd.doc(d))
+		}
+	})
 	return out
 }
 
@@ -153,30 +155,18 @@ func compressDocs(raw [][]byte) storedDocs {
 		return packDocs(raw)
 	}
 	docs := make([][]byte, len(raw))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(raw)/1024+1))
-	per := (len(raw) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*per, min((w+1)*per, len(raw))
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var arena, buf []byte
-			for i := lo; i < hi; i++ {
-				buf = dict.Encode(buf[:cap(buf)], raw[i])
-				if cap(arena)-len(arena) < len(buf) {
-					arena = make([]byte, 0, max(arenaChunk, len(buf)))
-				}
-				s := len(arena)
-				arena = append(arena, buf...)
-				docs[i] = arena[s:len(arena):len(arena)]
+	eachRange(len(raw), 1024, func(lo, hi int) {
+		var arena, buf []byte
+		for i := lo; i < hi; i++ {
+			buf = dict.Encode(buf[:cap(buf)], raw[i])
+			if cap(arena)-len(arena) < len(buf) {
+				arena = make([]byte, 0, max(arenaChunk, len(buf)))
 			}
-		}()
-	}
-	wg.Wait()
+			s := len(arena)
+			arena = append(arena, buf...)
+			docs[i] = arena[s:len(arena):len(arena)]
+		}
+	})
 	out := packDocs(docs)
 	out.dict, out.dictData = dict, dict.Bytes()
 	return out
