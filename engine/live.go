@@ -109,6 +109,9 @@ type columnWrite struct {
 // wait on the disk), and served once both are done.
 func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (store.Applied, error) {
 	b.Website = g.Website.UUID
+	if cw.ok {
+		b.ProductsStored() // column changes are of products g serves, which are stored
+	}
 	var seg *index.Segment
 	var segErr error
 	built := make(chan struct{})

@@ -35,6 +35,15 @@ func TestApplyCounts(t *testing.T) {
 		{"configuration and content only", func() {
 			b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b", Title: "B"})
 		}, 0, 0, 0},
+		// The caller's word is taken: Q is not stored, and is not read.
+		{"products vouched stored", func() { put("B", "Q"); b.ProductsStored() }, 0, 2, 0},
+		{"vouched, one put and deleted, one deleted alone", func() {
+			put("D")
+			b.ProductsStored()
+			b.DeleteProduct("D")
+			b.DeleteProduct("Z")
+		}, 0, 0, 1},
+		{"a reset batch vouches nothing", func() { put("R") }, 1, 0, 0},
 	} {
 		b.Reset()
 		tc.fill()
@@ -46,8 +55,8 @@ func TestApplyCounts(t *testing.T) {
 			t.Errorf("%s: %+v, want added %d, updated %d, deleted %d at %d", tc.name, a, tc.added, tc.updated, tc.deleted, st.Seq())
 		}
 	}
-	if n, _ := st.Count(testSite); n != 2 { // B and D
-		t.Errorf("%d products stored, want 2", n)
+	if n, _ := st.Count(testSite); n != 3 { // B, Q and R
+		t.Errorf("%d products stored, want 3", n)
 	}
 }
 

@@ -209,6 +209,9 @@ type Batch struct {
 	deletes  []string
 	cdeletes []string // content keys: kind/id
 	config   *config.File
+	// stored: every product put is known to be stored already
+	// (ProductsStored).
+	stored bool
 }
 
 // Applied says what an entry changed. Products are counted by number: one
@@ -243,6 +246,12 @@ func (b *Batch) PutProductJSON(pn string, data []byte) {
 	b.products = append(b.products, data)
 	b.pkeys = append(b.pkeys, pn)
 }
+
+// ProductsStored says every product the batch puts is stored already, as
+// the caller knows (the engine, from the index it serves): Apply counts
+// them as updated without reading them back, which costs a random read
+// each when the products are spread over a large catalog.
+func (b *Batch) ProductsStored() { b.stored = true }
 
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
@@ -296,6 +305,7 @@ func (b *Batch) Empty() bool {
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
 	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
+	b.stored = false
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -330,10 +340,10 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 func (s *Store) count(b *Batch) (Applied, error) {
 	var a Applied
 	var err error
-	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, func(k string) []byte { return appendProductKey(nil, b.Website, k) }); err != nil {
+	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, b.stored, func(k string) []byte { return appendProductKey(nil, b.Website, k) }); err != nil {
 		return Applied{}, err
 	}
-	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, func(k string) []byte { return contentKey(b.Website, k) }); err != nil {
+	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, false, func(k string) []byte { return contentKey(b.Website, k) }); err != nil {
 		return Applied{}, err
 	}
 	return a, nil
@@ -342,8 +352,9 @@ func (s *Store) count(b *Batch) (Applied, error) {
 // countKeys says how many of the distinct keys put are new or replace a
 // stored value, and how many of the distinct keys deleted were there
 // (stored, or put by the same entry, which then counts only as deleted);
-// key makes the state key; s.mu is held.
-func (s *Store) countKeys(puts, deletes []string, key func(string) []byte) (added, updated, deleted int, err error) {
+// key makes the state key; s.mu is held. putsStored says every key put
+// is stored: only the keys deleted alone are read.
+func (s *Store) countKeys(puts, deletes []string, putsStored bool, key func(string) []byte) (added, updated, deleted int, err error) {
 	gone := make(map[string]bool, len(deletes))
 	put := make(map[string]bool, len(puts))
 	for _, k := range puts {
@@ -352,9 +363,16 @@ func (s *Store) countKeys(puts, deletes []string, key func(string) []byte) (adde
 	for _, k := range deletes {
 		gone[k] = true
 	}
-	names := make([]string, 0, len(put)+len(gone))
+	var names []string // the keys whether stored is read
 	for k := range put {
-		names = append(names, k)
+		switch {
+		case !putsStored:
+			names = append(names, k)
+		case gone[k]:
+			deleted++
+		default:
+			updated++
+		}
 	}
 	for k := range gone {
 		if !put[k] {
