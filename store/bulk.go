@@ -123,6 +123,16 @@ func (s *Store) tableOptions() sstable.WriterOptions {
 	return o
 }
 
+// segmentTableOptions are tableOptions without block compression: a
+// segment's sections are compressed already (delta-coded postings, S2
+// docs), so snappy bought little space and cost a second of CPU on each
+// save and each load of a million products.
+func (s *Store) segmentTableOptions() sstable.WriterOptions {
+	o := s.tableOptions()
+	o.Compression = sstable.NoCompression
+	return o
+}
+
 func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
 	f, err := vfs.Default.Create(filepath.Join(w.tmp, name))
 	if err != nil {

@@ -773,7 +773,7 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 	if err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	w := &SegmentWriter{prefix: prefix, tw: sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.tableOptions())}
+	w := &SegmentWriter{prefix: prefix, tw: sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.segmentTableOptions())}
 	err = save(w)
 	if cerr := w.tw.Close(); err == nil {
 		err = cerr

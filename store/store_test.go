@@ -396,3 +396,25 @@ func TestBulkWriterStoresConfig(t *testing.T) {
 		t.Fatalf("after a configuration alone: config %q, seq %d, %d products, last entry %+v", uuid, seq, n, last)
 	}
 }
+
+// TestSegmentTablesUncompressed: a segment is written without block
+// compression (its sections are compressed already): 1 MB of one byte
+// takes its size on disk, where snappy would make it a few KB.
+func TestSegmentTablesUncompressed(t *testing.T) {
+	st := openTemp(t)
+	before := st.db.Metrics().DiskSpaceUsage()
+	err := st.SaveSegment("products", SegmentStamp{Seq: 1}, func(w *SegmentWriter) error {
+		for i := range 64 {
+			if err := w.Set(fmt.Appendf(nil, "%sk%04d", SegmentPrefix("products"), i), bytes.Repeat([]byte{'v'}, 16<<10)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := st.db.Metrics().DiskSpaceUsage() - before; grew < 1<<20 {
+		t.Errorf("1 MiB of segment took %d bytes on disk: compressed", grew)
+	}
+}
