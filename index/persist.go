@@ -67,6 +67,8 @@ type segMeta struct {
 	TermBytes   int `json:"termBytes,omitempty"`   // their text
 	KeyBytes    int `json:"keyBytes,omitempty"`    // the docs' keys
 	StoredBytes int `json:"storedBytes,omitempty"` // the docs as stored
+	Words       int `json:"words,omitempty"`       // surface words
+	WordBytes   int `json:"wordBytes,omitempty"`   // their text
 }
 
 // sizeHint is a saved size bounded by what n docs plausibly hold
@@ -107,7 +109,8 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	s = s.Compact()
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
-		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text)}
+		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text),
+		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text)}
 	for d := range s.n {
 		meta.StoredBytes += len(s.stored.doc(d))
 	}
@@ -420,7 +423,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(id))
 	}
-	s.surfaces = newDict(0, 0)
+	words := sizeHint(meta.Words, n, 256)
+	s.surfaces = newDict(words, sizeHint(meta.WordBytes, n, 4096))
+	s.surfaceTerm, s.surfaceDF = make([]uint32, 0, words), make([]uint32, 0, words)
 	err = r.Scan(p(kSurface), func(k, v []byte) error {
 		dec = decoder{b: v}
 		for len(dec.b) > 0 {

@@ -753,12 +753,12 @@ func TestLoadJoinsChunks(t *testing.T) {
 	metas := map[string]func(m map[string]any){
 		"sized": func(map[string]any) {},
 		"unsized": func(m map[string]any) {
-			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes"} {
+			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes", "words", "wordBytes"} {
 				delete(m, k)
 			}
 		},
 		"undersized": func(m map[string]any) {
-			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes"} {
+			for _, k := range []string{"postings", "spans", "terms", "termBytes", "keyBytes", "storedBytes", "words", "wordBytes"} {
 				m[k] = 1
 			}
 		},
@@ -782,6 +782,9 @@ func TestLoadJoinsChunks(t *testing.T) {
 		}
 		if what == "sized" && (cap(l.post.docs) != len(l.post.docs) || cap(l.stored.data) != len(l.stored.data)) {
 			t.Errorf("sized: postings %d of %d, stored %d of %d: the arenas are not the saved sizes", len(l.post.docs), cap(l.post.docs), len(l.stored.data), cap(l.stored.data))
+		}
+		if what == "sized" && (cap(l.surfaces.text) != len(l.surfaces.text) || cap(l.surfaceTerm) != len(l.surfaceTerm)) {
+			t.Errorf("sized: words %d of %d bytes, %d of %d entries: the arenas are not the saved sizes", len(l.surfaces.text), cap(l.surfaces.text), len(l.surfaceTerm), cap(l.surfaceTerm))
 		}
 	}
 }
