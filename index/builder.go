@@ -825,9 +825,7 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	}
 	f.has.AddMany(f.perm)
 	f.has.RunOptimize()
-	// Ties by doc id: the order a stable sort gives, at an unstable
-	// sort's cost.
-	slices.SortFunc(f.perm, f.byValue)
+	sortByValue(f.perm, f.vals) // ascending docs into byValue's order
 	f.finish(n)
 	return f
 }
