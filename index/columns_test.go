@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -300,12 +301,12 @@ func TestStoredOverlayFlattens(t *testing.T) {
 		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d,"title":"a longer title than the one it replaces"}`, d)})
 	}
 	out := sd.withDocs(changes[:10], uint32(len(raw)))
-	if len(out.over) != 10 {
-		t.Fatalf("10 changes: overlay of %d", len(out.over))
+	if out.over.size() != 10 {
+		t.Fatalf("10 changes: overlay of %d", out.over.size())
 	}
 	out = out.withDocs(changes[10:], uint32(len(raw)))
 	if out.over != nil {
-		t.Fatalf("%d changes: overlay of %d, want it flattened", len(changes), len(out.over))
+		t.Fatalf("%d changes: overlay of %d, want it flattened", len(changes), out.over.size())
 	}
 	if cap(out.data) != len(out.data) {
 		t.Errorf("flattened into %d bytes of an arena of %d: want it sized exactly (growing copies every doc again)", len(out.data), cap(out.data))
@@ -372,5 +373,61 @@ func TestWithColumnsNumericBuckets(t *testing.T) {
 			ranges = append(ranges, [2]float64{b, b}, [2]float64{math.Inf(-1), b}, [2]float64{b, math.Inf(1)}, [2]float64{b - 1, b + 1})
 		}
 		t.Run(fmt.Sprint("round ", round), func(t *testing.T) { checkRanges(t, s.Numeric("price"), vals, has, ranges) })
+	}
+}
+
+// TestStoredOverlayVersions: docs derived one from another share one
+// overlay, and each sees its own version of every doc, before and after
+// later writes; a write derived from a doc set that is not the newest
+// (a sibling) sees its parent's docs, not the sibling's; readers run
+// beside the writes (the race detector watches).
+func TestStoredOverlayVersions(t *testing.T) {
+	raw := make([][]byte, 100)
+	for i := range raw {
+		raw[i] = fmt.Appendf(nil, `{"productNumber":"P%03d","title":"thing %d"}`, i, i)
+	}
+	sd := compressDocs(raw)
+	put := func(doc uint32, s string) ColumnChange { return ColumnChange{Doc: doc, Stored: []byte(s)} }
+	want := func(name string, sd storedDocs, docs map[uint32]string) {
+		t.Helper()
+		for d := range uint32(sd.count()) {
+			w, ok := docs[d]
+			if !ok {
+				w = string(raw[d])
+			}
+			if got := sd.appendDoc(nil, d); string(got) != w {
+				t.Errorf("%s: doc %d is %s, want %s", name, d, got, w)
+			}
+		}
+	}
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	a := sd.withDocs([]ColumnChange{put(1, `{"a":1}`)}, 100)
+	readers.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				a.appendDoc(nil, 1)
+				a.appendDoc(nil, 2)
+			}
+		}
+	})
+	b := a.withDocs([]ColumnChange{put(1, `{"b":1}`), put(2, `{"b":2}`)}, 100)
+	c := a.withDocs([]ColumnChange{put(2, `{"c":2}`)}, 100) // a sibling of b
+	d := b.withDocs([]ColumnChange{put(100, `{"d":100}`)}, 101)
+	close(stop)
+	readers.Wait()
+	want("the base", sd, nil)
+	want("a", a, map[uint32]string{1: `{"a":1}`})
+	want("b", b, map[uint32]string{1: `{"b":1}`, 2: `{"b":2}`})
+	want("c, b's sibling", c, map[uint32]string{1: `{"a":1}`, 2: `{"c":2}`})
+	want("d, one doc more", d, map[uint32]string{1: `{"b":1}`, 2: `{"b":2}`, 100: `{"d":100}`})
+	if b.count() != 100 || d.count() != 101 {
+		t.Errorf("b holds %d docs, d %d: want 100 and 101", b.count(), d.count())
+	}
+	if a.over != b.over || c.over == b.over {
+		t.Errorf("b should share a's overlay, and c (not derived from the newest) have its own")
 	}
 }

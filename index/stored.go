@@ -1,8 +1,8 @@
 package index
 
 import (
-	"maps"
 	"slices"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -18,11 +18,98 @@ type storedDocs struct {
 	dict     *s2.Dict // nil: docs are stored as they came
 	dictData []byte   // what NewDict rebuilds dict from, for saving
 	// over holds docs replaced or added since data was laid out (column
-	// updates, WithDocs), encoded as data's are; nil for none. Never
-	// modified: withDocs makes a new map.
-	over map[uint32][]byte
+	// updates, WithDocs), encoded as data's are, at version ver; nil for
+	// none. It is shared with the storedDocs this one was derived from
+	// and those derived from it: each sees the versions up to its own.
+	over *storedOverlay
+	ver  uint64
 	// extra is how many docs follow data's, all in over.
 	extra uint32
+}
+
+// storedOverlay is the docs a chain of writes replaced or added, every
+// version of each kept, so a write adds its docs without copying the
+// others (a copy per write cost more than the write at a million
+// products). Only the storedDocs at the newest version (tip) adds to it;
+// a write derived from an older one copies what that one sees first.
+// Readers and the one writer meet under mu.
+type storedOverlay struct {
+	mu      sync.RWMutex
+	docs    map[uint32][]overDoc // per doc, its versions, oldest first
+	tip     uint64
+	entries int // versions held, of every doc
+}
+
+type overDoc struct {
+	ver uint64
+	b   []byte
+}
+
+// get is doc i's bytes at version ver, if the overlay holds them.
+func (o *storedOverlay) get(i uint32, ver uint64) ([]byte, bool) {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	vs := o.docs[i]
+	for j := len(vs) - 1; j >= 0; j-- {
+		if vs[j].ver <= ver {
+			return vs[j].b, true
+		}
+	}
+	return nil, false
+}
+
+// claim reserves the next version for a storedDocs at ver: ok is false
+// when ver is not the tip (a sibling was derived from it already).
+func (o *storedOverlay) claim(ver uint64) (next uint64, ok bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.tip != ver {
+		return 0, false
+	}
+	o.tip++
+	return o.tip, true
+}
+
+// add adds docs[k] as doc ids[k] at version ver, claimed; a version no
+// reader sees yet, so the lock is let go between chunks.
+func (o *storedOverlay) add(ids []uint32, docs [][]byte, ver uint64) {
+	for lo := 0; lo < len(ids); lo += 1024 {
+		hi := min(lo+1024, len(ids))
+		o.mu.Lock()
+		for k := lo; k < hi; k++ {
+			o.docs[ids[k]] = append(o.docs[ids[k]], overDoc{ver, docs[k]})
+		}
+		o.entries += hi - lo
+		o.mu.Unlock()
+	}
+}
+
+// size is how many versions o holds.
+func (o *storedOverlay) size() int {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	return o.entries
+}
+
+// visible is a new overlay of what a storedDocs at ver sees of o (nil
+// o: empty), every doc at version 0.
+func (o *storedOverlay) visible(ver uint64) *storedOverlay {
+	out := &storedOverlay{docs: map[uint32][]overDoc{}}
+	if o == nil {
+		return out
+	}
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	for i, vs := range o.docs {
+		for j := len(vs) - 1; j >= 0; j-- {
+			if vs[j].ver <= ver {
+				out.docs[i] = []overDoc{{0, vs[j].b}}
+				out.entries++
+				break
+			}
+		}
+	}
+	return out
 }
 
 // count is how many docs there are.
@@ -31,7 +118,7 @@ func (sd *storedDocs) count() int { return len(sd.off) - 1 + int(sd.extra) }
 // doc is doc i's stored bytes.
 func (sd *storedDocs) doc(i uint32) []byte {
 	if sd.over != nil {
-		if b, ok := sd.over[i]; ok {
+		if b, ok := sd.over.get(i, sd.ver); ok {
 			return b
 		}
 	}
@@ -39,34 +126,43 @@ func (sd *storedDocs) doc(i uint32) []byte {
 }
 
 // withDocs is sd, grown to n docs, with the changed docs' stored JSON in
-// place of theirs, encoded with sd's dictionary; sd is unchanged. Once
-// the overlay passes overlayMax, its docs are laid out with the others
-// again, so copying it never costs more than laying out every doc.
+// place of theirs, encoded with sd's dictionary; sd is unchanged, and
+// the docs sd does not hold are neither copied nor read. Once the
+// overlay holds more than overlayMax versions, every doc is laid out
+// end to end again, which drops the versions no one reads.
 func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	out := *sd
 	out.extra = n - uint32(len(sd.off)-1)
 	encoded := make([][]byte, len(changes))
+	ids := make([]uint32, len(changes))
 	eachRange(len(changes), 1024, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			ids[i] = changes[i].Doc
 			encoded[i] = slices.Clone(changes[i].Stored)
 			if sd.dict != nil {
 				encoded[i] = sd.dict.Encode(nil, changes[i].Stored)
 			}
 		}
 	})
-	out.over = make(map[uint32][]byte, len(sd.over)+len(changes))
-	maps.Copy(out.over, sd.over)
-	for i, c := range changes {
-		out.over[c.Doc] = encoded[i]
+	ver, ok := uint64(0), false
+	if sd.over != nil {
+		ver, ok = sd.over.claim(sd.ver)
 	}
-	if len(out.over) > overlayMax(out.count()) {
+	if !ok {
+		out.over = sd.over.visible(sd.ver)
+		ver, _ = out.over.claim(0)
+	}
+	out.over.add(ids, encoded, ver)
+	out.ver = ver
+	if out.over.size() > overlayMax(out.count()) {
 		out = out.flatten()
 	}
 	return out
 }
 
-// overlayMax is how many replaced docs of n an overlay holds at most.
-func overlayMax(n int) int { return max(4096, n/32) }
+// overlayMax is how many doc versions an overlay over n docs holds at
+// most.
+func overlayMax(n int) int { return max(4096, n/8) }
 
 // flatten lays every doc out end to end again, the overlay's in place,
 // copying on every core.
