@@ -99,7 +99,7 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 	}
 	log.Info("index built", "products", seg.Len(), "took", time.Since(start).Round(time.Millisecond))
 	stamp := store.SegmentStamp{Seq: st.ProductSeq(w.UUID), Fingerprint: fingerprint(w, lang)}
-	if err := saveProducts(st, w, seg, stamp, log); err != nil {
+	if err := saveProducts(st, w, seg, stamp, log, nil); err != nil {
 		return nil, stats, err
 	}
 	g, err := Assemble(w, lang, seg, storedContent(st, w))

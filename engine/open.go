@@ -171,7 +171,7 @@ func rebuildProducts(st *store.Store, w *config.Website, lang analysis.Language,
 	took := time.Since(start)
 	log.Info("index built", "website", w.UUID, "products", seg.Len(), "took", took.Round(time.Millisecond),
 		"products/s", int(float64(seg.Len())/max(took.Seconds(), 1e-9)))
-	if err := saveProducts(st, w, seg, stamp, log); err != nil {
+	if err := saveProducts(st, w, seg, stamp, log, nil); err != nil {
 		return nil, err
 	}
 	return seg, nil
@@ -213,11 +213,11 @@ func OpenAll(st *store.Store, f *config.File, def analysis.Language, log *slog.L
 }
 
 // saveProducts saves w's product segment under stamp.
-func saveProducts(st *store.Store, w *config.Website, seg *index.Segment, stamp store.SegmentStamp, log *slog.Logger) error {
+func saveProducts(st *store.Store, w *config.Website, seg *index.Segment, stamp store.SegmentStamp, log *slog.Logger, pace *pacer) error {
 	start := time.Now()
 	name := productSegment(w)
 	if err := st.SaveSegment(name, stamp, func(sw *store.SegmentWriter) error {
-		return seg.Save(sw, store.SegmentPrefix(name))
+		return seg.Save(pacedWriter{sw, pace}, store.SegmentPrefix(name))
 	}); err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 // log after it (Open). A write never waits for a save; a save holds
 // Live's lock only to hand over the compacted index (rebase). Saves are
 // at least saveEvery apart (a million products take seconds of a core to
-// save), and of the generations waiting for one website only the newest
-// is saved.
+// save), each paced to half a core (pacer) so searches keep the rest, and
+// of the generations waiting for one website only the newest is saved.
 type saver struct {
 	mu      sync.Mutex
 	pending map[string]*Generation // website → the newest generation to save
@@ -86,7 +86,18 @@ func (l *Live) saveLoop() {
 		w := g.Website
 		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
 		compact := g.Products.Compact()
-		switch err := saveProducts(l.st, w, compact, stamp, l.log); {
+		// Paced: a save of a large index would take a core from the
+		// searches for seconds; it takes half of one, for twice as long,
+		// unless Close is waiting on it.
+		pace := newPacer(func() bool {
+			select {
+			case <-sv.wake:
+				return true
+			default:
+				return false
+			}
+		})
+		switch err := saveProducts(l.st, w, compact, stamp, l.log, pace); {
 		case errors.Is(err, store.ErrStaleSegment): // a rebuild saved a newer one meanwhile
 		case err != nil:
 			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
