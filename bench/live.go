@@ -28,6 +28,9 @@ type LiveOptions struct {
 	Adds      int      // new products timed one by one, then deleted one by one
 	Bulk      int      // products in the one large partial update
 	BatchSize int      // products per write in the sustained run
+	// WriteRate paces the sustained run's writes to this many product
+	// updates a second; 0 sends the next write as soon as one answers.
+	WriteRate float64
 	Duration  time.Duration
 	// Budget bounds each phase: a phase that would take longer stops
 	// there and reports what it measured.
@@ -44,6 +47,7 @@ type LiveReport struct {
 	WriteP50ms, WriteP99ms        float64
 	SustainedUpdatesPerSec        float64
 	SustainedBatch                int
+	SustainedRate                 float64 // the pace asked for; 0: none
 	SearchP99ms, SearchP99Writing float64 // class 3, without and with the writes
 	SearchErrors                  int
 	BulkProducts                  int
@@ -95,7 +99,7 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 
 	// 2. Class-3 searches alone, then beside writes in batches.
 	searchURL := o.URL + "/serve/search"
-	logf("live: class-3 searches for %s without writes, then with writes of %d products…", o.Duration, o.BatchSize)
+	logf("live: class-3 searches for %s without writes, then with writes of %d products (paced to %g updates/s; 0: unpaced)…", o.Duration, o.BatchSize, o.WriteRate)
 	base, err := Load(ctx, LoadOptions{URL: searchURL, Bodies: o.Searches, Concurrency: 2, Duration: o.Duration})
 	if err != nil {
 		return rep, err
@@ -105,9 +109,18 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	var werr error
 	var wg sync.WaitGroup
 	wctx, stop := context.WithTimeout(ctx, o.Duration)
+	paceStart := time.Now()
 	wg.Go(func() {
 		batch := make([]string, o.BatchSize)
 		for wctx.Err() == nil {
+			if o.WriteRate > 0 { // the next write is due when the rate allows it
+				due := paceStart.Add(time.Duration(float64(done.Load()) / o.WriteRate * float64(time.Second)))
+				select {
+				case <-time.After(time.Until(due)):
+				case <-wctx.Done():
+					return
+				}
+			}
 			for k := range batch {
 				batch[k] = o.Products[r.IntN(len(o.Products))]
 			}
@@ -131,7 +144,7 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	if werr != nil {
 		return rep, werr
 	}
-	rep.SustainedBatch = o.BatchSize
+	rep.SustainedBatch, rep.SustainedRate = o.BatchSize, o.WriteRate
 	rep.SustainedUpdatesPerSec = float64(done.Load()) / time.Since(t0).Seconds()
 	rep.SearchP99Writing, rep.SearchErrors = ms(loaded.P99), loaded.Errors
 

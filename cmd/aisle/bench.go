@@ -88,7 +88,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	svgOut := fs.String("svg", "", "with peers: write a latency chart to `FILE`")
 	live := fs.Bool("live", false, "measure writes while serving instead of the query classes: update visibility, sustained writes beside searches, a 100,000-product partial update, a restart")
 	updates := fs.Int("updates", 1000, "with --live: single-product updates to time")
-	writeBatch := fs.Int("write-batch", 100, "with --live: products per write in the sustained run")
+	writeBatch := fs.Int("write-batch", 5000, "with --live: products per write in the sustained run")
+	writeRate := fs.Float64("write-rate", 5000, "with --live: product updates a second the sustained run paces its writes to (0: each write as soon as the last answers)")
 	budget := fs.Duration("live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -163,7 +164,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	url := srv.url + "/serve/search"
 	if *live {
-		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *budget, *dur, *nq})
+		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *writeRate, *budget, *dur, *nq})
 	}
 
 	aisle := bench.AisleSearcher(g)
@@ -364,6 +365,7 @@ func printReport(out io.Writer, r *benchReport) {
 // liveFlags are aisle bench --live's settings.
 type liveFlags struct {
 	updates, batch int
+	rate           float64
 	budget, dur    time.Duration
 	queries        int
 }
@@ -384,7 +386,7 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 		pns[d] = g.Products.Key(uint32(d))
 	}
 	lr, err := bench.Live(ctx, bench.LiveOptions{URL: srv.url, AdminKey: "bench", Website: suite.Website.UUID, Key: suite.Key,
-		Products: pns, Searches: bodies, Updates: f.updates, Adds: f.updates, Bulk: 100000, BatchSize: f.batch, Duration: f.dur, Budget: f.budget,
+		Products: pns, Searches: bodies, Updates: f.updates, Adds: f.updates, Bulk: 100000, BatchSize: f.batch, WriteRate: f.rate, Duration: f.dur, Budget: f.budget,
 		Log: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return fmt.Errorf("bench: %w\nthe server said:\n%s", err, srv.out.String())
@@ -402,8 +404,12 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; aisle serve ready in %.1fs\n", rep.Machine, rep.Catalog, rep.Products, rep.Serve.LoadSeconds)
 	fmt.Fprintf(stdout, "single-product updates: %d of %d in the %s budget; visible to search p50 %.0fms, p99 %.0fms (the write's answer p50 %.0fms, p99 %.0fms)\n",
 		lr.Updates, lr.UpdatesPlanned, f.budget, lr.VisibleP50ms, lr.VisibleP99ms, lr.WriteP50ms, lr.WriteP99ms)
-	fmt.Fprintf(stdout, "sustained writes of %d products for %s: %.0f updates/s; class-3 search p99 %.2fms alone, %.2fms beside the writes (%d errors)\n",
-		lr.SustainedBatch, f.dur, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchErrors)
+	pace := "unpaced"
+	if lr.SustainedRate > 0 {
+		pace = fmt.Sprintf("paced to %.0f/s", lr.SustainedRate)
+	}
+	fmt.Fprintf(stdout, "sustained writes of %d products (%s) for %s: %.0f updates/s; class-3 search p99 %.2fms alone, %.2fms beside the writes (%.1f×, %d errors)\n",
+		lr.SustainedBatch, pace, f.dur, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchP99Writing/lr.SearchP99ms, lr.SearchErrors)
 	fmt.Fprintf(stdout, "a partial update of %d products: searchable in %.1fs\n", lr.BulkProducts, lr.BulkSeconds)
 	fmt.Fprintf(stdout, "new products, one at a time: %d; found by search p50 %.0fms, p99 %.0fms; their deletes gone p50 %.0fms, p99 %.0fms\n",
 		lr.Adds, lr.AddP50ms, lr.AddP99ms, lr.DeleteP50ms, lr.DeleteP99ms)

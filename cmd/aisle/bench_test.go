@@ -181,7 +181,7 @@ func TestFindPeers(t *testing.T) {
 // run must fill.
 var liveLineRE = []*regexp.Regexp{
 	regexp.MustCompile(`single-product updates: 5 of 5 in the 20s budget; visible to search p50 \d+ms, p99 \d+ms`),
-	regexp.MustCompile(`sustained writes of 100 products for 300ms: [1-9]\d* updates/s; class-3 search p99 [\d.]+ms alone, [\d.]+ms beside the writes \(0 errors\)`),
+	regexp.MustCompile(`sustained writes of 50 products \(paced to 1000/s\) for 300ms: [1-9]\d* updates/s; class-3 search p99 [\d.]+ms alone, [\d.]+ms beside the writes \([\d.]+×, 0 errors\)`),
 	regexp.MustCompile(`a partial update of 300 products: searchable in [\d.]+s`),
 	regexp.MustCompile(`new products, one at a time: 5; found by search p50 \d+ms, p99 \d+ms; their deletes gone p50 \d+ms, p99 \d+ms`),
 	regexp.MustCompile(`restart after the writes: answering in [\d.]+s`),
@@ -193,13 +193,19 @@ var liveLineRE = []*regexp.Regexp{
 func TestBenchLive(t *testing.T) {
 	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), []string{"bench", "--live", "--products", "300", "--updates", "5", "--duration", "300ms", "--queries", "20", "--live-budget", "20s"}, &out, &errOut)
+	err := run(context.Background(), []string{"bench", "--live", "--products", "300", "--updates", "5", "--duration", "300ms", "--queries", "20", "--live-budget", "20s", "--write-batch", "50", "--write-rate", "1000"}, &out, &errOut)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
 	for _, re := range liveLineRE {
 		if !re.MatchString(out.String()) {
 			t.Errorf("no line like %q in:\n%s", re, out.String())
+		}
+	}
+	// Paced to 1,000 a second, the writes never ran at twice that.
+	if m := regexp.MustCompile(`for 300ms: (\d+) updates/s`).FindStringSubmatch(out.String()); m != nil {
+		if rate, _ := strconv.Atoi(m[1]); rate > 2000 {
+			t.Errorf("writes paced to 1000/s ran at %d/s", rate)
 		}
 	}
 }
