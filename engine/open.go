@@ -62,7 +62,10 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 		}
 	}
 	if ok && saved == stamp || behind {
-		seg, err = index.Load(st, store.SegmentPrefix(name))
+		var prefix string
+		if prefix, err = st.SegmentPrefix(name); err == nil {
+			seg, err = index.Load(st, prefix)
+		}
 		switch {
 		case errors.Is(err, index.ErrFormat): // an older build's: expected once after an upgrade
 			log.Info("saved index in another format: rebuilding", "website", w.UUID, "err", err)
@@ -217,7 +220,7 @@ func saveProducts(st *store.Store, w *config.Website, seg *index.Segment, stamp 
 	start := time.Now()
 	name := productSegment(w)
 	if err := st.SaveSegment(name, stamp, func(sw *store.SegmentWriter) error {
-		return seg.Save(pacedWriter{sw, pace}, store.SegmentPrefix(name))
+		return seg.Save(pacedWriter{sw, pace}, sw.Prefix())
 	}); err != nil {
 		return err
 	}

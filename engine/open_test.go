@@ -226,7 +226,7 @@ func TestOpenLoadsOrRebuilds(t *testing.T) {
 	// said so without a warning (expected once after an upgrade).
 	stamp, _, _ = st.Stamp(productSegment(w))
 	if err := st.SaveSegment(productSegment(w), stamp, func(sw *store.SegmentWriter) error {
-		return sw.Set([]byte(store.SegmentPrefix(productSegment(w))+"meta"), []byte(`{"format":3,"n":0}`))
+		return sw.Set([]byte(sw.Prefix()+"meta"), []byte(`{"format":3,"n":0}`))
 	}); err != nil {
 		t.Fatal(err)
 	}

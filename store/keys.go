@@ -17,8 +17,10 @@ import (
 //	m/layout                       the key layout: 8 bytes big-endian
 //	m/seq                          the last applied entry: 8 bytes big-endian
 //	m/pseq/<uuid>                  the last entry that changed the website's products
-//	m/segment/<name>               a saved segment's stamp (JSON)
-//	x/<name>/...                   a saved segment's keys
+//	m/segment/<name>               a saved segment's stamp (JSON), naming its generation
+//	m/segment-gen/<name>           the last generation a save of the segment took: 8 bytes big-endian
+//	x/<name>@<gen: 16 hex>/...     a saved segment's keys, generation gen
+//	x/<name>/...                   a saved segment's keys, generation 0 (saved before generations)
 const (
 	prefixLog        = "l/"
 	prefixProduct    = "p/"
@@ -29,6 +31,7 @@ const (
 	keyLayout        = "m/layout"
 	keySeq           = "m/seq"
 	keySegment       = "m/segment/"
+	keySegmentGen    = "m/segment-gen/"
 )
 
 // Layout is the key layout this package writes, stored at m/layout. A
@@ -103,8 +106,20 @@ func decodeProductSeqKey(k []byte) (string, error) {
 // segmentStampKey is the key of a saved segment's stamp.
 func segmentStampKey(name string) []byte { return []byte(keySegment + name) }
 
-// SegmentPrefix is the key prefix of a named segment.
-func SegmentPrefix(name string) string { return prefixSegment + name + "/" }
+// segmentGenKey is the key of a segment's last generation.
+func segmentGenKey(name string) []byte { return []byte(keySegmentGen + name) }
+
+// segmentPrefix is the key prefix of generation gen of a named segment.
+// Each save writes a new generation beside the last, so pebble ingests it
+// into the bottom level untouched and drops the older ones whole, where
+// saving under one prefix laid a range deletion over the new table and
+// made compactions rewrite every save twice.
+func segmentPrefix(name string, gen uint64) string {
+	if gen == 0 {
+		return prefixSegment + name + "/"
+	}
+	return fmt.Sprintf("%s%s@%016x/", prefixSegment, name, gen)
+}
 
 // prefixEnd is the first key after every key starting with p.
 func prefixEnd(p string) []byte {

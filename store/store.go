@@ -720,20 +720,38 @@ type SegmentStamp struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
+// storedStamp is a stamp as stored: with the generation it names.
+type storedStamp struct {
+	SegmentStamp
+	Gen uint64 `json:"gen,omitempty"` // 0: saved before generations
+}
+
 // Stamp is the stamp of a saved segment, or ok false when none is saved.
 func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
+	st, ok, err := s.stamp(name)
+	return st.SegmentStamp, ok, err
+}
+
+func (s *Store) stamp(name string) (st storedStamp, ok bool, err error) {
 	v, closer, err := s.db.Get(segmentStampKey(name))
 	if errors.Is(err, pebble.ErrNotFound) {
-		return stamp, false, nil
+		return st, false, nil
 	}
 	if err != nil {
-		return stamp, false, err
+		return st, false, err
 	}
 	defer closer.Close()
-	if err := json.Unmarshal(v, &stamp); err != nil {
-		return stamp, false, fmt.Errorf("decode segment stamp: %w", err)
+	if err := json.Unmarshal(v, &st); err != nil {
+		return st, false, fmt.Errorf("decode segment stamp: %w", err)
 	}
-	return stamp, true, nil
+	return st, true, nil
+}
+
+// SegmentPrefix is the key prefix of the saved generation of a named
+// segment, to load it from; its stamp (Stamp) says whether there is one.
+func (s *Store) SegmentPrefix(name string) (string, error) {
+	st, _, err := s.stamp(name)
+	return segmentPrefix(name, st.Gen), err
 }
 
 // ErrStaleSegment is SaveSegment's answer to a segment older than the
@@ -759,8 +777,15 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 	if ok && cur.Fingerprint == stamp.Fingerprint && cur.Seq > stamp.Seq {
 		return fmt.Errorf("save segment %s at %d: %w (at %d)", name, stamp.Seq, ErrStaleSegment, cur.Seq)
 	}
-	prefix := []byte(SegmentPrefix(name))
-	if err := s.db.Delete(segmentStampKey(name), pebble.Sync); err != nil {
+	gen, _, err := s.readSeq(string(segmentGenKey(name)))
+	if err != nil {
+		return fmt.Errorf("save segment %s: %w", name, err)
+	}
+	gen++ // never reused: a save a crash cut short may have left its keys
+	prefix := []byte(segmentPrefix(name, gen))
+	start := s.db.NewBatch()
+	defer start.Close()
+	if err := errors.Join(start.Delete(segmentStampKey(name), nil), start.Set(segmentGenKey(name), appendSeq(nil, gen), nil), start.Commit(pebble.Sync)); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
 	tmp, err := os.MkdirTemp(s.dir, "segment-")
@@ -778,21 +803,29 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 	if cerr := w.tw.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = s.db.DeleteRange(prefix, prefixEnd(string(prefix)), pebble.NoSync)
-	}
 	if err == nil && w.n > 0 {
 		err = s.db.Ingest([]string{path})
 	}
 	if err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
-	sv, _ := json.Marshal(stamp)
+	sv, _ := json.Marshal(storedStamp{stamp, gen})
 	if err := s.db.Set(segmentStampKey(name), sv, pebble.Sync); err != nil {
 		return fmt.Errorf("save segment %s: %w", name, err)
 	}
+	// The older generations go: generation 0, and every one below gen.
+	// Neither range reaches a later generation, so the next save's table
+	// still lands at the bottom.
+	old := segmentPrefix(name, 0)
+	if err := errors.Join(s.db.DeleteRange([]byte(old), prefixEnd(old), pebble.NoSync),
+		s.db.DeleteRange([]byte(prefixSegment+name+"@"), prefix, pebble.NoSync)); err != nil {
+		return fmt.Errorf("save segment %s: drop older generations: %w", name, err)
+	}
 	return nil
 }
+
+// Prefix is the key prefix every key of the segment starts with.
+func (w *SegmentWriter) Prefix() string { return string(w.prefix) }
 
 // SegmentWriter streams a segment's keys into the table SaveSegment
 // ingests.

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
@@ -95,7 +97,7 @@ func TestSegmentStamp(t *testing.T) {
 	want := SegmentStamp{Seq: 7, Fingerprint: "abc"}
 	err := st.SaveSegment("products", want, func(w *SegmentWriter) error {
 		for i := range 1000 {
-			if err := w.Set([]byte(fmt.Sprintf("%sk%04d", SegmentPrefix("products"), i)), bytes.Repeat([]byte{'v'}, 100)); err != nil {
+			if err := w.Set([]byte(fmt.Sprintf("%sk%04d", w.Prefix(), i)), bytes.Repeat([]byte{'v'}, 100)); err != nil {
 				return err
 			}
 		}
@@ -108,20 +110,23 @@ func TestSegmentStamp(t *testing.T) {
 	if !ok || err != nil || got != want {
 		t.Fatalf("stamp %v %v %v", got, ok, err)
 	}
-	// Saving again replaces every key.
+	// Saving again replaces every key: the keys of the older generation
+	// are gone, under its prefix or any other.
+	first, _ := st.SegmentPrefix("products")
 	_ = st.SaveSegment("products", want, func(w *SegmentWriter) error {
-		return w.Set([]byte(SegmentPrefix("products")+"only"), []byte("x"))
+		return w.Set([]byte(w.Prefix()+"only"), []byte("x"))
 	})
+	second, _ := st.SegmentPrefix("products")
 	n := 0
-	_ = st.Scan([]byte(SegmentPrefix("products")), func(_, _ []byte) error { n++; return nil })
-	if n != 1 {
-		t.Fatalf("%d keys after replacing the segment, want 1", n)
+	_ = st.Scan([]byte(prefixSegment), func(k, _ []byte) error { n++; return nil })
+	if n != 1 || first == second {
+		t.Fatalf("%d keys after replacing the segment (prefix %q, then %q), want 1 under a new prefix", n, first, second)
 	}
 	// An older save of the same fingerprint is refused and changes
 	// nothing; another fingerprint replaces it whatever its position.
 	older := SegmentStamp{Seq: 6, Fingerprint: "abc"}
 	err = st.SaveSegment("products", older, func(w *SegmentWriter) error {
-		return w.Set([]byte(SegmentPrefix("products")+"old"), []byte("x"))
+		return w.Set([]byte(w.Prefix()+"old"), []byte("x"))
 	})
 	if got, _, _ := st.Stamp("products"); !errors.Is(err, ErrStaleSegment) || got != want {
 		t.Fatalf("an older save: %v, stamp %+v", err, got)
@@ -139,7 +144,7 @@ func TestSegmentStamp(t *testing.T) {
 		func(w *SegmentWriter) error { return fmt.Errorf("boom") },
 		func(w *SegmentWriter) error { return w.Set([]byte("p/elsewhere"), []byte("x")) },
 		func(w *SegmentWriter) error {
-			k := []byte(SegmentPrefix("products") + "twice")
+			k := []byte(w.Prefix() + "twice")
 			_ = w.Set(k, []byte("1"))
 			return w.Set(k, []byte("2"))
 		},
@@ -405,7 +410,7 @@ func TestSegmentTablesUncompressed(t *testing.T) {
 	before := st.db.Metrics().DiskSpaceUsage()
 	err := st.SaveSegment("products", SegmentStamp{Seq: 1}, func(w *SegmentWriter) error {
 		for i := range 64 {
-			if err := w.Set(fmt.Appendf(nil, "%sk%04d", SegmentPrefix("products"), i), bytes.Repeat([]byte{'v'}, 16<<10)); err != nil {
+			if err := w.Set(fmt.Appendf(nil, "%sk%04d", w.Prefix(), i), bytes.Repeat([]byte{'v'}, 16<<10)); err != nil {
 				return err
 			}
 		}
@@ -416,5 +421,51 @@ func TestSegmentTablesUncompressed(t *testing.T) {
 	}
 	if grew := st.db.Metrics().DiskSpaceUsage() - before; grew < 1<<20 {
 		t.Errorf("1 MiB of segment took %d bytes on disk: compressed", grew)
+	}
+}
+
+// TestSegmentGenerations: each save writes a new generation that pebble
+// ingests at the bottom level, never into level 0 (where compactions
+// would rewrite it), and drops the older ones; a segment saved before
+// generations (under x/<name>/, a stamp without gen) loads from there
+// and is dropped by the next save.
+func TestSegmentGenerations(t *testing.T) {
+	st := openTemp(t)
+	legacy := segmentPrefix("products", 0)
+	if err := st.db.Set([]byte(legacy+"meta"), []byte("old"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.db.Set(segmentStampKey("products"), []byte(`{"seq":1,"fingerprint":"f"}`), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := st.SegmentPrefix("products"); p != legacy || err != nil {
+		t.Fatalf("a stamp without a generation: prefix %q (%v), want %q", p, err, legacy)
+	}
+	var prefixes []string
+	for i := range 3 {
+		b := Batch{Website: testSite}
+		b.PutProduct(&catalog.Product{ProductNumber: fmt.Sprint(i), Title: "t"}) // the memtable holds writes
+		if _, err := st.Apply(&b, true); err != nil {
+			t.Fatal(err)
+		}
+		err := st.SaveSegment("products", SegmentStamp{Seq: uint64(2 + i), Fingerprint: "f"}, func(w *SegmentWriter) error {
+			return w.Set([]byte(w.Prefix()+"meta"), fmt.Appendf(nil, "save %d", i))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := st.SegmentPrefix("products")
+		prefixes = append(prefixes, p)
+		if n := st.db.Metrics().Levels[0].NumFiles; n != 0 {
+			t.Errorf("save %d: %d tables in level 0: the segment was not ingested at the bottom", i, n)
+		}
+	}
+	if prefixes[0] == prefixes[1] || prefixes[1] == prefixes[2] || prefixes[0] == legacy {
+		t.Errorf("generations share a prefix: %q", prefixes)
+	}
+	var keys []string
+	_ = st.Scan([]byte(prefixSegment), func(k, v []byte) error { keys = append(keys, string(k)+"="+string(v)); return nil })
+	if want := []string{prefixes[2] + "meta=save 2"}; !slices.Equal(keys, want) {
+		t.Errorf("segment keys after three saves: %q, want %q", keys, want)
 	}
 }
