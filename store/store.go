@@ -133,6 +133,18 @@ func options() *pebble.Options {
 		L0StopWritesThreshold:    24,
 		MaxConcurrentCompactions: func() int { return 2 },
 	}
+	// The levels above the last two hold what changed lately (product
+	// updates, log entries) and are compacted again soon: compressing
+	// them took a third of the compactions' CPU under sustained writes.
+	// Only the bottom levels, where the catalog rests, are compressed.
+	o.Levels = make([]pebble.LevelOptions, 7)
+	for i := range o.Levels {
+		o.Levels[i].TargetFileSize = 2 << 20 << i
+		o.Levels[i].Compression = pebble.NoCompression
+		if i >= 5 {
+			o.Levels[i].Compression = pebble.SnappyCompression
+		}
+	}
 	o.EnsureDefaults()
 	return o
 }
