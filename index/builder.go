@@ -818,6 +818,13 @@ func (nb *numBuilder) build(name string, n uint32) *NumericField {
 		nb.has = append(nb.has, false)
 	}
 	f := &NumericField{Name: name, vals: nb.vals, has: roaring.New()}
+	have := 0
+	for _, h := range nb.has {
+		if h {
+			have++
+		}
+	}
+	f.perm = makeHuge[uint32](0, have)
 	for d, h := range nb.has {
 		if h {
 			f.perm = append(f.perm, uint32(d))
@@ -849,11 +856,11 @@ func (f *NumericField) finish(n uint32) { f.finishFrom(nil, n) }
 // finishFrom is finish reusing old's buckets that hold the same docs with
 // the same values (a column update moves few docs).
 func (f *NumericField) finishFrom(old *NumericField, n uint32) {
-	f.sortedVals = make([]float64, len(f.perm))
+	f.sortedVals = makeHuge[float64](len(f.perm), len(f.perm))
 	for i, d := range f.perm {
 		f.sortedVals[i] = f.vals[d]
 	}
-	f.qpos = make([]uint16, n)
+	f.qpos = makeHuge[uint16](int(n), int(n))
 	for len(f.perm)>>f.qshift >= NoValue16 {
 		f.qshift++
 	}
@@ -876,7 +883,7 @@ func (f *NumericField) finishFrom(old *NumericField, n uint32) {
 }
 
 func numericRank(f *NumericField, n uint32) []uint32 {
-	rank := make([]uint32, n)
+	rank := makeHuge[uint32](int(n), int(n))
 	for i := range rank {
 		rank[i] = math.MaxUint32
 	}
@@ -903,7 +910,7 @@ func textRank(vals []string, n uint32) []uint32 {
 		}
 	}
 	sortKeyIDs(order)
-	rank := make([]uint32, n)
+	rank := makeHuge[uint32](int(n), int(n))
 	for i := range rank {
 		rank[i] = math.MaxUint32
 	}

@@ -12,12 +12,12 @@ func sortByValue(docs []uint32, vals []float64) {
 		sortSmallByValue(docs, vals)
 		return
 	}
-	keys := make([]uint64, len(docs))
+	keys := makeHuge[uint64](len(docs), len(docs))
 	for i, d := range docs {
 		keys[i] = orderedBits(vals[d])
 	}
-	keys2 := make([]uint64, len(docs))
-	docs2 := make([]uint32, len(docs))
+	keys2 := makeHuge[uint64](len(docs), len(docs))
+	docs2 := makeHuge[uint32](len(docs), len(docs))
 	const bits = 8
 	const passes = 64 / bits
 	var count [passes][1 << bits]int // every pass's histogram, from one read

@@ -315,7 +315,7 @@ func (d *decoder) uint32s() []uint32 {
 	if d.err != nil {
 		return nil
 	}
-	out := make([]uint32, n)
+	out := makeHuge[uint32](n, n)
 	for i := range out {
 		out[i] = binary.LittleEndian.Uint32(raw[4*i:])
 	}
@@ -384,7 +384,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if sized {
 		postings := sizeHint(meta.Postings, n, 1024)
 		s.post = newPostings(terms, postings)
-		s.post.spans = make([]postSpan, 0, sizeHint(meta.Spans, n, 1024))
+		s.post.spans = makeHuge[postSpan](0, sizeHint(meta.Spans, n, 1024))
 	}
 	var prevTerm string
 	var parts []postings
@@ -496,12 +496,12 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 	var dec decoder
 	var err error
 	loaded := uint32(0)
-	own := make([]keyID, 0, min(n, 1<<20)) // folded own keys, in doc order: near sorted
+	own := makeHuge[keyID](0, int(min(n, 1<<20))) // folded own keys, in doc order: near sorted
 	// Sized from the meta, the docs go to one arena; else per chunk,
 	// joined once (as postings are).
 	sized := meta.StoredBytes > 0
 	if sized {
-		s.stored = storedDocs{data: make([]byte, 0, sizeHint(meta.StoredBytes, n, 1<<20)), off: make([]uint64, 1, n+1)}
+		s.stored = storedDocs{data: makeHuge[byte](0, sizeHint(meta.StoredBytes, n, 1<<20)), off: makeHuge[uint64](1, int(n)+1)}
 	}
 	if meta.KeyBytes > 0 {
 		s.keys = newDict(int(n), sizeHint(meta.KeyBytes, n, 1024))

@@ -221,7 +221,7 @@ func decodeNumericColumn(v []byte, n uint32) (*numBuilder, error) {
 	if cnt != int(n) {
 		return nil, corruptf("column of %d docs, not %d", cnt, n)
 	}
-	nb := &numBuilder{vals: make([]float64, cnt), has: make([]bool, cnt)}
+	nb := &numBuilder{vals: makeHuge[float64](cnt, cnt), has: make([]bool, cnt)}
 	for i := range nb.vals {
 		nb.vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
 	}

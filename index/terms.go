@@ -21,7 +21,7 @@ type dict struct {
 }
 
 func newDict(count, bytes int) dict {
-	d := dict{text: make([]byte, 0, bytes), off: make([]uint32, 1, count+1)}
+	d := dict{text: makeHuge[byte](0, bytes), off: makeHuge[uint32](1, count+1)}
 	return d
 }
 
@@ -115,10 +115,10 @@ func (p *postings) spanDocs(sp postSpan) ([]uint32, []uint8) {
 
 func newPostings(terms, entries int) postings {
 	return postings{
-		spanOff: append(make([]uint32, 0, terms+1), 0),
-		docs:    make([]uint32, 0, entries),
-		tfs:     make([]uint8, 0, entries),
-		df:      make([]uint32, 0, terms),
+		spanOff: append(makeHuge[uint32](0, terms+1), 0),
+		docs:    makeHuge[uint32](0, entries),
+		tfs:     makeHuge[uint8](0, entries),
+		df:      makeHuge[uint32](0, terms),
 		bitmaps: make([]*roaring.Bitmap, 0, terms),
 	}
 }
@@ -210,7 +210,7 @@ func newKeyIndex(own, alts []keyID) keyIndex {
 		doc  uint32
 		rank uint8 // 0 own, 1 alternative
 	}
-	entries := make([]entry, 0, len(own)+len(alts))
+	entries := makeHuge[entry](0, len(own)+len(alts))
 	total := 0
 	for _, o := range own {
 		entries = append(entries, entry{o.key, o.id, 0})
