@@ -69,6 +69,7 @@ type segMeta struct {
 	StoredBytes int `json:"storedBytes,omitempty"` // the docs as stored
 	Words       int `json:"words,omitempty"`       // surface words
 	WordBytes   int `json:"wordBytes,omitempty"`   // their text
+	AltKeys     int `json:"altKeys,omitempty"`     // (key, doc) pairs of alternative keys
 }
 
 // sizeHint is a saved size bounded by what n docs plausibly hold
@@ -110,7 +111,7 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
 		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text),
-		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text)}
+		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text), AltKeys: max(0, len(s.keyDoc.docs)-int(s.n))}
 	for d := range s.n {
 		meta.StoredBytes += len(s.stored.doc(d))
 	}
@@ -275,6 +276,9 @@ func validColumn(offs, vals []uint32, values int) bool {
 type decoder struct {
 	b   []byte
 	err error
+	// arena, when set, holds the bytes bitmap copies: a section's
+	// bitmaps share its chunks (else each is its own allocation).
+	arena *byteArena
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -324,7 +328,13 @@ func (d *decoder) uint32s() []uint32 {
 
 func (d *decoder) bitmap(b []byte) *roaring.Bitmap {
 	bm := roaring.New()
-	if _, err := bm.FromBuffer(slices.Clone(b)); err != nil {
+	var own []byte
+	if d.arena != nil {
+		own = d.arena.copy(b)
+	} else {
+		own = slices.Clone(b)
+	}
+	if _, err := bm.FromBuffer(own); err != nil {
 		d.err = corruptf("bitmap: %v", err)
 	}
 	return bm
@@ -388,8 +398,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	}
 	var prevTerm string
 	var parts []postings
+	var bitmaps byteArena
 	err := r.Scan(p(kTerm), func(k, v []byte) error {
-		dec = decoder{b: v}
+		dec = decoder{b: v, arena: &bitmaps}
 		if !sized {
 			// A posting takes two bytes at least (a delta and a
 			// frequency): the chunk's size bounds its postings.
@@ -556,14 +567,16 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 	if loaded != n {
 		return fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
-	var alts []keyID
+	alts := makeHuge[keyID](0, sizeHint(meta.AltKeys, n, 64))
+	var docs []uint32
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {
-		docs, err := decodeAltKey(k, v, n)
+		docs, err = decodeAltKey(docs[:0], k, v, n)
 		if err != nil {
 			return err
 		}
+		key := string(k[len(prefix)+len(kAltKey):])
 		for _, d := range docs {
-			alts = append(alts, keyID{string(k[len(prefix)+len(kAltKey):]), d})
+			alts = append(alts, keyID{key, d})
 		}
 		return nil
 	})
@@ -579,12 +592,13 @@ func (s *Segment) loadFields(r KVReader, prefix string, meta *segMeta) error {
 	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	n := meta.N
 	var dec decoder
+	var bitmaps byteArena
 	for name, km := range meta.Keywords {
 		k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
 		k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))
 		err := r.Scan(p(kKeyword, name, "\x00"), func(key, v []byte) error {
 			rest := string(key[len(prefix)+len(kKeyword)+len(name)+1:])
-			dec = decoder{b: v}
+			dec = decoder{b: v, arena: &bitmaps}
 			if rest == "col" {
 				var err error
 				k.offs, k.vals, err = decodeKeywordColumn(v)

@@ -149,22 +149,22 @@ func decodeDocEntry(dec *decoder) (key, doc []byte, err error) {
 // value: every doc listing it, in key order.
 func appendAltKey(dst []byte, doc uint32) []byte { return binary.AppendUvarint(dst, uint64(doc)) }
 
-// decodeAltKey reads the docs listing an alternative key; key names it in
-// errors.
-func decodeAltKey(key, v []byte, n uint32) ([]uint32, error) {
+// decodeAltKey appends to docs the docs listing an alternative key; key
+// names it in errors.
+func decodeAltKey(docs []uint32, key, v []byte, n uint32) ([]uint32, error) {
 	dec := decoder{b: v}
-	var docs []uint32
+	start := len(docs)
 	for dec.err == nil && len(dec.b) > 0 {
 		d := dec.uvarint()
 		if dec.err == nil && d >= uint64(n) {
 			return nil, corruptf("alternative key %q points to doc %d of %d", key, d, n)
 		}
-		if dec.err == nil && len(docs) > 0 && uint32(d) <= docs[len(docs)-1] {
+		if dec.err == nil && len(docs) > start && uint32(d) <= docs[len(docs)-1] {
 			return nil, corruptf("alternative key %q lists doc %d after %d", key, d, docs[len(docs)-1])
 		}
 		docs = append(docs, uint32(d))
 	}
-	if dec.err == nil && len(docs) == 0 {
+	if dec.err == nil && len(docs) == start {
 		return nil, corruptf("alternative key %q lists no doc", key)
 	}
 	return docs, dec.err

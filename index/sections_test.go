@@ -96,7 +96,7 @@ func TestSectionPairsRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("alternative keys", func(t *testing.T) {
-		if d, err := decodeAltKey([]byte("k"), appendAltKey(appendAltKey(nil, 7), 300), 301); err != nil || !slices.Equal(d, []uint32{7, 300}) {
+		if d, err := decodeAltKey([]uint32{1}, []byte("k"), appendAltKey(appendAltKey(nil, 7), 300), 301); err != nil || !slices.Equal(d, []uint32{1, 7, 300}) {
 			t.Fatalf("%d %v", d, err)
 		}
 		for _, tc := range []struct {
@@ -109,7 +109,7 @@ func TestSectionPairsRoundTrip(t *testing.T) {
 			{"no doc", nil},
 			{"a cut varint", []byte{0x80}},
 		} {
-			if _, err := decodeAltKey([]byte("k"), tc.v, 301); !errors.Is(err, ErrCorrupt) {
+			if _, err := decodeAltKey(nil, []byte("k"), tc.v, 301); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("%s: %v", tc.name, err)
 			}
 		}
