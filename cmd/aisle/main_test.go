@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +47,8 @@ func serveOnce(t *testing.T, st *store.Store, logs io.Writer) (addr string, stop
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		f := serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en"}
+		// The test process keeps its GOMAXPROCS: serve's default doubles it.
+		f := serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en", procs: strconv.Itoa(runtime.GOMAXPROCS(0))}
 		done <- serveStore(ctx, st, f, io.Discard, slog.New(slog.NewTextHandler(logs, nil)), func(s served) { ready <- s.addr })
 	}()
 	select {

@@ -27,6 +27,7 @@ type serveFlags struct {
 	addr, data, adminKey, config, lang string
 	maxWrite                           string // bytes, checked by serveStore; "": httpapi's default
 	debugAddr                          string // "": no profiling listener
+	procs                              string // Go scheduler threads; "": serveProcs' default
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -36,6 +37,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.config, "config", env("AISLE_CONFIG", ""), "configuration `FILE` (JSON); stored in the data dir")
 	fs.StringVar(&f.maxWrite, "max-write-bytes", env("AISLE_MAX_WRITE_BYTES", ""), "largest admin write body in `BYTES`, at least 1048576 (default 32 MiB; a search takes 1 MiB)")
 	fs.StringVar(&f.debugAddr, "debug-addr", env("AISLE_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on `HOST:PORT`, apart from the API; off by default")
+	fs.StringVar(&f.procs, "procs", env("AISLE_PROCS", ""), "Go scheduler threads `N` (GOMAXPROCS); default twice the cores, so a search runs at once beside background work (GOMAXPROCS in the environment, when set, is the default instead)")
 	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
 }
 
@@ -86,6 +88,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		}
 		maxWrite = n
 	}
+	procs, err := serveProcs(f.procs)
+	if err != nil {
+		return err
+	}
+	runtime.GOMAXPROCS(procs)
 	cfg, err := st.Config()
 	if err != nil {
 		return err
@@ -152,7 +159,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		log.Info("profiler listening", "addr", "http://"+dl.Addr().String()+"/debug/pprof/")
 		go http.Serve(dl, http.DefaultServeMux) //nolint:errcheck // ends when dl closes
 	}
-	log.Info("listening", "addr", "http://"+ln.Addr().String())
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "procs", procs, "cores", runtime.NumCPU())
 	if ready != nil {
 		ready(served{addr: ln.Addr().String(), adminKey: adminKey, websites: gens})
 	}
