@@ -8,7 +8,7 @@ import (
 
 func TestByteArenaCopies(t *testing.T) {
 	var a byteArena
-	in := [][]byte{[]byte("abc"), {}, []byte("defgh"), bytes.Repeat([]byte{7}, hugeMin/4), []byte("ij")}
+	in := [][]byte{[]byte("abc"), {}, []byte("defgh"), bytes.Repeat([]byte{7}, arenaChunk/4), []byte("ij")}
 	var out [][]byte
 	for _, b := range in {
 		out = append(out, a.copy(b))
@@ -34,5 +34,9 @@ func TestByteArenaCopies(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, func() { a.copy([]byte("klm")) }); allocs != 0 {
 		t.Errorf("a small copy allocates %.0f times, want 0 (the chunk has room)", allocs)
+	}
+	var none *byteArena
+	if c := none.copy(in[2]); !bytes.Equal(c, in[2]) || unsafe.SliceData(c) == unsafe.SliceData(in[2]) {
+		t.Errorf("a nil arena's copy %q of %q is not a copy of its own", c, in[2])
 	}
 }

@@ -48,7 +48,7 @@ type Builder struct {
 
 	fieldLen [NumTextFields][]uint8
 
-	arena  []byte
+	arena  byteArena
 	stored [][]byte
 	keys   []string
 	keyDoc map[string]uint32 // folded own key → doc
@@ -171,12 +171,7 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 	if d.KeepStored {
 		b.stored = append(b.stored, d.Stored)
 	} else {
-		if cap(b.arena)-len(b.arena) < len(d.Stored) {
-			b.arena = make([]byte, 0, max(arenaChunk, len(d.Stored)))
-		}
-		s := len(b.arena)
-		b.arena = append(b.arena, d.Stored...)
-		b.stored = append(b.stored, b.arena[s:len(b.arena):len(b.arena)])
+		b.stored = append(b.stored, b.arena.copy(d.Stored))
 	}
 
 	b.docRec = append(b.docRec, uint32(b.nrec))
@@ -808,9 +803,6 @@ func isHierarchy(vals []string) bool {
 }
 
 const targetBuckets = 64
-
-// arenaChunk is the size of the blocks stored documents are packed into.
-const arenaChunk = 4 << 20
 
 func (nb *numBuilder) build(name string, n uint32) *NumericField {
 	for len(nb.vals) < int(n) {

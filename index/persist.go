@@ -277,7 +277,7 @@ type decoder struct {
 	b   []byte
 	err error
 	// arena, when set, holds the bytes bitmap copies: a section's
-	// bitmaps share its chunks (else each is its own allocation).
+	// bitmaps share its chunks (nil: each is its own allocation).
 	arena *byteArena
 }
 
@@ -328,13 +328,7 @@ func (d *decoder) uint32s() []uint32 {
 
 func (d *decoder) bitmap(b []byte) *roaring.Bitmap {
 	bm := roaring.New()
-	var own []byte
-	if d.arena != nil {
-		own = d.arena.copy(b)
-	} else {
-		own = slices.Clone(b)
-	}
-	if _, err := bm.FromBuffer(own); err != nil {
+	if _, err := bm.FromBuffer(d.arena.copy(b)); err != nil {
 		d.err = corruptf("bitmap: %v", err)
 	}
 	return bm

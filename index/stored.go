@@ -252,15 +252,11 @@ func compressDocs(raw [][]byte) storedDocs {
 	}
 	docs := make([][]byte, len(raw))
 	eachRange(len(raw), 1024, func(lo, hi int) {
-		var arena, buf []byte
+		var arena byteArena
+		var buf []byte
 		for i := lo; i < hi; i++ {
 			buf = dict.Encode(buf[:cap(buf)], raw[i])
-			if cap(arena)-len(arena) < len(buf) {
-				arena = make([]byte, 0, max(arenaChunk, len(buf)))
-			}
-			s := len(arena)
-			arena = append(arena, buf...)
-			docs[i] = arena[s:len(arena):len(arena)]
+			docs[i] = arena.copy(buf)
 		}
 	})
 	out := packDocs(docs)
