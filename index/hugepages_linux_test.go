@@ -11,7 +11,7 @@ import (
 
 // TestMakeHugeAdvisesHugePages holds makeHuge to its contract on Linux:
 // a large slice's memory is marked MADV_HUGEPAGE (its mapping shows the
-// "hg" flag in /proc/self/smaps) and a small one's is left alone.
+// "hg" flag in /proc/self/smaps), and a small one is make's.
 func TestMakeHugeAdvisesHugePages(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skip("this kernel has no transparent huge pages:", err)

@@ -18,9 +18,7 @@ import (
 // woken while background goroutines hold every thread waits for Go's
 // scheduler to preempt one, up to 10 ms; with spare threads it runs at
 // once and the kernel, which favours a thread that has slept, shares
-// the core. On 2 cores beside 5,000 updates a second the class-3 p99
-// was 15.8-16.1 ms with 4 threads and 20.1-22.8 ms with 2, in
-// interleaved runs; 8 threads did no better than 4.
+// the core (figures in docs/decisions.md, Running).
 func serveProcs(flagValue string) (int, error) {
 	if flagValue != "" {
 		n, err := strconv.Atoi(flagValue)
