@@ -3,14 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 )
 
 // Column writes: an upsert of products that already exist, changing none
@@ -38,19 +37,15 @@ func (g *Generation) columnChanges(numbers []string, data [][]byte) (changes []i
 	changes = make([]index.ColumnChange, len(order))
 	notColumn := make([]bool, len(order))
 	errs := make([]error, len(order))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(order)/patchesPerWorker))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			var before, after index.Doc
-			for k := w; k < len(order); k += workers {
-				i := last[order[k]]
-				c, isColumn, err := g.columnChange(numbers[i], data[i], &before, &after)
-				changes[k], notColumn[k], errs[k] = c, !isColumn, err
-			}
-		})
-	}
-	wg.Wait()
+	workers := min(background.Cores(), max(1, len(order)/patchesPerWorker))
+	background.Each(workers, func(w int) {
+		var before, after index.Doc
+		for k := w; k < len(order); k += workers {
+			i := last[order[k]]
+			c, isColumn, err := g.columnChange(numbers[i], data[i], &before, &after)
+			changes[k], notColumn[k], errs[k] = c, !isColumn, err
+		}
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, false, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -115,10 +116,10 @@ func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (stor
 	var seg *index.Segment
 	var segErr error
 	built := make(chan struct{})
-	go func() {
+	background.Go(func() {
 		defer close(built)
 		seg, segErr = l.productsAfter(g, b, cw)
-	}()
+	})
 	a, err := l.st.Apply(b, true)
 	<-built
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -467,5 +468,59 @@ func TestSaverServesTheCompactedIndex(t *testing.T) {
 	live.Close() // the saver's own save and hand-over
 	if got := answer(t, current(t, eng), body); !bytes.Equal(got, want2) {
 		t.Errorf("after the save, the index answers\n%s\nwhere it answered\n%s", got, want2)
+	}
+}
+
+// TestLiveWritesInTheBackground: a product write makes its new index on
+// a background thread, its batch merged and compared on background
+// threads too (package background), so the searches beside it keep the
+// cores; the saver saves on one.
+func TestLiveWritesInTheBackground(t *testing.T) {
+	defer func(n int) { patchesPerWorker = n }(patchesPerWorker)
+	patchesPerWorker = 1
+	_, eng, live, _ := liveShop(t)
+	live.save.mu.Lock()
+	live.save.running = true // no saver thread yet: only the writes' are counted
+	live.save.mu.Unlock()
+	before := background.Started()
+	if _, _, err := live.DeleteProducts(shopUUID, []string{"A100"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := background.Started() - before; n != 1 {
+		t.Errorf("a delete started %d background threads, want 1 (the new index)", n)
+	}
+	for _, c := range []struct {
+		name  string
+		write func() error
+	}{
+		{"a partial update of 2 products", func() error { // the merge's threads and the new index's
+			patches := [][]byte{[]byte(`{"productNumber":"B100","price":7}`), []byte(`{"productNumber":"C100","price":8}`)}
+			_, _, err := live.PatchProducts(shopUUID, patches, func(i int) string { return fmt.Sprint(i) }, false)
+			return err
+		}},
+		{"an upsert of 2 products", func() error { // the column comparison's threads and the new index's
+			b := store.Batch{}
+			b.PutProduct(&catalog.Product{ProductNumber: "N1", Title: "New thing"})
+			b.PutProduct(&catalog.Product{ProductNumber: "N2", Title: "Other thing"})
+			_, err := live.Apply(shopUUID, &b)
+			return err
+		}},
+	} {
+		before := background.Started()
+		if err := c.write(); err != nil {
+			t.Fatal(err)
+		}
+		want := uint64(min(background.Cores(), 2) + 1)
+		if n := background.Started() - before; n != want {
+			t.Errorf("%s started %d background threads, want %d", c.name, n, want)
+		}
+	}
+	live.save.mu.Lock()
+	live.save.running = false
+	live.save.mu.Unlock()
+	before = background.Started()
+	live.saveLater(current(t, eng))
+	if n := background.Started() - before; n != 1 {
+		t.Errorf("a queued save started %d background threads, want 1 (the saver)", n)
 	}
 }

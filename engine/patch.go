@@ -3,13 +3,12 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -103,17 +102,13 @@ type patchGroup struct {
 // serves it, the groups on every core, and compares each merged product
 // with what it was; patch i's failure goes to errs[i].
 func (g *Generation) mergeGroups(groups []*patchGroup, patches [][]byte, errs []error) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(groups)/patchesPerWorker))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			var before, after index.Doc
-			for k := w; k < len(groups); k += workers {
-				g.mergeGroup(groups[k], patches, errs, &before, &after)
-			}
-		})
-	}
-	wg.Wait()
+	workers := min(background.Cores(), max(1, len(groups)/patchesPerWorker))
+	background.Each(workers, func(w int) {
+		var before, after index.Doc
+		for k := w; k < len(groups); k += workers {
+			g.mergeGroup(groups[k], patches, errs, &before, &after)
+		}
+	})
 }
 
 // mergeGroup is mergeGroups for one group; before and after are scratch

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -44,7 +45,7 @@ func (l *Live) saveLater(g *Generation) {
 	}
 	sv.running = true
 	sv.idle.Add(1)
-	go l.saveLoop()
+	background.Go(l.saveLoop)
 }
 
 // forget drops website uuid's queued save: a rebuild or a configuration

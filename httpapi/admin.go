@@ -11,6 +11,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -64,8 +65,15 @@ type bulkDelete struct {
 	ProductNumbers []string `json:"productNumbers"`
 }
 
-// admin routes a path under adminPrefix.
+// admin serves a path under adminPrefix (or adminConfig) on a background
+// thread: a write's parsing, merging and indexing take the cores only
+// when the searches beside it leave them idle (package background).
 func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
+	background.Run(func() { s.adminRoute(ctx, path) })
+}
+
+// adminRoute is admin on the background thread.
+func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 	live := s.opt.Live
 	if live == nil {
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s: this server takes no writes", path))

@@ -15,6 +15,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -448,5 +449,25 @@ func TestAdminPutConfig(t *testing.T) {
 	}
 	if status, r := adminSend(t, "POST", cfg, "application/json", string(body)); status != 405 {
 		t.Errorf("POST config: %d %v", status, r)
+	}
+}
+
+// TestAdminRunsInTheBackground: an admin request is served on a
+// background thread (package background), so its parsing and merging
+// take the cores only when the searches leave them idle; a search is
+// not.
+func TestAdminRunsInTheBackground(t *testing.T) {
+	url := serveLive(t)
+	before := background.Started()
+	if status, r := adminSend(t, "POST", url+"/admin/v1/websites/nope/products", "application/json", `[]`); status != 404 {
+		t.Fatalf("a write to an unknown website: %d %v", status, r)
+	}
+	if n := background.Started() - before; n != 1 {
+		t.Errorf("an admin request started %d background threads, want 1", n)
+	}
+	before = background.Started()
+	searchOK(t, url, q("*", `"count":2`))
+	if n := background.Started() - before; n != 0 {
+		t.Errorf("a search started %d background threads, want none", n)
 	}
 }
