@@ -210,3 +210,23 @@ func TestTreeRSS(t *testing.T) {
 		t.Fatal("parent pid misread")
 	}
 }
+
+// TestSettledRSS: an idle process's resident set settles at once, and
+// within bounds the wait.
+func TestSettledRSS(t *testing.T) {
+	if ProcessRSS(os.Getpid()) <= 0 {
+		expect.SkipOrFail(t, "CI", "SettledRSS reads /proc, which "+runtime.GOOS+" lacks")
+	}
+	start := time.Now()
+	if rss := SettledRSS(os.Getpid(), 10*time.Second); rss <= 0 {
+		t.Errorf("SettledRSS of this process = %d", rss)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("an idle process took %s to settle, want about 300 ms", took)
+	}
+	start = time.Now()
+	SettledRSS(os.Getpid(), 0)
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("with no time to wait, SettledRSS took %s", took)
+	}
+}

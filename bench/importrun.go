@@ -119,6 +119,23 @@ func ProcessRSS(pid int) int64 {
 	return 0
 }
 
+// SettledRSS is ProcessRSS once it stops falling: read every 100 ms
+// until three reads in a row fell by less than 1% in all, or within has
+// passed. A server hands its load's garbage back to the OS just after it
+// starts answering; its resident set is what it keeps.
+func SettledRSS(pid int, within time.Duration) int64 {
+	deadline := time.Now().Add(within)
+	reads := []int64{ProcessRSS(pid)}
+	for time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		reads = append(reads, ProcessRSS(pid))
+		if k := len(reads); k >= 4 && float64(reads[k-4]-reads[k-1]) < 0.01*float64(reads[k-4]) {
+			break
+		}
+	}
+	return reads[len(reads)-1]
+}
+
 // TreeRSS is the resident set of a process and its direct children, as
 // top would add them up (pages they share count in each): servers such as
 // PostgreSQL run a process per connection and per helper.

@@ -45,7 +45,7 @@ type benchReport struct {
 // on the imported data directory, as a shop would run it.
 type serveReport struct {
 	LoadSeconds float64 `json:"loadSeconds"` // start to first answer
-	RSSBytes    int64   `json:"rssBytes"`    // resident set once ready
+	RSSBytes    int64   `json:"rssBytes"`    // resident set once ready and settled (bench.SettledRSS)
 	RSSOverJSON float64 `json:"rssOverJSON"`
 }
 
@@ -158,7 +158,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		return fmt.Errorf("bench: %w", err)
 	}
 	defer srv.stop()
-	rep.Serve = serveReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.ProcessRSS(srv.cmd.Process.Pid)}
+	rep.Serve = serveReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.SettledRSS(srv.cmd.Process.Pid, 5*time.Second)}
 	if imp.JSONBytes > 0 {
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
 	}
