@@ -1,0 +1,127 @@
+package events
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/internal/golden"
+)
+
+// decodeEvent decodes body strictly, as the server does, with kind set.
+func decodeEvent(kind string, body []byte) (Event, error) {
+	var e Event
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return e, err
+	}
+	e.Kind = Kind(kind)
+	return e, nil
+}
+
+// TestCheck: every case of testdata/cases.txt, checked, against
+// testdata/check.golden (go test ./events -run TestCheck -update).
+func TestCheck(t *testing.T) {
+	f, err := os.Open("testdata/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out strings.Builder
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		kind, body, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("case %q: want a kind, a tab and a body", line)
+		}
+		e, err := decodeEvent(kind, []byte(body))
+		if err != nil {
+			t.Fatalf("case %q does not decode: %v", line, err)
+		}
+		fmt.Fprintf(&out, "%s %s\n", kind, body)
+		if err := Check(&e); err != nil {
+			fmt.Fprintf(&out, "  error: %v\n", err)
+			continue
+		}
+		got, _ := json.Marshal(&e)
+		fmt.Fprintf(&out, "  ok: %s\n", got)
+	}
+	golden.Check(t, "check.golden", []byte(out.String()))
+}
+
+// TestCheckLimits: the sizes Check bounds.
+func TestCheckLimits(t *testing.T) {
+	long := strings.Repeat("x", MaxID+1)
+	many := make([]string, MaxProducts+1)
+	for i := range many {
+		many[i] = fmt.Sprint("P", i)
+	}
+	for _, tc := range []struct {
+		name  string
+		e     Event
+		field string
+	}{
+		{"a long product number", Event{Kind: View, Website: "w", ProductNumber: long}, "productNumber"},
+		{"a long tracking id", Event{Kind: View, Website: "w", ProductNumber: "P", User: long}, "trackingUserId"},
+		{"a long url", Event{Kind: Pageview, Website: "w", URL: strings.Repeat("u", MaxText+1)}, "url"},
+		{"a long query", Event{Kind: Search, Website: "w", Query: strings.Repeat("q", MaxText+1), Results: new(int)}, "query"},
+		{"a large cart", Event{Kind: Cart, Website: "w", ProductNumbers: many}, "productNumbers"},
+		{"a bad UTF-8 id", Event{Kind: View, Website: "w", ProductNumber: "P\xff"}, "productNumber"},
+		{"a long shown key", Event{Kind: Click, Website: "w", ProductNumber: "P", Shown: &Shown{Source: SourcePage, Key: long}}, "shown.key"},
+	} {
+		err := Check(&tc.e)
+		e, ok := err.(*Error)
+		if !ok || e.Field != tc.field {
+			t.Errorf("%s: %v, want an error about %s", tc.name, err, tc.field)
+		}
+	}
+	ok := Event{Kind: Cart, Website: "w", ProductNumbers: many[:MaxProducts]}
+	if err := Check(&ok); err != nil {
+		t.Errorf("a cart of %d products: %v", MaxProducts, err)
+	}
+}
+
+// FuzzCheck: any body of any kind decodes and checks without a panic,
+// and an event Check accepts survives its JSON unchanged (the log keeps
+// the JSON) and is accepted again.
+func FuzzCheck(f *testing.F) {
+	sc, err := os.ReadFile("testdata/cases.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for line := range strings.Lines(string(sc)) {
+		if kind, body, ok := strings.Cut(strings.TrimSpace(line), "\t"); ok && !strings.HasPrefix(kind, "#") {
+			f.Add(kind, []byte(body))
+		}
+	}
+	f.Fuzz(func(t *testing.T, kind string, body []byte) {
+		e, err := decodeEvent(kind, body)
+		if err != nil || Check(&e) != nil {
+			return
+		}
+		data, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatalf("an accepted event does not encode: %v", err)
+		}
+		var again Event
+		if err := json.Unmarshal(data, &again); err != nil {
+			t.Fatalf("%s does not decode: %v", data, err)
+		}
+		if err := Check(&again); err != nil {
+			t.Fatalf("%s was accepted, then refused: %v", data, err)
+		}
+		if data2, _ := json.Marshal(&again); !bytes.Equal(data, data2) {
+			t.Fatalf("the log's JSON changed on a round trip:\n%s\n%s", data, data2)
+		}
+	})
+}
