@@ -206,6 +206,9 @@ type Entry struct {
 	ContentDeletes []string          `json:"contentDeletes,omitempty"`
 	Content        []json.RawMessage `json:"content,omitempty"`
 	Config         *config.File      `json:"config,omitempty"`
+	// Events are what the website's visitors did (package events), each
+	// as its JSON; they change no product, content or configuration.
+	Events []json.RawMessage `json:"events,omitempty"`
 }
 
 // Batch gathers one entry's changes before Append commits them.
@@ -221,6 +224,7 @@ type Batch struct {
 	deletes  []string
 	cdeletes []string // content keys: kind/id
 	config   *config.File
+	events   [][]byte
 	// stored: every product put is known to be stored already
 	// (ProductsStored).
 	stored bool
@@ -284,6 +288,13 @@ func (b *Batch) DeleteContent(kind catalog.ContentKind, id string) {
 	b.cdeletes = append(b.cdeletes, string(kind)+"/"+id)
 }
 
+// AddEvent adds a behaviour event, data its JSON (events.Event's
+// encoding), kept as given: the store does not read it.
+func (b *Batch) AddEvent(data []byte) { b.events = append(b.events, data) }
+
+// Events are the events the batch adds.
+func (b *Batch) Events() [][]byte { return b.events }
+
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
@@ -309,14 +320,15 @@ func (b *Batch) OnlyProductPuts() bool {
 	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes) == 0 && b.config == nil
 }
 
-// Empty reports whether the batch holds no change.
+// Empty reports whether the batch holds no change and no event.
 func (b *Batch) Empty() bool {
-	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes) == 0 && b.config == nil
+	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) == 0 && b.config == nil
 }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
 	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
+	b.events = b.events[:0]
 	b.stored = false
 }
 
@@ -336,8 +348,8 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	if s.bulk {
 		return Applied{}, ErrBulkInProgress
 	}
-	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes) > 0 {
-		return Applied{}, ErrNoWebsite
+	if err := b.check(); err != nil {
+		return Applied{}, err
 	}
 	applied, err := s.count(b)
 	if err != nil {
@@ -347,6 +359,41 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	applied.Seq = seq
 	return applied, err
 }
+
+// check refuses a batch that changes products or content, or adds
+// events, without naming its website.
+func (b *Batch) check() error {
+	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) > 0 {
+		return ErrNoWebsite
+	}
+	return nil
+}
+
+// AppendGroup writes bs as consecutive log entries, each applied to the
+// state, in one atomic pebble batch and (sync) one sync: a group commit,
+// so that many small writes (behaviour events) share the cost of a sync.
+// It returns the first entry's sequence number; bs[i] is entry first+i.
+// It does not count what the entries change, as Apply does; an empty
+// batch is refused, as a batch without its website. On an error nothing
+// is written.
+func (s *Store) AppendGroup(bs []*Batch, sync bool) (first uint64, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bulk {
+		return 0, ErrBulkInProgress
+	}
+	for _, b := range bs {
+		if b.Empty() {
+			return 0, errEmptyBatch
+		}
+		if err := b.check(); err != nil {
+			return 0, err
+		}
+	}
+	return s.appendEntries(bs, sync)
+}
+
+var errEmptyBatch = errors.New("store: an empty batch in a group")
 
 // count says what b will change; s.mu is held.
 func (s *Store) count(b *Batch) (Applied, error) {
@@ -460,7 +507,68 @@ func (s *Store) get(key []byte) ([]byte, error) {
 
 // appendEntry writes b as the next entry; s.mu is held.
 func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
-	seq := s.seq + 1
+	return s.appendEntries([]*Batch{b}, sync)
+}
+
+// appendEntries writes bs as the log entries after s.seq and applies
+// them, in one pebble batch; s.mu is held. It returns the first entry's
+// sequence number.
+func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
+	first := s.seq + 1
+	entries := make([][]byte, len(bs))
+	size := 64
+	for i, b := range bs {
+		entry, err := encodeEntry(b, first+uint64(i))
+		if err != nil {
+			return 0, err
+		}
+		entries[i] = entry
+		size += len(entry) + 64
+		for k, p := range b.products {
+			size += len(p) + len(b.pkeys[k]) + 64 // in the state
+		}
+		for _, c := range b.content {
+			size += len(c) + 64
+		}
+	}
+	pb := s.db.NewBatchWithSize(size) // grown once, not doubled and copied
+	defer pb.Close()
+	pseq := map[string]uint64{}
+	for i, b := range bs {
+		seq := first + uint64(i)
+		if err := pb.Set(appendLogKey(nil, seq), entries[i], nil); err != nil {
+			return 0, err
+		}
+		if err := applyTo(pb, b); err != nil {
+			return 0, err
+		}
+		if len(b.products) > 0 || len(b.deletes) > 0 {
+			pseq[b.Website] = seq
+		}
+	}
+	last := first + uint64(len(bs)) - 1
+	if err := pb.Set([]byte(keySeq), appendSeq(nil, last), nil); err != nil {
+		return 0, err
+	}
+	for website, seq := range pseq {
+		if err := pb.Set(productSeqKey(website), appendSeq(nil, seq), nil); err != nil {
+			return 0, err
+		}
+	}
+	opts := pebble.NoSync
+	if sync {
+		opts = pebble.Sync
+	}
+	if err := pb.Commit(opts); err != nil {
+		return 0, fmt.Errorf("commit entries %d to %d: %w", first, last, err)
+	}
+	s.seq = last
+	maps.Copy(s.pseq, pseq)
+	return first, nil
+}
+
+// encodeEntry is b's log entry, numbered seq: its JSON (Entry).
+func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 	var entry bytes.Buffer
 	size := 64 + len(b.Website)
 	for _, p := range b.products {
@@ -468,6 +576,9 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	}
 	for _, c := range b.content {
 		size += len(c) + 1
+	}
+	for _, e := range b.events {
+		size += len(e) + 1
 	}
 	for _, k := range b.deletes {
 		size += len(k) + 3
@@ -494,50 +605,14 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 	if b.config != nil {
 		c, err := json.Marshal(b.config)
 		if err != nil {
-			return 0, fmt.Errorf("encode config: %w", err)
+			return nil, fmt.Errorf("encode config: %w", err)
 		}
 		entry.WriteString(`,"config":`)
 		entry.Write(c)
 	}
+	writeRaw(&entry, "events", b.events)
 	entry.WriteByte('}')
-
-	size = entry.Len() + 64
-	for i, p := range b.products {
-		size += 2*len(p) + len(b.pkeys[i]) + 64 // in the entry and the state
-	}
-	for _, c := range b.content {
-		size += 2*len(c) + 64
-	}
-	pb := s.db.NewBatchWithSize(size) // grown once, not doubled and copied
-	defer pb.Close()
-	if err := pb.Set(appendLogKey(nil, seq), entry.Bytes(), nil); err != nil {
-		return 0, err
-	}
-	if err := applyTo(pb, b); err != nil {
-		return 0, err
-	}
-	seqVal := appendSeq(nil, seq)
-	if err := pb.Set([]byte(keySeq), seqVal, nil); err != nil {
-		return 0, err
-	}
-	changed := len(b.products) > 0 || len(b.deletes) > 0
-	if changed {
-		if err := pb.Set(productSeqKey(b.Website), seqVal, nil); err != nil {
-			return 0, err
-		}
-	}
-	opts := pebble.NoSync
-	if sync {
-		opts = pebble.Sync
-	}
-	if err := pb.Commit(opts); err != nil {
-		return 0, fmt.Errorf("commit entry %d: %w", seq, err)
-	}
-	s.seq = seq
-	if changed {
-		s.pseq[b.Website] = seq
-	}
-	return seq, nil
+	return entry.Bytes(), nil
 }
 
 func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {

@@ -469,3 +469,75 @@ func TestSegmentGenerations(t *testing.T) {
 		t.Errorf("segment keys after three saves: %q, want %q", keys, want)
 	}
 }
+
+// TestAppendGroup: a group of batches is consecutive log entries written
+// in one commit: events kept as given under their website, a product
+// change among them moving its website's product stamp only, all there
+// after a reopen; a group with an empty batch, or one without its
+// website, writes nothing.
+func TestAppendGroup(t *testing.T) {
+	const other = "00000000-0000-4000-8000-0000000000b2"
+	dir := t.TempDir()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed Batch
+	seed.SetConfig(config.Default(testSite))
+	if _, err := st.Append(&seed, true); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(website string, events ...string) *Batch {
+		b := &Batch{Website: website}
+		for _, e := range events {
+			b.AddEvent([]byte(e))
+		}
+		return b
+	}
+	put := &Batch{Website: testSite}
+	if err := put.PutProduct(&catalog.Product{ProductNumber: "P1", Title: "Drill"}); err != nil {
+		t.Fatal(err)
+	}
+	group := []*Batch{ev(testSite, `{"kind":"view","productNumber":"P1"}`, `{"kind":"cart"}`), ev(other, `{"kind":"pageview","url":"/"}`), put}
+	first, err := st.AppendGroup(group, true)
+	if err != nil || first != 2 {
+		t.Fatalf("AppendGroup: first entry %d, %v; want 2", first, err)
+	}
+	for name, bad := range map[string][]*Batch{
+		"an empty batch":          {ev(testSite, `{}`), {Website: testSite}},
+		"a batch with no website": {ev(testSite, `{}`), ev("", `{"kind":"cart"}`)},
+	} {
+		if _, err := st.AppendGroup(bad, true); err == nil {
+			t.Errorf("a group with %s was written", name)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if st.Seq() != 4 || st.ProductSeq(testSite) != 4 || st.ProductSeq(other) != 0 {
+		t.Errorf("after a reopen: seq %d, product stamps %d and %d; want 4, 4 and 0", st.Seq(), st.ProductSeq(testSite), st.ProductSeq(other))
+	}
+	var got []string
+	if err := st.Entries(1, func(e *Entry) error {
+		got = append(got, fmt.Sprintf("%d %s %d events %d products", e.Seq, e.Website, len(e.Events), len(e.Products)))
+		for _, raw := range e.Events {
+			got = append(got, "  "+string(raw))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"2 " + testSite + " 2 events 0 products", `  {"kind":"view","productNumber":"P1"}`, `  {"kind":"cart"}`,
+		"3 " + other + " 1 events 0 products", `  {"kind":"pageview","url":"/"}`,
+		"4 " + testSite + " 0 events 1 products",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries after the group:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
