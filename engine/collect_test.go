@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/store"
+)
+
+// loggedEvents is every event in st's log after entry after, as
+// "seq website kind product".
+func loggedEvents(t *testing.T, st *store.Store, after uint64) []string {
+	t.Helper()
+	var out []string
+	if err := st.Entries(after, func(e *store.Entry) error {
+		for _, raw := range e.Events {
+			var ev events.Event
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				return err
+			}
+			out = append(out, fmt.Sprintf("%d %s %s %s", e.Seq, ev.Website, ev.Kind, strings.Join(ev.Products(), ",")))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestCollectLogsEvents: an event is checked, stamped with its arrival
+// time, and in the log when Collect returns; a bad one, or one of a
+// website not served, is refused naming why, and logs nothing.
+func TestCollectLogsEvents(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	c := NewCollector(st, eng)
+	defer c.Close()
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	c.now = func() time.Time { return at }
+	before := st.Seq()
+	e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: " A100 ", User: "u1"}
+	seq, err := c.Collect(&e)
+	if err != nil || seq != before+1 {
+		t.Fatalf("Collect: entry %d, %v; want %d", seq, err, before+1)
+	}
+	if e.Time != at.UnixMilli() || e.ProductNumber != "A100" {
+		t.Errorf("the event as logged: time %d, product %q; want %d and the trimmed number", e.Time, e.ProductNumber, at.UnixMilli())
+	}
+	if got := loggedEvents(t, st, before); !slices.Equal(got, []string{fmt.Sprint(seq, " ", shopUUID, " view A100")}) {
+		t.Errorf("logged %q", got)
+	}
+	for _, tc := range []struct {
+		name  string
+		e     events.Event
+		kind  Kind
+		field string
+	}{
+		{"a view of nothing", events.Event{Kind: events.View, Website: shopUUID}, KindInvalid, ""},
+		{"an unknown website", events.Event{Kind: events.View, Website: "00000000-0000-4000-8000-0000000000ff", ProductNumber: "A100"}, KindNotFound, "websiteUuid"},
+		{"a click without where", events.Event{Kind: events.Click, Website: shopUUID, ProductNumber: "A100"}, KindInvalid, "shown"},
+	} {
+		seqBefore := st.Seq()
+		_, err := c.Collect(&tc.e)
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Kind != tc.kind || ae.Field != tc.field {
+			t.Errorf("%s: %v, want a %v error about %q", tc.name, err, tc.kind, tc.field)
+		}
+		if st.Seq() != seqBefore {
+			t.Errorf("%s: the log moved from %d to %d", tc.name, seqBefore, st.Seq())
+		}
+	}
+}
+
+// TestCollectGroupsCommits: events collected while a commit is under way
+// share the next one, an entry per website; every Collect answers the
+// entry that holds its event, and nothing is lost or logged twice.
+func TestCollectGroupsCommits(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	c := NewCollector(st, eng)
+	before := st.Seq()
+	const n = 200
+	seqs := make([]uint64, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: fmt.Sprint("P", i)}
+			seq, err := c.Collect(&e)
+			if err != nil {
+				t.Error(err)
+			}
+			seqs[i] = seq
+		})
+	}
+	wg.Wait()
+	c.Close()
+	logged := loggedEvents(t, st, before)
+	if len(logged) != n {
+		t.Fatalf("%d events logged, want %d", len(logged), n)
+	}
+	for i, seq := range seqs {
+		if want := fmt.Sprint(seq, " ", shopUUID, " view P", i); !slices.Contains(logged, want) {
+			t.Errorf("event %d answered entry %d, which does not hold it", i, seq)
+		}
+	}
+	if entries := st.Seq() - before; entries >= n {
+		t.Errorf("%d events took %d entries: no commit was shared", n, entries)
+	} else {
+		t.Logf("%d events in %d entries", n, entries)
+	}
+	if _, err := c.Collect(&events.Event{Kind: events.Pageview, Website: shopUUID, URL: "/"}); !errors.Is(err, ErrCollectorClosed) {
+		t.Errorf("Collect after Close: %v", err)
+	}
+}
+
+// TestCollectCommitsAnEntryPerWebsite: a group of events of two websites
+// is two entries of one commit, each event answered with its own.
+func TestCollectCommitsAnEntryPerWebsite(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	c := &Collector{st: st, eng: eng}
+	before := st.Seq()
+	const other = "00000000-0000-4000-8000-0000000000b2"
+	var group []*pendingEvent
+	for i, w := range []string{shopUUID, other, shopUUID} {
+		group = append(group, &pendingEvent{website: w, data: fmt.Appendf(nil, `{"kind":"view","websiteUuid":%q,"productNumber":"P%d"}`, w, i), done: make(chan struct{})})
+	}
+	c.commit(group)
+	for i, want := range []uint64{before + 1, before + 2, before + 1} {
+		if group[i].err != nil || group[i].seq != want {
+			t.Errorf("event %d: entry %d, %v; want %d", i, group[i].seq, group[i].err, want)
+		}
+	}
+	got := loggedEvents(t, st, before)
+	want := []string{fmt.Sprint(before+1, " ", shopUUID, " view P0"), fmt.Sprint(before+1, " ", shopUUID, " view P2"), fmt.Sprint(before+2, " ", other, " view P1")}
+	if !slices.Equal(got, want) {
+		t.Errorf("logged %q, want %q", got, want)
+	}
+}
