@@ -30,6 +30,14 @@ func serveLive(t *testing.T) string {
 // are set here).
 func serveLiveOpts(t *testing.T, opt Options) string {
 	t.Helper()
+	url, _ := serveLiveStore(t, opt)
+	return url
+}
+
+// serveLiveStore is serveLiveOpts with events collected too
+// (Options.Collector), and the store it serves.
+func serveLiveStore(t *testing.T, opt Options) (string, *store.Store) {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -51,8 +59,10 @@ func serveLiveOpts(t *testing.T, opt Options) string {
 	}
 	eng := engine.New("admin-key", g)
 	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
+	opt.Collector = engine.NewCollector(st, eng)
 	t.Cleanup(opt.Live.Close) // before the store closes
-	return listen(t, New(eng, opt))
+	t.Cleanup(opt.Collector.Close)
+	return listen(t, New(eng, opt)), st
 }
 
 // adminSend sends an admin request with the admin key and decodes the

@@ -31,6 +31,9 @@ type Options struct {
 	// Live takes the admin API's writes; nil (the default) serves no
 	// admin routes.
 	Live *engine.Live
+	// Collector logs the events of POST /serve/collect/{kind}; nil (the
+	// default) serves no such route.
+	Collector *engine.Collector
 }
 
 // Server routes Aisle's endpoints to an engine.
@@ -93,6 +96,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	}
 	if strings.HasPrefix(path, adminPrefix) || path == adminConfig {
 		s.admin(ctx, path)
+		return
+	}
+	if kind, ok := strings.CutPrefix(path, collectPrefix); ok {
+		s.post(ctx, func(ctx *fasthttp.RequestCtx) error { return s.collect(ctx, kind) })
 		return
 	}
 	switch path {

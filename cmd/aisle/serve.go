@@ -139,7 +139,9 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng := engine.New(adminKey, gens...)
 	live := engine.NewLive(st, eng, lang, log)
 	defer live.Close() // before the store closes: background saves end first
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, MaxWriteBytes: maxWrite})
+	collector := engine.NewCollector(st, eng)
+	defer collector.Close() // events collected are committed first
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, MaxWriteBytes: maxWrite})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

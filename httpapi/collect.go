@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
+	"github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
+)
+
+// POST /serve/collect/{kind}: a behaviour event (package events), as JSON
+// or text/plain (a browser's simple request, navigator.sendBeacon), at
+// most events.MaxBytes. The answer comes once the event is durable:
+//
+//	{"success": true, "seq": 42, "trackingUserId": "…"}
+//
+// The visitor is the event's trackingUserId, else the retail_id cookie,
+// else a new id, set in a retail_id cookie for a year (SameSite=None;
+// Secure over https, Lax over plain http) and returned; the server sets
+// the event's time. Until Options.Collector is set the route answers
+// 404. (docs/decisions.md, Tracking.)
+const collectPrefix = "/serve/collect/"
+
+// retailIDCookie is the tracking id's cookie, as the spec names it.
+const retailIDCookie = "retail_id"
+
+// retailIDMaxAge is the cookie's life in seconds: a year.
+const retailIDMaxAge = 365 * 24 * 60 * 60
+
+// collected is the answer to an event.
+type collected struct {
+	Success bool   `json:"success"`
+	Seq     uint64 `json:"seq"`
+	User    string `json:"trackingUserId"`
+}
+
+// collect serves collectPrefix + kind.
+func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
+	c := s.opt.Collector
+	if c == nil {
+		return engine.NotFound("", "no endpoint %s%s: this server takes no events", collectPrefix, kind)
+	}
+	b, err := body(ctx, events.MaxBytes)
+	if err != nil {
+		return err
+	}
+	var e events.Event
+	if err := decode(b, &e); err != nil {
+		return err
+	}
+	if e.Kind != "" && string(e.Kind) != kind {
+		return engine.Invalid("kind", "the body says %q where the address says %q: leave it out", e.Kind, kind)
+	}
+	e.Kind, e.Time = events.Kind(kind), 0 // the server's time, not the client's
+	newID := false
+	if strings.TrimSpace(e.User) == "" {
+		if id := string(ctx.Request.Header.Cookie(retailIDCookie)); id != "" {
+			e.User = id
+		} else {
+			e.User, newID = newTrackingID(), true
+		}
+	}
+	seq, err := c.Collect(&e)
+	if err != nil {
+		return err
+	}
+	if newID {
+		setRetailID(ctx, e.User)
+	}
+	out, _ := json.Marshal(collected{Success: true, Seq: seq, User: e.User})
+	ctx.SetContentType("application/json")
+	ctx.SetBody(out)
+	return nil
+}
+
+// newTrackingID is a random tracking id: 128 bits, hex.
+func newTrackingID() string {
+	var b [16]byte
+	rand.Read(b[:]) //nolint:errcheck // crypto/rand.Read does not fail
+	return hex.EncodeToString(b[:])
+}
+
+// setRetailID sets the retail_id cookie to id for a year: SameSite=None
+// and Secure over https (a shop's pages on another origin send it back),
+// Lax over plain http, where browsers refuse SameSite=None.
+func setRetailID(ctx *fasthttp.RequestCtx, id string) {
+	var ck fasthttp.Cookie
+	ck.SetKey(retailIDCookie)
+	ck.SetValue(id)
+	ck.SetPath("/")
+	ck.SetMaxAge(retailIDMaxAge)
+	if secure(ctx) {
+		ck.SetSecure(true)
+		ck.SetSameSite(fasthttp.CookieSameSiteNoneMode)
+	} else {
+		ck.SetSameSite(fasthttp.CookieSameSiteLaxMode)
+	}
+	ctx.Response.Header.SetCookie(&ck)
+}
+
+// secure reports whether the client reached the server over https: TLS
+// here, or a proxy in front that says so (X-Forwarded-Proto).
+func secure(ctx *fasthttp.RequestCtx) bool {
+	return ctx.IsTLS() || strings.EqualFold(string(ctx.Request.Header.Peek("X-Forwarded-Proto")), "https")
+}

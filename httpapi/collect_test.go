@@ -1,0 +1,120 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/store"
+)
+
+// lastEvent is the newest event in st's log.
+func lastEvent(t *testing.T, st *store.Store) events.Event {
+	t.Helper()
+	var last events.Event
+	if err := st.Entries(0, func(e *store.Entry) error {
+		for _, raw := range e.Events {
+			if err := json.Unmarshal(raw, &last); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+// TestCollectIdentity: the visitor is the event's trackingUserId, else
+// the retail_id cookie, else a new id set in a retail_id cookie (a year;
+// SameSite=Lax over plain http, None and Secure behind an https proxy)
+// and returned; every event is in the log when answered, with the
+// server's time.
+func TestCollectIdentity(t *testing.T) {
+	url, st := serveLiveStore(t, Options{})
+	view := url + "/serve/collect/view"
+	body := `{"websiteUuid":"` + shopUUID + `","productNumber":"P01"}`
+	for _, tc := range []struct {
+		name, body string
+		hdr        []string
+		user       string // "": a new one
+		cookie     string // the Set-Cookie's attributes after the id; "": none
+	}{
+		{"the event's id", `{"websiteUuid":"` + shopUUID + `","productNumber":"P01","trackingUserId":"u-given"}`, []string{"Cookie", "retail_id=u-cookie"}, "u-given", ""},
+		{"the cookie's id", body, []string{"Cookie", "retail_id=u-cookie"}, "u-cookie", ""},
+		{"a new id over http", body, nil, "", "; max-age=31536000; path=/; SameSite=Lax"},
+		{"a new id behind https", body, []string{"X-Forwarded-Proto", "https"}, "", "; max-age=31536000; path=/; secure; SameSite=None"},
+	} {
+		status, h, raw := send(t, "POST", view, "text/plain", tc.body, tc.hdr...)
+		var got collected
+		if err := json.Unmarshal(raw, &got); status != 200 || err != nil || !got.Success {
+			t.Fatalf("%s: %d %s", tc.name, status, raw)
+		}
+		logged := lastEvent(t, st)
+		if logged.User != got.User || logged.Time == 0 || got.Seq != st.Seq() {
+			t.Errorf("%s: logged %+v at %d, answered %+v", tc.name, logged, st.Seq(), got)
+		}
+		setCookie := h.Get("Set-Cookie")
+		if tc.user != "" {
+			if got.User != tc.user || setCookie != "" {
+				t.Errorf("%s: user %q, Set-Cookie %q; want %q and none", tc.name, got.User, setCookie, tc.user)
+			}
+			continue
+		}
+		if len(got.User) != 32 || setCookie != "retail_id="+got.User+tc.cookie {
+			t.Errorf("%s: user %q, Set-Cookie %q; want a new 32-hex id and retail_id=<id>%s", tc.name, got.User, setCookie, tc.cookie)
+		}
+	}
+}
+
+// TestCollectErrors: a bad event is a 4xx naming the problem, and logs
+// nothing.
+func TestCollectErrors(t *testing.T) {
+	url, st := serveLiveStore(t, Options{})
+	site := `"websiteUuid":"` + shopUUID + `"`
+	for _, tc := range []struct {
+		name, kind, contentType, body string
+		status                        int
+		code, says                    string
+	}{
+		{"an unknown kind", "buy", "application/json", `{` + site + `}`, 400, "INVALID_REQUEST", `no event kind "buy"`},
+		{"no website", "view", "application/json", `{"productNumber":"P01"}`, 400, "INVALID_REQUEST", "websiteUuid"},
+		{"an unknown website", "view", "application/json", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","productNumber":"P01"}`, 404, "NOT_FOUND", "no website"},
+		{"an unknown member", "view", "application/json", `{` + site + `,"product":"P01"}`, 400, "INVALID_REQUEST", `unknown field "product"`},
+		{"a member of another kind", "view", "application/json", `{` + site + `,"productNumber":"P01","orderNumber":"O1"}`, 400, "INVALID_REQUEST", "a view event has no orderNumber"},
+		{"a kind that disagrees", "view", "application/json", `{` + site + `,"kind":"cart","productNumber":"P01"}`, 400, "INVALID_REQUEST", `the body says "cart"`},
+		{"malformed JSON", "cart", "text/plain", `{` + site + `,"productNumbers":[`, 400, "INVALID_REQUEST", "malformed JSON"},
+		{"a form", "view", "application/x-www-form-urlencoded", `a=b`, 415, "UNSUPPORTED_MEDIA_TYPE", "text/plain"},
+		{"too large", "cart", "text/plain", `{` + site + `,"productNumbers":["` + strings.Repeat("x", events.MaxBytes) + `"]}`, 413, "BODY_TOO_LARGE", "exceeds"},
+	} {
+		seq := st.Seq()
+		status, _, raw := send(t, "POST", url+"/serve/collect/"+tc.kind, tc.contentType, tc.body)
+		var out struct {
+			Success bool
+			Error   struct{ Code, Message string }
+		}
+		_ = json.Unmarshal(raw, &out)
+		if status != tc.status || out.Success || out.Error.Code != tc.code || !strings.Contains(out.Error.Message, tc.says) {
+			t.Errorf("%s: %d %s, want %d %s saying %q", tc.name, status, raw, tc.status, tc.code, tc.says)
+		}
+		if st.Seq() != seq {
+			t.Errorf("%s: the log moved from %d to %d", tc.name, seq, st.Seq())
+		}
+	}
+	if status, _, _ := send(t, "GET", url+"/serve/collect/view", "", ""); status != http.StatusMethodNotAllowed {
+		t.Errorf("GET /serve/collect/view: %d, want 405", status)
+	}
+}
+
+// TestCollectOff: a server without a collector has no collect route.
+func TestCollectOff(t *testing.T) {
+	url := serveShop(t, shopSite(config.SearchVersion{}), hardware(), nil, Options{})
+	status, _, raw := send(t, "POST", url+"/serve/collect/view", "application/json", `{"websiteUuid":"`+shopUUID+`","productNumber":"P01"}`)
+	if status != 404 || !strings.Contains(string(raw), "takes no events") {
+		t.Errorf("collect on a server without a collector: %d %s", status, raw)
+	}
+}
