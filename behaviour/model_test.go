@@ -1,0 +1,232 @@
+package behaviour
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aisle-search/aisle/events"
+)
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+// at is t0 plus d, in the events' Unix milliseconds.
+func at(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
+
+func view(user, pn string, d time.Duration) *events.Event {
+	return &events.Event{Kind: events.View, Website: "w", User: user, ProductNumber: pn, Time: at(d)}
+}
+
+func order(user, number string, d time.Duration, pns ...string) *events.Event {
+	return &events.Event{Kind: events.Purchase, Website: "w", User: user, OrderNumber: number, ProductNumbers: pns, Time: at(d)}
+}
+
+func cart(user string, d time.Duration, pns ...string) *events.Event {
+	return &events.Event{Kind: events.Cart, Website: "w", User: user, ProductNumbers: pns, Time: at(d)}
+}
+
+func fold(m *Model, es ...*events.Event) {
+	for _, e := range es {
+		m.Fold(e)
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-5*max(1, math.Abs(b)) }
+
+// TestCountsDecay: a count weighs 1 when it happens and half as much a
+// half-life later, in each window.
+func TestCountsDecay(t *testing.T) {
+	m := New()
+	week := 7 * 24 * time.Hour
+	fold(m, view("u1", "A", 0), view("u2", "A", 0), view("u3", "A", week))
+	now := t0.Add(week)
+	if got := m.Count("A", Views, Short, now); !near(got, 2*0.5+1) {
+		t.Errorf("short count a half-life on: %v, want 2", got)
+	}
+	if got, want := m.Count("A", Views, Long, now), 2*math.Exp2(-7.0/90)+1; !near(got, want) {
+		t.Errorf("long count a week on: %v, want %v", got, want)
+	}
+	if got := m.Count("A", Views, Short, now.Add(2*week)); !near(got, 2*0.125+0.25) {
+		t.Errorf("short count two more half-lives on: %v, want 0.5", got)
+	}
+	if got := m.Count("B", Views, Short, now); got != 0 {
+		t.Errorf("a product no event named counts %v", got)
+	}
+	if got := m.Count("A", Buys, Long, now); got != 0 {
+		t.Errorf("views counted as buys: %v", got)
+	}
+}
+
+// TestPopular: highest count first, ties by number, n at most.
+func TestPopular(t *testing.T) {
+	m := New()
+	fold(m, view("u", "B", 0), view("u", "A", 0), view("u", "C", time.Hour), view("v", "C", time.Hour), order("u", "O1", 2*time.Hour, "D"))
+	got := m.Popular(Views, Short, 2, t0.Add(2*time.Hour))
+	if len(got) != 2 || got[0].ProductNumber != "C" || got[1].ProductNumber != "A" {
+		t.Errorf("top 2 viewed: %+v, want C then A (A and B tie, by number)", got)
+	}
+	if got := m.Popular(Buys, Long, 10, t0.Add(2*time.Hour)); len(got) != 1 || got[0].ProductNumber != "D" {
+		t.Errorf("bought: %+v, want D alone", got)
+	}
+}
+
+// TestSessionsAndOrders: views of one visitor within SessionGap are
+// co-viewed, a longer gap starts a new session; an order's products are
+// co-bought, and an order number counts once.
+func TestSessionsAndOrders(t *testing.T) {
+	m := New()
+	fold(m,
+		view("u", "A", 0), view("u", "B", 10*time.Minute), view("u", "A", 15*time.Minute),
+		view("u", "C", 50*time.Minute), // 35 minutes after A: a new session
+		view("v", "C", 0), view("v", "B", time.Minute),
+		order("u", "O1", time.Hour, "A", "B", "C"), order("v", "O2", time.Hour, "A", "B"),
+		order("u", "O1", 2*time.Hour, "A", "B", "C"), // the same order again
+	)
+	scores := func(s []Scored) string {
+		out := ""
+		for _, x := range s {
+			out += fmt.Sprintf("%s:%g ", x.ProductNumber, x.Score)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name, got, want string
+	}{
+		{"co-viewed with A", scores(m.CoViewed("A")), "B:2 "},
+		{"co-viewed with B", scores(m.CoViewed("B")), "A:2 C:1 "},
+		{"co-viewed with C", scores(m.CoViewed("C")), "B:1 "},
+		{"co-bought with A", scores(m.CoBought("A")), "B:2 C:1 "},
+		{"co-bought with C", scores(m.CoBought("C")), "A:1 B:1 "},
+		{"co-bought with Z", scores(m.CoBought("Z")), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)
+		}
+	}
+	if got := m.Count("A", Buys, Long, t0.Add(2*time.Hour)); !near(got, 2*math.Exp2(-1.0/(90*24))) {
+		t.Errorf("A bought %v times (decayed), want 2: O1 counts once", got)
+	}
+}
+
+// TestVisitors: histories most recent first, a product seen again moves
+// to the front, at most MaxHistory; the cart counts what it gains and a
+// purchase empties it; email and customer ids resolve to the tracking id.
+func TestVisitors(t *testing.T) {
+	m := New()
+	fold(m, view("u", "A", 0), view("u", "B", time.Minute), view("u", "A", 2*time.Minute),
+		cart("u", 3*time.Minute, "A"), cart("u", 4*time.Minute, "A", "B"))
+	v, ok := m.Visitor("u")
+	if !ok || !slices.Equal(v.Viewed, []string{"A", "B"}) || !slices.Equal(v.Cart, []string{"A", "B"}) || len(v.Bought) != 0 {
+		t.Errorf("visitor u: %+v %v", v, ok)
+	}
+	minute := math.Exp2(-1.0 / (7 * 24 * 60)) // a minute of the short half-life
+	if a, b := m.Count("A", Carts, Short, t0.Add(4*time.Minute)), m.Count("B", Carts, Short, t0.Add(4*time.Minute)); !near(a, minute) || !near(b, 1) {
+		t.Errorf("carts: A %v, B %v; want 1 each, A's a minute old (it stayed in the cart)", a, b)
+	}
+	e := order("u", "O9", 5*time.Minute, "B")
+	e.Email, e.CustomerID = "a@shop.example", "c-1"
+	fold(m, e)
+	if v, _ := m.Visitor("u"); !slices.Equal(v.Bought, []string{"B"}) || v.Cart != nil {
+		t.Errorf("after the order: bought %v, cart %v", v.Bought, v.Cart)
+	}
+	for i := range MaxHistory + 5 {
+		fold(m, view("w", fmt.Sprint("P", i), time.Duration(i)*time.Minute))
+	}
+	if v, _ := m.Visitor("w"); len(v.Viewed) != MaxHistory || v.Viewed[0] != fmt.Sprint("P", MaxHistory+4) {
+		t.Errorf("a long history: %d views, first %q", len(v.Viewed), v.Viewed[0])
+	}
+	if _, ok := m.Visitor("nobody"); ok {
+		t.Error("a visitor no event named has a history")
+	}
+	for _, tc := range [][3]string{{"t-1", "", ""}, {"", "a@shop.example", ""}, {"", "", "c-1"}} {
+		want := "u"
+		if tc[0] != "" {
+			want = tc[0]
+		}
+		if got := m.Resolve(tc[0], tc[1], tc[2]); got != want {
+			t.Errorf("Resolve%q = %q, want %q", tc, got, want)
+		}
+	}
+	if got := m.Resolve("", "x@shop.example", ""); got != "" {
+		t.Errorf("an unknown email resolves to %q", got)
+	}
+}
+
+// TestNeighboursMatchExactCounts: against exact pair counts kept in maps,
+// the neighbours of every product are exact while they fit, and bounded
+// with the strongest kept when they do not.
+func TestNeighboursMatchExactCounts(t *testing.T) {
+	for _, products := range []int{30, 400} {
+		t.Run(fmt.Sprint(products, " products"), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, uint64(products)))
+			m := New()
+			exact := map[string]map[string]int{}
+			for o := range 3000 {
+				var pns []string
+				for range 2 + r.IntN(3) {
+					// skewed: low numbers are bought far more often
+					p := fmt.Sprintf("P%03d", int(float64(products)*math.Pow(r.Float64(), 3)))
+					if !slices.Contains(pns, p) {
+						pns = append(pns, p)
+					}
+				}
+				fold(m, order("u", fmt.Sprint("O", o), time.Duration(o)*time.Second, pns...))
+				for _, a := range pns {
+					for _, b := range pns {
+						if a != b {
+							if exact[a] == nil {
+								exact[a] = map[string]int{}
+							}
+							exact[a][b]++
+						}
+					}
+				}
+			}
+			over := 0
+			defer func() {
+				if products > capNeighbours && over == 0 {
+					t.Error("no product had more neighbours than it keeps: the bound was not tested")
+				}
+			}()
+			for a, counts := range exact {
+				got := m.CoBought(a)
+				if len(counts) > capNeighbours {
+					over++
+				}
+				if len(counts) <= capNeighbours {
+					if len(got) != min(len(counts), MaxNeighbours) {
+						t.Fatalf("%s: %d neighbours, want %d", a, len(got), min(len(counts), MaxNeighbours))
+					}
+					for _, s := range got {
+						if int(s.Score) != counts[s.ProductNumber] {
+							t.Fatalf("%s with %s: %v, exact %d", a, s.ProductNumber, s.Score, counts[s.ProductNumber])
+						}
+					}
+					continue
+				}
+				if len(got) != MaxNeighbours {
+					t.Fatalf("%s: %d neighbours, want %d", a, len(got), MaxNeighbours)
+				}
+				// The exact strongest five, well above the weakest kept,
+				// are among them.
+				type pc struct {
+					p string
+					c int
+				}
+				var all []pc
+				for p, c := range counts {
+					all = append(all, pc{p, c})
+				}
+				slices.SortFunc(all, func(x, y pc) int { return y.c - x.c })
+				for _, s := range all[:5] {
+					if !slices.ContainsFunc(got, func(g Scored) bool { return g.ProductNumber == s.p }) {
+						t.Errorf("%s: its %d-time neighbour %s is not kept", a, s.c, s.p)
+					}
+				}
+			}
+		})
+	}
+}

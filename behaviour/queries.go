@@ -1,0 +1,117 @@
+package behaviour
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// Scored is a product and its weight in an answer.
+type Scored struct {
+	ProductNumber string
+	Score         float64
+}
+
+// Popular is the n products with the highest count of kind k in window
+// w as of now, highest first (ties by product number); products with no
+// such event are left out.
+func (m *Model) Popular(k Kind, w Window, n int, now time.Time) []Scored {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	at := now.UnixMilli()
+	var out []Scored
+	for id := range m.counts {
+		v := m.counts[id].value(k, w, at)
+		if v <= 0 {
+			continue
+		}
+		out = append(out, Scored{m.numbers[id], v})
+	}
+	sortScored(out)
+	return out[:min(n, len(out))]
+}
+
+// CoViewed is the products viewed in one session with pn, most often
+// first, at most MaxNeighbours.
+func (m *Model) CoViewed(pn string) []Scored { return m.neighbours(pn, true) }
+
+// CoBought is the products bought in one order with pn, most often first,
+// at most MaxNeighbours.
+func (m *Model) CoBought(pn string) []Scored { return m.neighbours(pn, false) }
+
+func (m *Model) neighbours(pn string, viewed bool) []Scored {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	id, ok := m.ids[pn]
+	if !ok {
+		return nil
+	}
+	ns := m.coBought[id]
+	if viewed {
+		ns = m.coViewed[id]
+	}
+	out := make([]Scored, len(ns))
+	for i, n := range ns {
+		out[i] = Scored{m.numbers[n.id], float64(n.count)}
+	}
+	sortScored(out)
+	return out[:min(MaxNeighbours, len(out))]
+}
+
+// sortScored orders by score, highest first, then by product number.
+func sortScored(s []Scored) {
+	slices.SortFunc(s, func(a, b Scored) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ProductNumber, b.ProductNumber)
+	})
+}
+
+// Visitor is what a visitor did lately, most recent first.
+type Visitor struct {
+	Viewed, Bought []string
+	Cart           []string // as the last cart event gave it
+}
+
+// Visitor is tracking id user's history; ok is false for a visitor no
+// event named.
+func (m *Model) Visitor(user string) (v Visitor, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	h := m.visitors[user]
+	if h == nil {
+		return v, false
+	}
+	v.Viewed, v.Bought = m.recent(h.viewed), m.recent(h.bought)
+	for _, id := range h.cart {
+		v.Cart = append(v.Cart, m.numbers[id])
+	}
+	return v, true
+}
+
+func (m *Model) recent(h []stamped) []string {
+	out := make([]string, len(h))
+	for i, s := range h {
+		out[len(h)-1-i] = m.numbers[s.id]
+	}
+	return out
+}
+
+// Resolve is the tracking id of a visitor named by one of a tracking id,
+// an email or a customer id (an email or customer id is known once an
+// event carried it with a tracking id); "" when none is known.
+func (m *Model) Resolve(trackingUserID, email, customerID string) string {
+	if trackingUserID != "" {
+		return trackingUserID
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if email != "" {
+		return m.links["email:"+email]
+	}
+	if customerID != "" {
+		return m.links["customer:"+customerID]
+	}
+	return ""
+}
