@@ -19,6 +19,7 @@ import (
 type Collector struct {
 	st  *store.Store
 	eng *Engine
+	bhv *Behaviours // folded into once committed
 	now func() time.Time
 
 	mu      sync.Mutex
@@ -35,6 +36,7 @@ const maxGroup = 4096
 // pendingEvent is an event waiting for its commit.
 type pendingEvent struct {
 	website string
+	event   *events.Event
 	data    []byte
 	seq     uint64
 	err     error
@@ -44,17 +46,18 @@ type pendingEvent struct {
 // ErrCollectorClosed is Collect's answer once Close has begun.
 var ErrCollectorClosed = errors.New("the event collector is closed")
 
-// NewCollector logs events of the websites eng serves into st until
-// Close.
-func NewCollector(st *store.Store, eng *Engine) *Collector {
-	c := &Collector{st: st, eng: eng, now: time.Now, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+// NewCollector logs events of the websites eng serves into st, and
+// folds each into bhv once it is committed, until Close.
+func NewCollector(st *store.Store, eng *Engine, bhv *Behaviours) *Collector {
+	c := &Collector{st: st, eng: eng, bhv: bhv, now: time.Now, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
 	go c.commitLoop()
 	return c
 }
 
 // Collect checks e (events.Check), stamps it with the time it arrived
-// unless it has one, and returns once it is durable in the change log,
-// with the sequence number of the entry that holds it. An event of a
+// unless it has one, and returns once it is durable in the change log
+// and folded into its website's behaviour, with the sequence number of
+// the entry that holds it; e is not to be changed after. An event of a
 // website the server does not serve is NotFound; an invalid one is
 // Invalid, naming the member.
 func (c *Collector) Collect(e *events.Event) (uint64, error) {
@@ -75,7 +78,7 @@ func (c *Collector) Collect(e *events.Event) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := &pendingEvent{website: e.Website, data: data, done: make(chan struct{})}
+	p := &pendingEvent{website: e.Website, event: e, data: data, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -134,6 +137,9 @@ func (c *Collector) commit(group []*pendingEvent) {
 	for i, p := range group {
 		if p.err = err; err == nil {
 			p.seq = first + uint64(of[i])
+			if c.bhv != nil {
+				c.bhv.fold(p.event) // in log order: groups commit one at a time
+			}
 		}
 		close(p.done)
 	}

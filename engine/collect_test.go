@@ -11,6 +11,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/store"
 )
@@ -40,7 +41,7 @@ func loggedEvents(t *testing.T, st *store.Store, after uint64) []string {
 // website not served, is refused naming why, and logs nothing.
 func TestCollectLogsEvents(t *testing.T) {
 	st, eng, _, _ := liveShop(t)
-	c := NewCollector(st, eng)
+	c := NewCollector(st, eng, NewBehaviours())
 	defer c.Close()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	c.now = func() time.Time { return at }
@@ -83,7 +84,7 @@ func TestCollectLogsEvents(t *testing.T) {
 // entry that holds its event, and nothing is lost or logged twice.
 func TestCollectGroupsCommits(t *testing.T) {
 	st, eng, _, _ := liveShop(t)
-	c := NewCollector(st, eng)
+	c := NewCollector(st, eng, NewBehaviours())
 	before := st.Seq()
 	const n = 200
 	seqs := make([]uint64, n)
@@ -140,5 +141,57 @@ func TestCollectCommitsAnEntryPerWebsite(t *testing.T) {
 	want := []string{fmt.Sprint(before+1, " ", shopUUID, " view P0"), fmt.Sprint(before+1, " ", shopUUID, " view P2"), fmt.Sprint(before+2, " ", other, " view P1")}
 	if !slices.Equal(got, want) {
 		t.Errorf("logged %q, want %q", got, want)
+	}
+}
+
+// TestCollectFoldsAndReplays: a collected event is in its website's
+// behaviour when Collect returns, and a replay of the log (a restart)
+// gives the same behaviour; another website's stays empty.
+func TestCollectFoldsAndReplays(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	bhv := NewBehaviours()
+	c := NewCollector(st, eng, bhv)
+	defer c.Close()
+	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for i, e := range []events.Event{
+		{Kind: events.View, ProductNumber: "A100", User: "u1"},
+		{Kind: events.View, ProductNumber: "B100", User: "u1"},
+		{Kind: events.Cart, ProductNumbers: []string{"B100"}, User: "u1"},
+		{Kind: events.Purchase, OrderNumber: "O1", ProductNumbers: []string{"B100", "C100"}, User: "u1", Email: "a@shop.example"},
+		{Kind: events.Purchase, OrderNumber: "O1", ProductNumbers: []string{"B100", "C100"}, User: "u1"},
+		{Kind: events.View, ProductNumber: "A100", User: "u2"},
+	} {
+		c.now = func() time.Time { return t0.Add(time.Duration(i) * time.Minute) }
+		e.Website = shopUUID
+		if _, err := c.Collect(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// describe is what a model says of the shop, as of an hour on.
+	describe := func(b *Behaviours) string {
+		m := b.Model(shopUUID)
+		now := t0.Add(time.Hour)
+		v, _ := m.Visitor(m.Resolve("", "a@shop.example", ""))
+		var top []string
+		for _, s := range m.Popular(behaviour.Views, behaviour.Short, 5, now) {
+			top = append(top, s.ProductNumber)
+		}
+		return fmt.Sprintf("events %d; viewed %v; bought B100 %.4f; co-viewed A100 %v; co-bought C100 %v; u1 viewed %v bought %v cart %v",
+			m.Events(), top, m.Count("B100", behaviour.Buys, behaviour.Long, now), m.CoViewed("A100"), m.CoBought("C100"), v.Viewed, v.Bought, v.Cart)
+	}
+	live := describe(bhv)
+	want := "events 6; viewed [A100 B100]; bought B100 0.9997; co-viewed A100 [{B100 1}]; co-bought C100 [{B100 1}]; u1 viewed [B100 A100] bought [C100 B100] cart []"
+	if live != want {
+		t.Errorf("the live behaviour:\n%s\nwant\n%s", live, want)
+	}
+	replayed := NewBehaviours()
+	if n, err := replayed.Replay(st); err != nil || n != 6 {
+		t.Fatalf("Replay: %d events, %v", n, err)
+	}
+	if got := describe(replayed); got != live {
+		t.Errorf("the replayed behaviour:\n%s\nthe live one:\n%s", got, live)
+	}
+	if n := bhv.Model("00000000-0000-4000-8000-0000000000b2").Events(); n != 0 {
+		t.Errorf("another website's behaviour took %d events", n)
 	}
 }

@@ -59,7 +59,7 @@ func serveLiveStore(t *testing.T, opt Options) (string, *store.Store) {
 	}
 	eng := engine.New("admin-key", g)
 	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
-	opt.Collector = engine.NewCollector(st, eng)
+	opt.Collector = engine.NewCollector(st, eng, engine.NewBehaviours())
 	t.Cleanup(opt.Live.Close) // before the store closes
 	t.Cleanup(opt.Collector.Close)
 	return listen(t, New(eng, opt)), st

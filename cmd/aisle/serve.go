@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"time"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
@@ -139,7 +140,16 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng := engine.New(adminKey, gens...)
 	live := engine.NewLive(st, eng, lang, log)
 	defer live.Close() // before the store closes: background saves end first
-	collector := engine.NewCollector(st, eng)
+	bhv := engine.NewBehaviours()
+	start := time.Now()
+	n, err := bhv.Replay(st)
+	if err != nil {
+		return fmt.Errorf("replay the visitors' events: %w", err)
+	}
+	if n > 0 {
+		log.Info("visitors' events replayed", "events", n, "took", time.Since(start).Round(time.Millisecond))
+	}
+	collector := engine.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
 	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, MaxWriteBytes: maxWrite})
 	srv := api.HTTPServer()

@@ -354,3 +354,25 @@ func TestDebugAddrServesTheProfiler(t *testing.T) {
 		}
 	}
 }
+
+// TestServeCollectsEventsThatOutliveARestart: aisle serve takes POST
+// /serve/collect, and a restart replays the events into the visitors'
+// behaviour, saying how many.
+func TestServeCollectsEventsThatOutliveARestart(t *testing.T) {
+	data := shopDir(t)
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
+	s := startCLI(t, args...)
+	for _, ev := range []string{`{"websiteUuid":"` + shopSite + `","productNumber":"R1"}`, `{"websiteUuid":"` + shopSite + `","url":"/p/d1"}`} {
+		if status, body := s.admin(t, "", "POST", "/serve/collect/view", "text/plain", ev); status != http.StatusOK || !strings.Contains(body, `"trackingUserId"`) {
+			t.Fatalf("POST /serve/collect/view: %d %s", status, body)
+		}
+	}
+	if strings.Contains(s.stderr.String(), "events replayed") {
+		t.Errorf("a first start with no events says it replayed some:\n%s", s.stderr.String())
+	}
+	s.shutdown(t)
+	s = startCLI(t, args...)
+	if !regexp.MustCompile(`visitors' events replayed.* events=2 `).MatchString(s.stderr.String()) {
+		t.Errorf("the restart does not say it replayed the 2 events:\n%s", s.stderr.String())
+	}
+}
