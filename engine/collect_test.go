@@ -12,6 +12,7 @@ import (
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/store"
 )
@@ -193,5 +194,66 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	}
 	if n := bhv.Model("00000000-0000-4000-8000-0000000000b2").Events(); n != 0 {
 		t.Errorf("another website's behaviour took %d events", n)
+	}
+}
+
+// TestImportEventsInEntries: a bulk load writes entries of at most
+// 10,000 events per website, in the order read, with now as the time of
+// an event that has none; a replay folds every one.
+func TestImportEventsInEntries(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	cfg := &config.File{Websites: []config.Website{*current(t, eng).Website, {UUID: "00000000-0000-4000-8000-0000000000b2"}}}
+	before := st.Seq()
+	const n = 25000
+	read := func(fn func(*events.Event) error) error {
+		for i := range n {
+			e := events.Event{Kind: events.View, Website: cfg.Websites[i%5/4].UUID, ProductNumber: fmt.Sprint("P", i), User: "u"}
+			if i%7 == 0 {
+				e.Time = int64(i + 1)
+			}
+			if err := fn(&e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if got, err := CheckEvents(cfg, read); err != nil || got != n {
+		t.Fatalf("CheckEvents: %d, %v", got, err)
+	}
+	if st.Seq() != before {
+		t.Fatal("CheckEvents wrote to the log")
+	}
+	start := time.Now().UnixMilli()
+	if got, err := ImportEvents(st, cfg, read); err != nil || got != n {
+		t.Fatalf("ImportEvents: %d, %v", got, err)
+	}
+	entries, seen := 0, 0
+	if err := st.Entries(before, func(e *store.Entry) error {
+		entries++
+		if len(e.Events) > eventsPerEntry {
+			t.Errorf("entry %d holds %d events", e.Seq, len(e.Events))
+		}
+		for _, raw := range e.Events {
+			ev, err := events.Decode(raw)
+			if err != nil {
+				return err
+			}
+			var i int
+			fmt.Sscanf(ev.ProductNumber, "P%d", &i)
+			if ev.Website != cfg.Websites[i%5/4].UUID || (i%7 == 0) != (ev.Time == int64(i+1)) || (i%7 != 0 && ev.Time < start) {
+				t.Fatalf("event %d logged as %+v", i, ev)
+			}
+			seen++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if seen != n || entries != 6 {
+		t.Errorf("%d events in %d entries, want %d in 6 (groups of 10,000, one entry per website in each)", seen, entries, n)
+	}
+	bhv := NewBehaviours()
+	if got, err := bhv.Replay(st); err != nil || got != n {
+		t.Errorf("Replay: %d, %v", got, err)
 	}
 }

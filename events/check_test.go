@@ -25,6 +25,24 @@ func decodeEvent(kind string, body []byte) (Event, error) {
 	return e, nil
 }
 
+// TestDecode: a behaviour log's line decodes strictly, and its errors
+// name the member.
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct{ line, err string }{
+		{`{"kind":"view","websiteUuid":"w","productNumber":"P1","time":1764000000000}`, ""},
+		{`{"websiteUuid":"w","productNumber":"P1"}`, "kind: is required: one of view, click, cart, purchase, search or pageview"},
+		{`{"kind":"view","websiteUuid":"w","sku":"P1"}`, `sku: unknown member "sku"`},
+		{`{"kind":"view","websiteUuid":"w","time":"today"}`, "time: expected a number, got string"},
+		{`{"kind":"view",`, "malformed JSON"},
+		{`{"kind":"view"} {"kind":"cart"}`, "more than one JSON value"},
+	} {
+		_, err := Decode([]byte(tc.line))
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("Decode(%s): %v, want %q", tc.line, err, tc.err)
+		}
+	}
+}
+
 // TestCheck: every case of testdata/cases.txt, checked, against
 // testdata/check.golden (go test ./events -run TestCheck -update).
 func TestCheck(t *testing.T) {

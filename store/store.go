@@ -395,6 +395,10 @@ func (s *Store) AppendGroup(bs []*Batch, sync bool) (first uint64, err error) {
 
 var errEmptyBatch = errors.New("store: an empty batch in a group")
 
+// Sync makes every entry appended so far durable: after appends with
+// sync false, as a bulk load makes them.
+func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
+
 // count says what b will change; s.mu is held.
 func (s *Store) count(b *Batch) (Applied, error) {
 	var a Applied

@@ -30,6 +30,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	url := fs.String("url", "", "push to the running server at `URL` (http://HOST:PORT) instead of a data directory")
 	adminKey := fs.String("admin-key", env("AISLE_ADMIN_KEY", ""), "with --url: the server's admin `KEY`")
 	website := fs.String("website", "", "the website's `UUID` (default: the configuration's only website)")
+	evs := fs.Bool("events", false, "the FILEs are behaviour logs (JSON Lines of events), appended to the change log of a data directory that has its configuration")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,6 +54,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		if m, err = loadMapping(*mapping); err != nil {
 			return err
 		}
+	}
+	if *evs {
+		if *url != "" || *mapping != "" || *cfgPath != "" || *website != "" {
+			return errors.New("import --events: give --data DIR and the logs; a running server takes events at POST /serve/collect/{kind}, and each event names its websiteUuid")
+		}
+		st, err := openStore(*data)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return importEvents(ctx, st, files, stdout, stderr, *quiet)
 	}
 	if *url != "" {
 		return runPush(ctx, *url, *adminKey, *website, files, m, stdout, stderr, *quiet)

@@ -1,0 +1,58 @@
+package events
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+
+	"github.com/goccy/go-json"
+)
+
+// Decode reads one event's JSON strictly, as a behaviour log's line or
+// the change log holds it: kind and websiteUuid among its members, no
+// unknown member. It does not Check the event.
+func Decode(data []byte) (Event, error) {
+	var e Event
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return e, decodeError(err)
+	}
+	if dec.More() {
+		return e, invalid("", "more than one JSON value: an event is one object")
+	}
+	if e.Kind == "" {
+		return e, invalid("kind", "is required: one of %s", joinKinds(Kinds, "or"))
+	}
+	return e, nil
+}
+
+// decodeError names the member a decoding error is about.
+func decodeError(err error) *Error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return invalid(te.Field, "expected %s, got %s", jsonType(te.Type), te.Value)
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if _, name, ok := strings.Cut(msg, "unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return invalid(name, "unknown member %q", name)
+	}
+	return invalid("", "malformed JSON: %s", msg)
+}
+
+// jsonType names the JSON a Go type is decoded from.
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Pointer:
+		return jsonType(t.Elem())
+	}
+	return "an object"
+}
