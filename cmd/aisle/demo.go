@@ -13,6 +13,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -110,6 +111,16 @@ func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
 			return err
 		}
 		log.Info("demo catalog generated", "website", w.UUID, "name", w.Name, "products", shop.n)
+		// Its visitors' behaviour, so recommendations and popularity have
+		// answers from the first second.
+		users := demo.EventUsers(shop.n)
+		n, err := engine.ImportEvents(st, &cfg, func(fn func(*events.Event) error) error {
+			return demo.Events(w.UUID, shop.products, users, demoSeed, fn)
+		})
+		if err != nil {
+			return fmt.Errorf("demo behaviour: %w", err)
+		}
+		log.Info("demo behaviour generated", "website", w.UUID, "visitors", users, "events", n)
 	}
 	log.Info("demo generated", "took", time.Since(start).Round(time.Millisecond))
 	return nil

@@ -37,6 +37,11 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 		t.Errorf("a website finds the other's products: sofabord in demo %d, cordless in demo-da %d", a, b)
 	}
 	s.shutdown(t)
+	// Each website's visitors' behaviour is generated with it, and
+	// replayed by the restart below.
+	if n := regexp.MustCompile(`demo behaviour generated.*visitors=(\d+) events=(\d+)`).FindAllStringSubmatch(s.stderr.String(), -1); len(n) != 2 || n[0][2] == "0" || n[1][2] == "0" {
+		t.Errorf("the demo's behaviour, per website: %q", n)
+	}
 
 	s = startCLI(t, "demo", "--products", "999", "--addr", "127.0.0.1:0", "--admin-key", "k", "--data", data)
 	if m := demoBannerRE.FindStringSubmatch(s.stdout.String()); m == nil || m[2] != "240" {
@@ -46,7 +51,7 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 		t.Errorf("restart on the kept --data: %d products, want the 240 generated before", n)
 	}
 	s.shutdown(t)
-	if logs := s.stderr.String(); !strings.Contains(logs, "already holds a catalog") || !strings.Contains(logs, `msg="index loaded"`) {
+	if logs := s.stderr.String(); !strings.Contains(logs, "already holds a catalog") || !strings.Contains(logs, `msg="index loaded"`) || !strings.Contains(logs, "visitors' events replayed") {
 		t.Errorf("restart on the kept --data generated or rebuilt the shop:\n%s", logs)
 	}
 }
