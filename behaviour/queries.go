@@ -16,19 +16,36 @@ type Scored struct {
 // w as of now, highest first (ties by product number); products with no
 // such event are left out.
 func (m *Model) Popular(k Kind, w Window, n int, now time.Time) []Scored {
+	var weights Weights
+	weights[k] = 1
+	out := m.Ranked(weights, w, now)
+	return out[:min(n, len(out))]
+}
+
+// Weights weigh each kind's count in a popularity score: Weights{Views:
+// 1, Carts: 3, Buys: 5} scores views + 3 carts + 5 buys.
+type Weights [numKinds]float64
+
+// Ranked is every product with a score above 0, the weighted sum of its
+// counts in window w as of now, highest first (ties by product number).
+func (m *Model) Ranked(weights Weights, w Window, now time.Time) []Scored {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	at := now.UnixMilli()
 	var out []Scored
 	for id := range m.counts {
-		v := m.counts[id].value(k, w, at)
-		if v <= 0 {
-			continue
+		v := 0.0
+		for k, wk := range weights {
+			if wk != 0 {
+				v += wk * m.counts[id].value(Kind(k), w, at)
+			}
 		}
-		out = append(out, Scored{m.numbers[id], v})
+		if v > 0 {
+			out = append(out, Scored{m.numbers[id], v})
+		}
 	}
 	sortScored(out)
-	return out[:min(n, len(out))]
+	return out
 }
 
 // CoViewed is the products viewed in one session with pn, most often

@@ -59,7 +59,8 @@ func serveLiveStore(t *testing.T, opt Options) (string, *store.Store) {
 	}
 	eng := engine.New("admin-key", g)
 	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
-	opt.Collector = engine.NewCollector(st, eng, engine.NewBehaviours())
+	opt.Behaviours = engine.NewBehaviours()
+	opt.Collector = engine.NewCollector(st, eng, opt.Behaviours)
 	t.Cleanup(opt.Live.Close) // before the store closes
 	t.Cleanup(opt.Collector.Close)
 	return listen(t, New(eng, opt)), st

@@ -118,3 +118,53 @@ func TestCollectOff(t *testing.T) {
 		t.Errorf("collect on a server without a collector: %d %s", status, raw)
 	}
 }
+
+// TestRecomsFromCollectedEvents: through the server, a visitor's views
+// sent to /serve/collect come back from /serve/recoms as RETARGETED for
+// the same retail_id cookie, most recent first, and as TOP for anyone.
+func TestRecomsFromCollectedEvents(t *testing.T) {
+	url, _ := serveLiveStore(t, Options{})
+	_, h, raw := send(t, "POST", url+"/serve/collect/view", "text/plain", `{"websiteUuid":"`+shopUUID+`","productNumber":"P01"}`)
+	cookie := h.Get("Set-Cookie")
+	id, _, _ := strings.Cut(strings.TrimPrefix(cookie, "retail_id="), ";")
+	if id == "" {
+		t.Fatalf("no retail_id cookie: %s", raw)
+	}
+	for _, pn := range []string{"P03", "P01"} {
+		if status, _, raw := send(t, "POST", url+"/serve/collect/view", "text/plain", `{"websiteUuid":"`+shopUUID+`","productNumber":"`+pn+`"}`, "Cookie", "retail_id="+id); status != 200 {
+			t.Fatalf("view %s: %d %s", pn, status, raw)
+		}
+	}
+	body := `{"websiteUuid":"` + shopUUID + `","requests":[{"trackingKey":"seen","count":5,"fields":["productNumber"],"sources":[{"type":"RETARGETED"}]},{"trackingKey":"top","count":5,"fields":["productNumber"],"sources":[{"type":"TOP"}]}]}`
+	status, _, raw := send(t, "POST", url+"/serve/recoms", "text/plain", body, "Cookie", "retail_id="+id)
+	var got struct {
+		Success   bool
+		Responses []struct {
+			TrackingKey string
+			Success     bool
+			Products    []struct{ ProductNumber string }
+		}
+	}
+	if err := json.Unmarshal(raw, &got); status != 200 || err != nil || !got.Success || len(got.Responses) != 2 {
+		t.Fatalf("recoms: %d %s", status, raw)
+	}
+	var seen, top []string
+	for _, p := range got.Responses[0].Products {
+		seen = append(seen, p.ProductNumber)
+	}
+	for _, p := range got.Responses[1].Products {
+		top = append(top, p.ProductNumber)
+	}
+	// P01 viewed twice is first of TOP; the same call repeats nothing, so
+	// TOP has only what RETARGETED did not take.
+	if strings.Join(seen, " ") != "P01 P03" || len(top) != 0 {
+		t.Errorf("RETARGETED %v, TOP %v; want P01 P03 and nothing left for TOP", seen, top)
+	}
+	status, _, raw = send(t, "POST", url+"/serve/recoms", "application/json", `{"websiteUuid":"`+shopUUID+`","requests":[{"trackingKey":"seen","count":5,"sources":[{"type":"RETARGETED"}]}]}`)
+	if status != 200 || !strings.Contains(string(raw), `"code":"BAD_REQUEST"`) {
+		t.Errorf("RETARGETED without the cookie: %d %s", status, raw)
+	}
+	if status, _, raw := send(t, "POST", url+"/serve/recoms", "application/json", `{"websiteUuid":"`+shopUUID+`","trackingUserId":"a","customerId":"b","requests":[{"key":"x"}]}`); status != 400 {
+		t.Errorf("two ids: %d %s, want 400", status, raw)
+	}
+}

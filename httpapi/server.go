@@ -34,13 +34,18 @@ type Options struct {
 	// Collector logs the events of POST /serve/collect/{kind}; nil (the
 	// default) serves no such route.
 	Collector *engine.Collector
+	// Behaviours is the visitors' behaviour POST /serve/recoms answers
+	// from; nil (the default): none, so only the sources that need no
+	// behaviour (ALTERNATIVES' category) have products.
+	Behaviours *engine.Behaviours
 }
 
 // Server routes Aisle's endpoints to an engine.
 type Server struct {
-	eng  *engine.Engine
-	opt  Options
-	bufs sync.Pool
+	eng         *engine.Engine
+	opt         Options
+	bufs        sync.Pool
+	noBehaviour *engine.Behaviours // for Options.Behaviours nil
 }
 
 // New makes a server for eng.
@@ -54,7 +59,7 @@ func New(eng *engine.Engine, opt Options) *Server {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Server{eng: eng, opt: opt}
+	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours()}
 }
 
 // HTTPServer is a fasthttp server for s with its limits and error handler
@@ -105,6 +110,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	switch path {
 	case "/serve/search":
 		s.post(ctx, s.search)
+	case "/serve/recoms":
+		s.post(ctx, s.recoms)
 	case "/healthz":
 		ctx.SetContentType("application/json")
 		ctx.SetBodyString(`{"success":true}`)

@@ -151,7 +151,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	collector := engine.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, MaxWriteBytes: maxWrite})
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

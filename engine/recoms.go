@@ -1,0 +1,276 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/behaviour"
+)
+
+// RecomsRequest is the body of POST /serve/recoms (spec section 3).
+type RecomsRequest struct {
+	WebsiteUUID                string         `json:"websiteUuid"`
+	TrackingUserID             string         `json:"trackingUserId"`
+	Email                      string         `json:"email"`
+	CustomerID                 string         `json:"customerId"`
+	IncludeRetailMediaInReview bool           `json:"includeRetailMediaInReview"`
+	Requests                   []RecomRequest `json:"requests"`
+}
+
+// RecomRequest is one box: managed (Key, a box of the configuration) or
+// unmanaged (TrackingKey, with its Count and Sources).
+type RecomRequest struct {
+	Key         string   `json:"key"`
+	TrackingKey string   `json:"trackingKey"`
+	Format      string   `json:"format"`
+	Fields      []string `json:"fields"`
+	// HideAdditionalVariants leaves out a product whose groupingKey an
+	// earlier product of the box has; default true.
+	HideAdditionalVariants *bool          `json:"hideAdditionalVariants"`
+	Count                  int            `json:"count"`
+	Context                map[string]any `json:"context"`
+	Sources                []RecomSource  `json:"sources"`
+	DeviceType             string         `json:"deviceType"`
+}
+
+// RecomSource is one ordered source of a box: up to Limit products (0:
+// as many as the box still needs) that match every filter.
+type RecomSource struct {
+	Type    string         `json:"type"`
+	Limit   int            `json:"limit"`
+	Filters map[string]any `json:"filters"`
+}
+
+// The source types, in the spec's order.
+const (
+	SourceTop            = "TOP"
+	SourceMostBought     = "MOST_BOUGHT"
+	SourceMostViewed     = "MOST_VIEWED"
+	SourceAlternatives   = "ALTERNATIVES"
+	SourceBoughtTogether = "BOUGHT_TOGETHER"
+	SourceRetargeted     = "RETARGETED"
+	SourceRecentlyBought = "RECENTLY_BOUGHT"
+)
+
+// sourceNeeds says what each source needs of the call: context products
+// or a visitor.
+var sourceNeeds = map[string]string{
+	SourceTop: "", SourceMostBought: "", SourceMostViewed: "",
+	SourceAlternatives: "products", SourceBoughtTogether: "products",
+	SourceRetargeted: "visitor", SourceRecentlyBought: "visitor",
+}
+
+// trackingKeyRE is the spec's trackingKey: letters, digits and hyphens,
+// at most 100.
+var trackingKeyRE = regexp.MustCompile(`^[0-9a-zA-Z-]{1,100}$`)
+
+// The per-response failure codes (spec: "NOT FOUND" with a space).
+const (
+	codeBadRequest = "BAD_REQUEST"
+	codeNotFound   = "NOT FOUND"
+)
+
+// RecomsResult is the answer to a RecomsRequest: one response per
+// request, in order.
+type RecomsResult struct {
+	Responses []RecomResponse
+	gen       *Generation
+}
+
+// RecomResponse is one request's answer: its products, or why not.
+type RecomResponse struct {
+	Key, TrackingKey string
+	Success          bool
+	Code, Message    string
+	Docs             []uint32 // the products, in order
+	Fields           []string
+}
+
+// fail is r failed with code and a message.
+func (r *RecomResponse) fail(code, format string, args ...any) {
+	r.Success, r.Code, r.Message, r.Docs = false, code, fmt.Sprintf(format, args...), nil
+}
+
+// Recoms answers a recommendations call from the websites e serves and
+// their visitors' behaviour bhv, as of now. A call naming more than one
+// of trackingUserId, email and customerId is refused whole (Invalid); so
+// is a websiteUuid the server does not serve (NotFound). Everything else
+// is answered per request: each response has its own success, and no
+// product appears twice in one call.
+func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*RecomsResult, error) {
+	ids := 0
+	for _, s := range []string{req.TrackingUserID, req.Email, req.CustomerID} {
+		if s != "" {
+			ids++
+		}
+	}
+	if ids > 1 {
+		return nil, Invalid("", "give at most one of trackingUserId, email and customerId")
+	}
+	if len(req.Requests) == 0 {
+		return nil, Invalid("requests", "is required: at least one recommendation request")
+	}
+	var g *Generation
+	if req.WebsiteUUID != "" {
+		var ok bool
+		if g, ok = e.Website(req.WebsiteUUID); !ok {
+			return nil, NotFound("websiteUuid", "no website %q is served", req.WebsiteUUID)
+		}
+	}
+	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests)), gen: g}
+	if g == nil {
+		for i := range req.Requests {
+			r := &req.Requests[i]
+			res.Responses[i] = RecomResponse{Key: r.Key, TrackingKey: r.TrackingKey}
+			if r.Key != "" {
+				res.Responses[i].fail(codeNotFound, "recommendation %q not found", r.Key)
+			} else {
+				res.Responses[i].fail(codeBadRequest, "websiteUuid is required for an unmanaged request")
+			}
+		}
+		return res, nil
+	}
+	m := bhv.Model(g.Website.UUID)
+	c := &recomCall{g: g, m: m, now: now, used: roaring.New(),
+		visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID)}
+	for i := range req.Requests {
+		res.Responses[i] = c.answer(&req.Requests[i])
+	}
+	return res, nil
+}
+
+// recomCall is what the requests of one call share.
+type recomCall struct {
+	g       *Generation
+	m       *behaviour.Model
+	now     time.Time
+	visitor string          // the resolved tracking id; "" when none
+	used    *roaring.Bitmap // products already answered in this call
+}
+
+// answer is one request's response.
+func (c *recomCall) answer(r *RecomRequest) RecomResponse {
+	out := RecomResponse{Key: r.Key, TrackingKey: r.TrackingKey, Fields: r.Fields}
+	if r.Key != "" {
+		if r.TrackingKey != "" {
+			out.fail(codeBadRequest, "give key (a managed box) or trackingKey (an unmanaged request), not both")
+			return out
+		}
+		out.fail(codeNotFound, "recommendation %q not found", r.Key)
+		return out
+	}
+	if msg := c.check(r); msg != "" {
+		out.fail(codeBadRequest, "%s", msg)
+		return out
+	}
+	docs, err := c.fill(r)
+	if err != nil {
+		out.fail(codeBadRequest, "%v", err)
+		return out
+	}
+	out.Success, out.Docs = true, docs
+	for _, d := range docs {
+		c.used.Add(d)
+	}
+	return out
+}
+
+// check is what is wrong with unmanaged request r, or "".
+func (c *recomCall) check(r *RecomRequest) string {
+	switch {
+	case !trackingKeyRE.MatchString(r.TrackingKey):
+		return fmt.Sprintf("trackingKey %q: want 1 to 100 letters, digits or hyphens", r.TrackingKey)
+	case r.Count <= 0:
+		return fmt.Sprintf("count %d: want the number of products, more than 0", r.Count)
+	case len(r.Sources) == 0:
+		return "sources: give at least one source"
+	case r.Format != "" && r.Format != "json":
+		return fmt.Sprintf("format %q: an unmanaged request answers json (html needs a managed box's template)", r.Format)
+	case r.DeviceType != "" && r.DeviceType != "DESKTOP" && r.DeviceType != "MOBILE":
+		return fmt.Sprintf("deviceType %q: want DESKTOP or MOBILE", r.DeviceType)
+	}
+	for i, s := range r.Sources {
+		need, ok := sourceNeeds[s.Type]
+		switch {
+		case !ok:
+			return fmt.Sprintf("sources[%d].type %q: want TOP, MOST_BOUGHT, MOST_VIEWED, ALTERNATIVES, BOUGHT_TOGETHER, RETARGETED or RECENTLY_BOUGHT", i, s.Type)
+		case s.Limit < 0:
+			return fmt.Sprintf("sources[%d].limit %d: want 0 or more (0: as many as the request still needs)", i, s.Limit)
+		case need == "products" && len(contextStrings(r.Context, "productNumbers")) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
+			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers", i, s.Type)
+		case need == "visitor" && c.visitor == "":
+			return fmt.Sprintf("sources[%d]: %s needs the visitor: trackingUserId (or the retail_id cookie), or an email or customerId seen on an event", i, s.Type)
+		}
+	}
+	return ""
+}
+
+// hasCart reports whether the call's visitor has a cart.
+func (c *recomCall) hasCart() bool {
+	if c.visitor == "" {
+		return false
+	}
+	v, ok := c.m.Visitor(c.visitor)
+	return ok && len(v.Cart) > 0
+}
+
+// contextStrings is context member key as strings: a string, or a list
+// of strings (other values are left out).
+func contextStrings(ctx map[string]any, key string) []string {
+	switch v := ctx[key].(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// AppendJSON appends the answer's JSON: {"success": true, "responses":
+// [...]}, each response with its key or trackingKey, its success, and
+// its products (projected to its fields) or its code and message.
+func (r *RecomsResult) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"success":true,"responses":[`...)
+	var doc []byte
+	for i := range r.Responses {
+		rr := &r.Responses[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '{')
+		if rr.Key != "" {
+			dst = append(dst, `"key":`...)
+			dst = appendMarshal(dst, rr.Key)
+		} else {
+			dst = append(dst, `"trackingKey":`...)
+			dst = appendMarshal(dst, rr.TrackingKey)
+		}
+		if !rr.Success {
+			dst = append(dst, `,"success":false,"code":`...)
+			dst = appendMarshal(dst, rr.Code)
+			dst = append(dst, `,"message":`...)
+			dst = appendMarshal(dst, rr.Message)
+			dst = append(dst, '}')
+			continue
+		}
+		dst = append(dst, `,"success":true,"products":[`...)
+		for k, d := range rr.Docs {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			doc = r.gen.Products.AppendStored(doc[:0], d)
+			dst = appendProjected(dst, doc, rr.Fields, nil)
+		}
+		dst = append(dst, "]}"...)
+	}
+	return append(dst, "]}"...)
+}

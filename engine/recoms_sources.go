@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/behaviour"
+)
+
+// What the sources rank by (docs/decisions.md, Recommendations).
+var (
+	// topWeights: TOP is views + 3 carts + 5 buys over the long window.
+	topWeights = behaviour.Weights{behaviour.Views: 1, behaviour.Carts: 3, behaviour.Buys: 5}
+	// The single-kind sources.
+	boughtWeights = behaviour.Weights{behaviour.Buys: 1}
+	viewedWeights = behaviour.Weights{behaviour.Views: 1}
+)
+
+// fill is the products of unmanaged request r: each source in order,
+// each up to its limit, until r.Count; none already answered in the
+// call, none of the context's, none filtered out, and (unless
+// hideAdditionalVariants is false) one per groupingKey.
+func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
+	ctxDocs := c.contextDocs(r.Context)
+	hide := r.HideAdditionalVariants == nil || *r.HideAdditionalVariants
+	groups := map[string]bool{}
+	if hide {
+		for _, d := range ctxDocs {
+			if k := c.groupingKey(d); k != "" {
+				groups[k] = true
+			}
+		}
+	}
+	var out []uint32
+	for _, s := range r.Sources {
+		if len(out) >= r.Count {
+			break
+		}
+		allowed, err := c.sourceFilter(s.Filters, r.Context)
+		if err != nil {
+			return nil, err
+		}
+		want := r.Count - len(out)
+		if s.Limit > 0 {
+			want = min(want, s.Limit)
+		}
+		taken := 0
+		c.candidates(s.Type, ctxDocs, func(d uint32) bool {
+			if c.used.Contains(d) || slices.Contains(ctxDocs, d) || slices.Contains(out, d) || allowed != nil && !allowed.Contains(d) {
+				return true
+			}
+			if hide {
+				if k := c.groupingKey(d); k != "" {
+					if groups[k] {
+						return true
+					}
+					groups[k] = true
+				}
+			}
+			out = append(out, d)
+			taken++
+			return taken < want
+		})
+	}
+	return out, nil
+}
+
+// contextDocs is the served products the context names by number.
+func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
+	var out []uint32
+	for _, pn := range contextStrings(ctx, "productNumbers") {
+		if d, ok := c.g.productDoc(pn); ok && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// candidates calls yield with source typ's products, best first, until
+// yield returns false or they run out.
+func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) bool) {
+	byNumber := func(pns []string) bool {
+		for _, pn := range pns {
+			if d, ok := c.g.productDoc(pn); ok && !yield(d) {
+				return false
+			}
+		}
+		return true
+	}
+	scored := func(s []behaviour.Scored) bool {
+		for _, x := range s {
+			if d, ok := c.g.productDoc(x.ProductNumber); ok && !yield(d) {
+				return false
+			}
+		}
+		return true
+	}
+	switch typ {
+	case SourceTop:
+		scored(c.m.Ranked(topWeights, behaviour.Long, c.now))
+	case SourceMostBought:
+		scored(c.m.Ranked(boughtWeights, behaviour.Long, c.now))
+	case SourceMostViewed:
+		scored(c.m.Ranked(viewedWeights, behaviour.Long, c.now))
+	case SourceRetargeted, SourceRecentlyBought:
+		v, _ := c.m.Visitor(c.visitor)
+		if typ == SourceRetargeted {
+			byNumber(v.Viewed)
+		} else {
+			byNumber(v.Bought)
+		}
+	case SourceBoughtTogether:
+		pns := c.numbers(ctxDocs)
+		if len(pns) == 0 {
+			v, _ := c.m.Visitor(c.visitor)
+			pns = v.Cart
+		}
+		scored(merged(pns, c.m.CoBought))
+	case SourceAlternatives:
+		if !scored(merged(c.numbers(ctxDocs), c.m.CoViewed)) {
+			return
+		}
+		c.sameCategory(ctxDocs, yield)
+	}
+}
+
+// numbers is the behaviour's names of docs: their product numbers.
+func (c *recomCall) numbers(docs []uint32) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		out[i] = c.g.Products.Key(d)
+	}
+	return out
+}
+
+// merged is the neighbours of every product of pns, their scores summed,
+// best first.
+func merged(pns []string, neighbours func(string) []behaviour.Scored) []behaviour.Scored {
+	sum := map[string]float64{}
+	for _, pn := range pns {
+		for _, n := range neighbours(pn) {
+			sum[n.ProductNumber] += n.Score
+		}
+	}
+	out := make([]behaviour.Scored, 0, len(sum))
+	for pn, s := range sum {
+		out = append(out, behaviour.Scored{ProductNumber: pn, Score: s})
+	}
+	slices.SortFunc(out, func(a, b behaviour.Scored) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return cmp.Compare(a.ProductNumber, b.ProductNumber)
+	})
+	return out
+}
+
+// sameCategory yields the products that share the context products'
+// deepest category (their first hierarchy path), the most popular first,
+// then the rest in index order: alternatives for a product nobody has
+// viewed yet.
+func (c *recomCall) sameCategory(ctxDocs []uint32, yield func(uint32) bool) {
+	var paths []string
+	for _, d := range ctxDocs {
+		var p struct {
+			Hierarchies [][]string `json:"hierarchies"`
+		}
+		if json.Unmarshal(c.g.Products.Stored(d), &p) == nil && len(p.Hierarchies) > 0 {
+			path := ""
+			for _, name := range p.Hierarchies[0] {
+				path += name + "$"
+			}
+			if path != "" && !slices.Contains(paths, path) {
+				paths = append(paths, path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	if _, ok := c.g.fields["hierarchies"]; !ok {
+		return
+	}
+	leaf, err := c.filterDocs("hierarchies", "$in", paths)
+	if err != nil || leaf.IsEmpty() {
+		return
+	}
+	seen := roaring.New()
+	for _, s := range c.m.Ranked(topWeights, behaviour.Long, c.now) {
+		if d, ok := c.g.productDoc(s.ProductNumber); ok && leaf.Contains(d) {
+			seen.Add(d)
+			if !yield(d) {
+				return
+			}
+		}
+	}
+	it := leaf.Iterator()
+	for it.HasNext() {
+		if d := it.Next(); !seen.Contains(d) && !yield(d) {
+			return
+		}
+	}
+}
+
+// groupingKey is a product's groupingKey, "" when it has none.
+func (c *recomCall) groupingKey(d uint32) string {
+	var p struct {
+		GroupingKey string `json:"groupingKey"`
+	}
+	if json.Unmarshal(c.g.Products.Stored(d), &p) != nil {
+		return ""
+	}
+	return p.GroupingKey
+}

@@ -1,0 +1,185 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/events"
+)
+
+// recomShop serves the shop fixture with a behaviour whose answers are
+// known exactly: every event at one time, read at that time, so no count
+// has decayed. Views: A100 3, B100 2, B200 1, C300 1, C100 1 (out of
+// stock); buys: A100 2,
+// B100 1, B200 1; carts: B200 1. TOP (views + 3 carts + 5 buys): A100
+// 13, B200 9, B100 7, C300 1. Co-viewed with A100: B100 2, B200 1;
+// co-bought with A100: B100 1, B200 1. In stock: A100, B100, B200, C300.
+func recomShop(t *testing.T) (*Engine, *Behaviours, time.Time) {
+	t.Helper()
+	_, eng, _, _ := liveShop(t)
+	bhv := NewBehaviours()
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	m := bhv.Model(shopUUID)
+	for _, e := range []events.Event{
+		{Kind: events.View, User: "u1", ProductNumber: "A100"},
+		{Kind: events.View, User: "u1", ProductNumber: "B100"},
+		{Kind: events.View, User: "u2", ProductNumber: "A100"},
+		{Kind: events.View, User: "u2", ProductNumber: "B200"},
+		{Kind: events.View, User: "u3", ProductNumber: "B100"},
+		{Kind: events.View, User: "u3", ProductNumber: "A100"},
+		{Kind: events.Purchase, User: "u2", Email: "b@shop.test", OrderNumber: "O1", ProductNumbers: []string{"A100", "B200"}},
+		{Kind: events.Purchase, User: "u3", OrderNumber: "O2", ProductNumbers: []string{"A100", "B100"}},
+		{Kind: events.View, User: "u4", ProductNumber: "C300"},
+		{Kind: events.Cart, User: "u4", ProductNumbers: []string{"B200"}},
+		{Kind: events.View, User: "u5", ProductNumber: "C100"}, // out of stock
+	} {
+		e.Website, e.Time = shopUUID, at.UnixMilli()
+		m.Fold(&e)
+	}
+	return eng, bhv, at
+}
+
+// recoms answers body and describes each response: "A100 B200" (its
+// products, in order) or "CODE: message".
+func recoms(t *testing.T, eng *Engine, bhv *Behaviours, now time.Time, body string) ([]string, error) {
+	t.Helper()
+	var req RecomsRequest
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	res, err := eng.Recoms(&req, bhv, now)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range res.Responses {
+		if !r.Success {
+			out = append(out, r.Code+": "+r.Message)
+			continue
+		}
+		var pns []string
+		for _, d := range r.Docs {
+			pns = append(pns, res.gen.Products.Key(d))
+		}
+		out = append(out, strings.Join(pns, " "))
+	}
+	// The JSON answer holds the same, in order.
+	var decoded struct {
+		Success   bool
+		Responses []struct {
+			Success  bool
+			Products []struct{ ProductNumber string }
+		}
+	}
+	if err := json.Unmarshal(res.AppendJSON(nil), &decoded); err != nil || !decoded.Success || len(decoded.Responses) != len(out) {
+		t.Fatalf("%s: the JSON answer %s: %v", body, res.AppendJSON(nil), err)
+	}
+	return out, nil
+}
+
+// TestRecomsSources: each source's products, in its order, from the
+// behaviour and the index, with limits, filters and context.
+func TestRecomsSources(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	one := func(source string, count int, extra string) string {
+		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + itoa(count) + `,"sources":[` + source + `]` + `}]}`
+	}
+	withCtx := func(source string, count int, ctx, extra string) string {
+		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + itoa(count) + `,"context":` + ctx + `,"sources":[` + source + `]}]}`
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"TOP", one(`{"type":"TOP"}`, 3, ""), "A100 B200 B100"},
+		{"TOP, all in stock", one(`{"type":"TOP"}`, 10, ""), "A100 B200 B100 C300"},
+		{"out of stock when a filter asks", one(`{"type":"TOP","filters":{"inStock":false}}`, 10, ""), "C100"},
+		{"MOST_BOUGHT", one(`{"type":"MOST_BOUGHT"}`, 10, ""), "A100 B100 B200"},
+		{"MOST_VIEWED", one(`{"type":"MOST_VIEWED"}`, 10, ""), "A100 B100 B200 C300"},
+		{"sources in order, each to its limit", one(`{"type":"MOST_VIEWED","limit":1},{"type":"MOST_BOUGHT"}`, 3, ""), "A100 B100 B200"},
+		{"the context is not recommended back", withCtx(`{"type":"TOP"}`, 10, `{"productNumbers":["A100"]}`, ""), "B200 B100 C300"},
+		{"ALTERNATIVES: co-viewed", withCtx(`{"type":"ALTERNATIVES"}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
+		{"ALTERNATIVES: then the same category, out of stock when asked, variants when asked",
+			`{"websiteUuid":"` + shopUUID + `","requests":[{"trackingKey":"t","count":10,"hideAdditionalVariants":false,"context":{"productNumbers":["A100"]},"sources":[{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}]}]}`, "B100 B200 A200"},
+		{"ALTERNATIVES: a variant of the context is hidden",
+			withCtx(`{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
+		{"ALTERNATIVES of a product nobody viewed: its category", withCtx(`{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}`, 10, `{"productNumbers":["C100"]}`, ""), "C200"},
+		{"BOUGHT_TOGETHER", withCtx(`{"type":"BOUGHT_TOGETHER"}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
+		{"BOUGHT_TOGETHER with the visitor's cart", one(`{"type":"BOUGHT_TOGETHER"}`, 10, `,"trackingUserId":"u4"`), "A100"},
+		{"RETARGETED", one(`{"type":"RETARGETED"}`, 10, `,"trackingUserId":"u1"`), "B100 A100"},
+		{"RECENTLY_BOUGHT by email", one(`{"type":"RECENTLY_BOUGHT"}`, 10, `,"email":"b@shop.test"`), "B200 A100"},
+		{"filter $eq", one(`{"type":"TOP","filters":{"brand":"Gardena"}}`, 10, ""), "B100"},
+		{"filter $in", one(`{"type":"TOP","filters":{"brand":{"$in":["Makita","Gardena"]}}}`, 10, ""), "A100 B100"},
+		{"filter $all on a list field", one(`{"type":"TOP","filters":{"extraDataList.tags":{"$all":["cordless","battery"]}}}`, 10, ""), "A100"},
+		{"filter $all, no product has both", one(`{"type":"TOP","filters":{"extraDataList.tags":{"$all":["cordless","led"]}}}`, 10, ""), ""},
+		{"filter from the context", withCtx(`{"type":"TOP","filters":{"brand":"$context.brand"}}`, 10, `{"brand":"Müller"}`, ""), "B200"},
+		{"filter by the context's category", withCtx(`{"type":"TOP","filters":{"hierarchies":"$context.hierarchies"}}`, 10, `{"hierarchies":[["Garden"]]}`, ""), "B200 B100"},
+		{"filter on a number range", one(`{"type":"TOP","filters":{"price":"20,100"}}`, 10, ""), "A100 B100"},
+		{"filter on an unknown field", one(`{"type":"TOP","filters":{"colour":"Red"}}`, 10, ""), `BAD_REQUEST: filters.colour: field "colour" is not an indexed field`},
+		{"a bad operator", one(`{"type":"TOP","filters":{"brand":{"$ne":"Bosch"}}}`, 10, ""), `BAD_REQUEST: filters.brand: unknown operator "$ne": want $eq, $in or $all`},
+		{"a context the filter lacks", one(`{"type":"TOP","filters":{"brand":"$context.brand"}}`, 10, ""), `BAD_REQUEST: filters.brand: "$context.brand" refers to context.brand, which the request does not give`},
+	} {
+		got, err := recoms(t, eng, bhv, now, tc.body)
+		if err != nil || len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// TestRecomsNoRepeats: one call never answers a product twice; its
+// responses come in request order.
+func TestRecomsNoRepeats(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	got, err := recoms(t, eng, bhv, now, `{"websiteUuid":"`+shopUUID+`","requests":[
+		{"trackingKey":"a","count":2,"sources":[{"type":"TOP"}]},
+		{"key":"no-such-box"},
+		{"trackingKey":"b","count":2,"sources":[{"type":"TOP"}]},
+		{"trackingKey":"c","count":5,"sources":[{"type":"MOST_VIEWED"}]}]}`)
+	want := []string{"A100 B200", `NOT FOUND: recommendation "no-such-box" not found`, "B100 C300", ""}
+	if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("%q %v, want %q", got, err, want)
+	}
+}
+
+// TestRecomsErrors: what refuses a whole call, and what fails one
+// response with BAD_REQUEST.
+func TestRecomsErrors(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	site := `"websiteUuid":"` + shopUUID + `",`
+	for _, tc := range []struct {
+		name, body string
+		kind       Kind // of a whole-call error; 0: per response
+		want       string
+	}{
+		{"two ids", `{` + site + `"trackingUserId":"u1","email":"a@b","requests":[{"key":"x"}]}`, KindInvalid, "at most one of trackingUserId, email and customerId"},
+		{"no requests", `{` + site + `"requests":[]}`, KindInvalid, "requests: is required"},
+		{"an unknown website", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","requests":[{"key":"x"}]}`, KindNotFound, "no website"},
+		{"unmanaged without websiteUuid", `{"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: websiteUuid is required for an unmanaged request"},
+		{"managed without websiteUuid", `{"requests":[{"key":"box"}]}`, 0, `NOT FOUND: recommendation "box" not found`},
+		{"a bad trackingKey", `{` + site + `"requests":[{"trackingKey":"a b","count":1,"sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: trackingKey "a b": want 1 to 100 letters, digits or hyphens`},
+		{"a long trackingKey", `{` + site + `"requests":[{"trackingKey":"` + strings.Repeat("k", 101) + `","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: trackingKey"},
+		{"count 0", `{` + site + `"requests":[{"trackingKey":"t","count":0,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 0: want the number of products, more than 0"},
+		{"no sources", `{` + site + `"requests":[{"trackingKey":"t","count":1}]}`, 0, "BAD_REQUEST: sources: give at least one source"},
+		{"an unknown source", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"NEWEST"}]}]}`, 0, `BAD_REQUEST: sources[0].type "NEWEST"`},
+		{"alternatives without context", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"ALTERNATIVES"}]}]}`, 0, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers"},
+		{"retargeted without a visitor", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"RETARGETED"}]}]}`, 0, "BAD_REQUEST: sources[0]: RETARGETED needs the visitor"},
+		{"recently bought, an unknown email", `{` + site + `"email":"x@y","requests":[{"trackingKey":"t","count":1,"sources":[{"type":"RECENTLY_BOUGHT"}]}]}`, 0, "BAD_REQUEST: sources[0]: RECENTLY_BOUGHT needs the visitor"},
+		{"html unmanaged", `{` + site + `"requests":[{"trackingKey":"t","count":1,"format":"html","sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: format "html"`},
+		{"a bad device", `{` + site + `"requests":[{"trackingKey":"t","count":1,"deviceType":"TV","sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: deviceType "TV"`},
+		{"key and trackingKey", `{` + site + `"requests":[{"key":"k","trackingKey":"t"}]}`, 0, "BAD_REQUEST: give key (a managed box) or trackingKey"},
+		{"a negative limit", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP","limit":-1}]}]}`, 0, "BAD_REQUEST: sources[0].limit -1"},
+	} {
+		got, err := recoms(t, eng, bhv, now, tc.body)
+		if tc.kind != 0 {
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != tc.kind || !strings.Contains(e.Error(), tc.want) {
+				t.Errorf("%s: %v, want a %v error saying %q", tc.name, err, tc.kind, tc.want)
+			}
+			continue
+		}
+		if err != nil || len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
+			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+		}
+	}
+}

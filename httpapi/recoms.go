@@ -1,0 +1,40 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/engine"
+)
+
+// recoms serves POST /serve/recoms (spec section 3): JSON or text/plain.
+// The visitor is the call's trackingUserId, email or customerId, else
+// the retail_id cookie (the spec's tracking id).
+func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
+	b, err := body(ctx, s.opt.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	var req engine.RecomsRequest
+	if err := decode(b, &req); err != nil {
+		return err
+	}
+	if req.TrackingUserID == "" && req.Email == "" && req.CustomerID == "" {
+		req.TrackingUserID = string(ctx.Request.Header.Cookie(retailIDCookie))
+	}
+	bhv := s.opt.Behaviours
+	if bhv == nil {
+		bhv = s.noBehaviour
+	}
+	res, err := s.eng.Recoms(&req, bhv, time.Now())
+	if err != nil {
+		return err
+	}
+	buf := s.getBuf()
+	buf = res.AppendJSON(buf)
+	ctx.SetContentType("application/json")
+	ctx.SetBody(buf)
+	s.putBuf(buf)
+	return nil
+}
