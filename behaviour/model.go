@@ -55,12 +55,18 @@ type Model struct {
 	orders   map[uint64]struct{} // hashes of the order numbers counted
 	seed     maphash.Seed
 	events   int // events folded
+
+	// MaxStale is how long a ranking (Ranked) is reused after events were
+	// folded since it was computed; default (New) 1 s, 0: never.
+	MaxStale time.Duration
+	rankMu   sync.Mutex // guards ranked; taken before mu
+	ranked   map[rankKey]ranking
 }
 
 // New is an empty model.
 func New() *Model {
 	return &Model{ids: map[string]uint32{}, visitors: map[string]*visitor{}, links: map[string]string{},
-		orders: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
+		orders: map[uint64]struct{}{}, seed: maphash.MakeSeed(), MaxStale: time.Second}
 }
 
 // visitor is one tracking id's history.

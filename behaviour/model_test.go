@@ -230,3 +230,48 @@ func TestNeighboursMatchExactCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestRankedIsKept: a ranking is reused while no event was folded, and
+// for MaxStale after one; with MaxStale 0 every fold is seen at once.
+// Its order does not depend on when it is asked for.
+func TestRankedIsKept(t *testing.T) {
+	m := New()
+	fold(m, view("u", "A", 0), view("u", "B", 0), view("v", "B", time.Minute))
+	w := Weights{Views: 1}
+	now := t0.Add(time.Hour)
+	names := func(s []Scored) string {
+		out := ""
+		for _, x := range s {
+			out += x.ProductNumber
+		}
+		return out
+	}
+	if got := names(m.Ranked(w, Short, now)); got != "BA" {
+		t.Fatalf("ranked %q, want BA", got)
+	}
+	fold(m, view("x", "A", 2*time.Minute), view("y", "A", 2*time.Minute))
+	if got := names(m.Ranked(w, Short, now.Add(500*time.Millisecond))); got != "BA" {
+		t.Errorf("within MaxStale of the last ranking: %q, want the kept BA", got)
+	}
+	if got := names(m.Ranked(w, Short, now.Add(2*time.Second))); got != "AB" {
+		t.Errorf("after MaxStale: %q, want AB", got)
+	}
+	m.MaxStale = 0
+	fold(m, view("z", "C", 3*time.Minute), view("z2", "C", 3*time.Minute), view("z3", "C", 3*time.Minute))
+	if got := names(m.Ranked(w, Short, now.Add(2*time.Second))); got != "CAB" {
+		t.Errorf("MaxStale 0: %q, want CAB at once", got)
+	}
+	// The order is the same asked for a year later: scores shrink
+	// together.
+	later := New()
+	later.MaxStale = 0
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 500 {
+		fold(later, view(fmt.Sprint("u", i), fmt.Sprint("P", r.IntN(40)), time.Duration(r.IntN(30*24))*time.Hour))
+	}
+	a := names(later.Ranked(w, Long, t0.Add(31*24*time.Hour)))
+	later.Fold(&events.Event{Kind: events.Search, Website: "w", Query: "x", Results: new(int)}) // a fold that changes no count
+	if b := names(later.Ranked(w, Long, t0.Add(400*24*time.Hour))); a != b {
+		t.Errorf("the order changed with time:\n%s\n%s", a, b)
+	}
+}

@@ -19,7 +19,7 @@ func (m *Model) Popular(k Kind, w Window, n int, now time.Time) []Scored {
 	var weights Weights
 	weights[k] = 1
 	out := m.Ranked(weights, w, now)
-	return out[:min(n, len(out))]
+	return slices.Clone(out[:min(n, len(out))])
 }
 
 // Weights weigh each kind's count in a popularity score: Weights{Views:
@@ -27,10 +27,25 @@ func (m *Model) Popular(k Kind, w Window, n int, now time.Time) []Scored {
 type Weights [numKinds]float64
 
 // Ranked is every product with a score above 0, the weighted sum of its
-// counts in window w as of now, highest first (ties by product number).
+// counts in window w, highest first (ties by product number). The order
+// does not change with time: every count of a product decays from the
+// same moment by the same factor. So a ranking is computed once and kept
+// while no event was folded, or for at most MaxStale after one; its
+// scores are as of when it was computed. The slice is shared: callers
+// must not modify it.
 func (m *Model) Ranked(weights Weights, w Window, now time.Time) []Scored {
+	key := rankKey{weights, w}
+	m.rankMu.Lock()
+	defer m.rankMu.Unlock()
+	if r, ok := m.ranked[key]; ok {
+		m.mu.RLock()
+		fresh := r.events == m.events || now.Sub(r.at) < m.MaxStale && now.Sub(r.at) >= 0
+		m.mu.RUnlock()
+		if fresh {
+			return r.list
+		}
+	}
 	m.mu.RLock()
-	defer m.mu.RUnlock()
 	at := now.UnixMilli()
 	var out []Scored
 	for id := range m.counts {
@@ -44,8 +59,27 @@ func (m *Model) Ranked(weights Weights, w Window, now time.Time) []Scored {
 			out = append(out, Scored{m.numbers[id], v})
 		}
 	}
+	events := m.events
+	m.mu.RUnlock()
 	sortScored(out)
+	if m.ranked == nil {
+		m.ranked = map[rankKey]ranking{}
+	}
+	m.ranked[key] = ranking{list: out, events: events, at: now}
 	return out
+}
+
+// rankKey names a ranking: its weights and window.
+type rankKey struct {
+	weights Weights
+	window  Window
+}
+
+// ranking is a computed Ranked answer: as of events folded, at time at.
+type ranking struct {
+	list   []Scored
+	events int
+	at     time.Time
 }
 
 // CoViewed is the products viewed in one session with pn, most often
