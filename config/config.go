@@ -45,6 +45,8 @@ type Website struct {
 	APIKeys       []string       `json:"apiKeys,omitempty"`
 	IndexedFields []IndexedField `json:"indexedFields"`
 	Search        []SearchConfig `json:"searchConfigs"`
+	// Boxes are the website's managed recommendation boxes.
+	Boxes []Box `json:"boxes,omitempty"`
 }
 
 // IndexedField makes a product field filterable, facetable or sortable.

@@ -443,3 +443,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestBoxes: a managed recommendation box's members, and its key unique
+// across the server.
+func TestBoxes(t *testing.T) {
+	box := func(members map[string]any) func(t *testing.T, doc map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			b := map[string]any{"key": "top", "count": 4, "sources": []any{map[string]any{"type": "TOP"}}}
+			for k, v := range members {
+				if v == nil {
+					delete(b, k)
+				} else {
+					b[k] = v
+				}
+			}
+			w := at(t, doc, website...)
+			boxes, _ := w["boxes"].([]any)
+			w["boxes"] = append(boxes, b)
+		}
+	}
+	twice := func(t *testing.T, doc map[string]any) { box(nil)(t, doc); box(nil)(t, doc) }
+	checkCases(t, "boxes.txt", []parseCase{
+		{"a box", box(nil), true},
+		{"html with a template and limits", box(map[string]any{"format": "html", "template": "<p>{{len .Products}}</p>",
+			"sources": []any{map[string]any{"type": "ALTERNATIVES", "limit": 2, "filters": map[string]any{"brand": "$context.brand"}}, map[string]any{"type": "TOP"}}}), true},
+		{"no key", box(map[string]any{"key": nil}), false},
+		{"a key with a space", box(map[string]any{"key": "top sellers"}), false},
+		{"count 0", box(map[string]any{"count": 0}), false},
+		{"no sources", box(map[string]any{"sources": []any{}}), false},
+		{"an unknown source", box(map[string]any{"sources": []any{map[string]any{"type": "NEWEST"}}}), false},
+		{"a negative limit", box(map[string]any{"sources": []any{map[string]any{"type": "TOP", "limit": -1}}}), false},
+		{"format xml", box(map[string]any{"format": "xml"}), false},
+		{"an unknown member", box(map[string]any{"size": 3}), false},
+		{"a key used twice", twice, false},
+		{"a key of another website's box", func(t *testing.T, doc map[string]any) {
+			box(nil)(t, doc)
+			secondWebsite("another-key")(t, doc)
+		}, false},
+	})
+}

@@ -82,7 +82,8 @@ func (f *File) Validate() error {
 		return fmt.Errorf("websites: at least one website is required")
 	}
 	uuids := map[string]int{}
-	keys := map[string]int{} // search configuration key → website
+	keys := map[string]int{}    // search configuration key → website
+	boxKeys := map[string]int{} // box key → website
 	for i := range f.Websites {
 		w := &f.Websites[i]
 		if err := w.Validate(); err != nil {
@@ -97,6 +98,12 @@ func (f *File) Validate() error {
 				return fmt.Errorf("websites[%d].searchConfigs[%d]: key %q is used by websites[%d] too: a key names one website's configuration across the server", i, k, w.Search[k].Key, j)
 			}
 			keys[w.Search[k].Key] = i
+		}
+		for k := range w.Boxes {
+			if j, ok := boxKeys[w.Boxes[k].Key]; ok {
+				return fmt.Errorf("websites[%d].boxes[%d]: key %q is used by websites[%d] too: a box key names one website's box across the server", i, k, w.Boxes[k].Key, j)
+			}
+			boxKeys[w.Boxes[k].Key] = i
 		}
 	}
 	return nil
@@ -156,6 +163,17 @@ func (w *Website) Validate() error {
 		if err := w.validateSearch(s); err != nil {
 			return fmt.Errorf("searchConfigs[%d] (%s): %w", i, s.Key, err)
 		}
+	}
+	boxes := map[string]bool{}
+	for i := range w.Boxes {
+		b := &w.Boxes[i]
+		if err := b.validate(); err != nil {
+			return fmt.Errorf("boxes[%d]: %w", i, err)
+		}
+		if boxes[b.Key] {
+			return fmt.Errorf("boxes[%d]: key %q used twice", i, b.Key)
+		}
+		boxes[b.Key] = true
 	}
 	return nil
 }

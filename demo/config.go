@@ -35,6 +35,23 @@ func EnglishConfig() config.Website {
 			{Name: "extraDataNumber.rating", Type: config.TypeNumber, Sortable: true},
 		},
 		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}}},
+		Boxes:  Boxes(),
+	}
+}
+
+// Boxes are the demo shop's managed recommendation boxes, json by
+// default (README.md): its best sellers, alternatives to the products
+// in the context (co-viewed, then the same category, topped up with the
+// best sellers), and what was bought with them, topped up with the most
+// bought.
+func Boxes() []config.Box {
+	fields := []string{"productNumber", "title", "brand", "price", "priceFormatted", "url", "imgUrl"}
+	return []config.Box{
+		{Key: "demo-top", Name: "Popular right now", Count: 8, Fields: fields, Sources: []config.BoxSource{{Type: "TOP"}}},
+		{Key: "demo-alternatives", Name: "You may also like", Count: 8, Fields: fields,
+			Sources: []config.BoxSource{{Type: "ALTERNATIVES"}, {Type: "TOP"}}},
+		{Key: "demo-bought-together", Name: "Bought together", Count: 4, Fields: fields,
+			Sources: []config.BoxSource{{Type: "BOUGHT_TOGETHER"}, {Type: "MOST_BOUGHT"}}},
 	}
 }
 

@@ -22,14 +22,18 @@ type siteTable struct {
 	list   []*Generation          // configuration order
 	byUUID map[string]*Generation // website UUID → generation
 	byKey  map[string]*Generation // search configuration key → generation
+	byBox  map[string]*Generation // recommendation box key → generation
 }
 
 func newSiteTable(gens []*Generation) *siteTable {
-	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}}
+	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}}
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
 		for k := range g.search {
 			t.byKey[k] = g
+		}
+		for k := range g.boxes {
+			t.byBox[k] = g
 		}
 	}
 	return t

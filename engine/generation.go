@@ -38,6 +38,7 @@ type Generation struct {
 	unsaved bool
 	fields  map[string]config.IndexedField
 	search  map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
+	boxes   map[string]*box          // the managed recommendation boxes, compiled likewise
 	// initial caches each version's initial content on Products: a
 	// generation with other products has caches of its own.
 	initial map[*version]*initialCache
@@ -382,8 +383,9 @@ func (g *Generation) newInitialCaches() {
 	}
 }
 
-// CheckWebsite compiles w's search configurations as a generation would
-// (searchable fields, synonyms, templates), without a catalog, so a
+// CheckWebsite compiles w's search configurations and boxes as a
+// generation would (searchable fields, synonyms, templates), without a
+// catalog, so a
 // configuration the engine cannot serve is refused before it is stored.
 func CheckWebsite(w *config.Website, lang analysis.Language) error {
 	g := &Generation{Website: w, an: analysis.New(lang)}
@@ -406,6 +408,15 @@ func (g *Generation) compile() error {
 			}
 		}
 		g.search[s.Key] = sc
+	}
+	g.boxes = map[string]*box{}
+	for i := range g.Website.Boxes {
+		b := &g.Website.Boxes[i]
+		tmpl, err := render.CompileRecoms("box "+b.Key, b.Template)
+		if err != nil {
+			return fmt.Errorf("box %s: %w", b.Key, err)
+		}
+		g.boxes[b.Key] = &box{cfg: b, tmpl: tmpl}
 	}
 	g.newInitialCaches()
 	return nil

@@ -2,12 +2,16 @@ package engine
 
 import (
 	"fmt"
+	"html/template"
 	"regexp"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/render"
 )
 
 // RecomsRequest is the body of POST /serve/recoms (spec section 3).
@@ -37,11 +41,14 @@ type RecomRequest struct {
 }
 
 // RecomSource is one ordered source of a box: up to Limit products (0:
-// as many as the box still needs) that match every filter.
-type RecomSource struct {
-	Type    string         `json:"type"`
-	Limit   int            `json:"limit"`
-	Filters map[string]any `json:"filters"`
+// as many as the box still needs) that match every filter; a managed
+// box's sources are the same.
+type RecomSource = config.BoxSource
+
+// box is a managed recommendation box, compiled.
+type box struct {
+	cfg  *config.Box
+	tmpl *template.Template
 }
 
 // The source types, in the spec's order.
@@ -77,16 +84,18 @@ const (
 // request, in order.
 type RecomsResult struct {
 	Responses []RecomResponse
-	gen       *Generation
 }
 
-// RecomResponse is one request's answer: its products, or why not.
+// RecomResponse is one request's answer: its products (json) or their
+// HTML (a managed box's format html), or why not.
 type RecomResponse struct {
 	Key, TrackingKey string
 	Success          bool
 	Code, Message    string
 	Docs             []uint32 // the products, in order
 	Fields           []string
+	HTML             *string
+	gen              *Generation // whose products Docs are
 }
 
 // fail is r failed with code and a message.
@@ -113,31 +122,48 @@ func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*Re
 	if len(req.Requests) == 0 {
 		return nil, Invalid("requests", "is required: at least one recommendation request")
 	}
-	var g *Generation
+	var site *Generation
 	if req.WebsiteUUID != "" {
 		var ok bool
-		if g, ok = e.Website(req.WebsiteUUID); !ok {
+		if site, ok = e.Website(req.WebsiteUUID); !ok {
 			return nil, NotFound("websiteUuid", "no website %q is served", req.WebsiteUUID)
 		}
 	}
-	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests)), gen: g}
-	if g == nil {
-		for i := range req.Requests {
-			r := &req.Requests[i]
-			res.Responses[i] = RecomResponse{Key: r.Key, TrackingKey: r.TrackingKey}
-			if r.Key != "" {
-				res.Responses[i].fail(codeNotFound, "recommendation %q not found", r.Key)
-			} else {
-				res.Responses[i].fail(codeBadRequest, "websiteUuid is required for an unmanaged request")
-			}
+	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests))}
+	calls := map[*Generation]*recomCall{} // the call's state per website
+	callFor := func(g *Generation) *recomCall {
+		c := calls[g]
+		if c == nil {
+			m := bhv.Model(g.Website.UUID)
+			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID)}
+			calls[g] = c
 		}
-		return res, nil
+		return c
 	}
-	m := bhv.Model(g.Website.UUID)
-	c := &recomCall{g: g, m: m, now: now, used: roaring.New(),
-		visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID)}
 	for i := range req.Requests {
-		res.Responses[i] = c.answer(&req.Requests[i])
+		r := &req.Requests[i]
+		out := &res.Responses[i]
+		*out = RecomResponse{Key: r.Key, TrackingKey: r.TrackingKey, Fields: r.Fields}
+		switch {
+		case r.Key != "" && r.TrackingKey != "":
+			out.fail(codeBadRequest, "give key (a managed box) or trackingKey (an unmanaged request), not both")
+		case r.Key != "":
+			g, b := site, (*box)(nil)
+			if g != nil {
+				b = g.boxes[r.Key]
+			} else if g = e.sites.Load().byBox[r.Key]; g != nil {
+				b = g.boxes[r.Key]
+			}
+			if b == nil {
+				out.fail(codeNotFound, "recommendation %q not found", r.Key)
+				continue
+			}
+			callFor(g).managed(r, b, out)
+		case site == nil:
+			out.fail(codeBadRequest, "websiteUuid is required for an unmanaged request")
+		default:
+			callFor(site).unmanaged(r, out)
+		}
 	}
 	return res, nil
 }
@@ -151,31 +177,67 @@ type recomCall struct {
 	used    *roaring.Bitmap // products already answered in this call
 }
 
-// answer is one request's response.
-func (c *recomCall) answer(r *RecomRequest) RecomResponse {
-	out := RecomResponse{Key: r.Key, TrackingKey: r.TrackingKey, Fields: r.Fields}
-	if r.Key != "" {
-		if r.TrackingKey != "" {
-			out.fail(codeBadRequest, "give key (a managed box) or trackingKey (an unmanaged request), not both")
-			return out
-		}
-		out.fail(codeNotFound, "recommendation %q not found", r.Key)
-		return out
-	}
+// unmanaged answers unmanaged request r into out.
+func (c *recomCall) unmanaged(r *RecomRequest, out *RecomResponse) {
 	if msg := c.check(r); msg != "" {
 		out.fail(codeBadRequest, "%s", msg)
-		return out
+		return
 	}
+	c.answer(r, out)
+}
+
+// managed answers request r for box b into out: the box's sources,
+// count, fields and variants, with the request's context, and its
+// format (the box's when the request gives none).
+func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
+	u := RecomRequest{TrackingKey: b.cfg.Key, Count: b.cfg.Count, Sources: b.cfg.Sources, Fields: r.Fields,
+		HideAdditionalVariants: b.cfg.HideAdditionalVariants, Context: r.Context, DeviceType: r.DeviceType}
+	if u.Fields == nil {
+		u.Fields, out.Fields = b.cfg.Fields, b.cfg.Fields
+	}
+	format := r.Format
+	if format == "" {
+		format = b.cfg.Format
+	}
+	if format != "" && format != "json" && format != "html" {
+		out.fail(codeBadRequest, "format %q: want json or html", format)
+		return
+	}
+	if msg := c.check(&u); msg != "" {
+		out.fail(codeBadRequest, "%s", msg)
+		return
+	}
+	if !c.answer(&u, out) || format != "html" {
+		return
+	}
+	view := render.RecomsView{Key: b.cfg.Key, Name: b.cfg.Name, Products: make([]render.Item, len(out.Docs))}
+	for i, d := range out.Docs {
+		if err := json.Unmarshal(c.g.Products.Stored(d), &view.Products[i]); err != nil {
+			out.fail(codeBadRequest, "product %s: %v", c.g.Products.Key(d), err)
+			return
+		}
+	}
+	html, err := render.Execute(b.tmpl, view)
+	if err != nil {
+		out.fail(codeBadRequest, "%v", err)
+		return
+	}
+	out.HTML = &html
+}
+
+// answer fills out with the products of checked request r, and says
+// whether it succeeded.
+func (c *recomCall) answer(r *RecomRequest, out *RecomResponse) bool {
 	docs, err := c.fill(r)
 	if err != nil {
 		out.fail(codeBadRequest, "%v", err)
-		return out
+		return false
 	}
-	out.Success, out.Docs = true, docs
+	out.Success, out.Docs, out.gen = true, docs, c.g
 	for _, d := range docs {
 		c.used.Add(d)
 	}
-	return out
+	return true
 }
 
 // check is what is wrong with unmanaged request r, or "".
@@ -237,7 +299,8 @@ func contextStrings(ctx map[string]any, key string) []string {
 
 // AppendJSON appends the answer's JSON: {"success": true, "responses":
 // [...]}, each response with its key or trackingKey, its success, and
-// its products (projected to its fields) or its code and message.
+// its products (projected to its fields), its html, or its code and
+// message.
 func (r *RecomsResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"success":true,"responses":[`...)
 	var doc []byte
@@ -262,12 +325,18 @@ func (r *RecomsResult) AppendJSON(dst []byte) []byte {
 			dst = append(dst, '}')
 			continue
 		}
+		if rr.HTML != nil {
+			dst = append(dst, `,"success":true,"html":`...)
+			dst = appendMarshal(dst, *rr.HTML)
+			dst = append(dst, '}')
+			continue
+		}
 		dst = append(dst, `,"success":true,"products":[`...)
 		for k, d := range rr.Docs {
 			if k > 0 {
 				dst = append(dst, ',')
 			}
-			doc = r.gen.Products.AppendStored(doc[:0], d)
+			doc = rr.gen.Products.AppendStored(doc[:0], d)
 			dst = appendProjected(dst, doc, rr.Fields, nil)
 		}
 		dst = append(dst, "]}"...)

@@ -8,19 +8,33 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/events"
 )
 
 // recomShop serves the shop fixture with a behaviour whose answers are
 // known exactly: every event at one time, read at that time, so no count
-// has decayed. Views: A100 3, B100 2, B200 1, C300 1, C100 1 (out of
-// stock); buys: A100 2,
+// has decayed. Views: A100 3, B100 2, B200 1, C300 1, C100 1 and D100 1
+// (out of stock); buys: A100 2,
 // B100 1, B200 1; carts: B200 1. TOP (views + 3 carts + 5 buys): A100
 // 13, B200 9, B100 7, C300 1. Co-viewed with A100: B100 2, B200 1;
 // co-bought with A100: B100 1, B200 1. In stock: A100, B100, B200, C300.
 func recomShop(t *testing.T) (*Engine, *Behaviours, time.Time) {
 	t.Helper()
-	_, eng, _, _ := liveShop(t)
+	w := shopWebsite()
+	f := false
+	w.Boxes = []config.Box{
+		{Key: "shop-top", Count: 2, Fields: []string{"productNumber", "title"}, Sources: []config.BoxSource{{Type: "TOP"}}},
+		{Key: "shop-alt", Name: "You may also like", Count: 3, Format: "html", Sources: []config.BoxSource{{Type: "ALTERNATIVES"}, {Type: "TOP"}}},
+		{Key: "shop-seen", Count: 5, Format: "html", HideAdditionalVariants: &f, Template: `<b>{{range .Products}}[{{index . "title"}}]{{end}}</b>`,
+			Sources: []config.BoxSource{{Type: "RETARGETED", Filters: map[string]any{"inStock": false}}}},
+	}
+	g, err := Build(w, analysis.English, Source{Products: sliceSource(shopProducts())}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := New("", g)
 	bhv := NewBehaviours()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	m := bhv.Model(shopUUID)
@@ -36,6 +50,7 @@ func recomShop(t *testing.T) (*Engine, *Behaviours, time.Time) {
 		{Kind: events.View, User: "u4", ProductNumber: "C300"},
 		{Kind: events.Cart, User: "u4", ProductNumbers: []string{"B200"}},
 		{Kind: events.View, User: "u5", ProductNumber: "C100"}, // out of stock
+		{Kind: events.View, User: "u6", ProductNumber: "D100"}, // out of stock, a title to escape
 	} {
 		e.Website, e.Time = shopUUID, at.UnixMilli()
 		m.Fold(&e)
@@ -61,9 +76,13 @@ func recoms(t *testing.T, eng *Engine, bhv *Behaviours, now time.Time, body stri
 			out = append(out, r.Code+": "+r.Message)
 			continue
 		}
+		if r.HTML != nil {
+			out = append(out, "html "+*r.HTML)
+			continue
+		}
 		var pns []string
 		for _, d := range r.Docs {
-			pns = append(pns, res.gen.Products.Key(d))
+			pns = append(pns, r.gen.Products.Key(d))
 		}
 		out = append(out, strings.Join(pns, " "))
 	}
@@ -94,7 +113,7 @@ func TestRecomsSources(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
 		{"TOP", one(`{"type":"TOP"}`, 3, ""), "A100 B200 B100"},
 		{"TOP, all in stock", one(`{"type":"TOP"}`, 10, ""), "A100 B200 B100 C300"},
-		{"out of stock when a filter asks", one(`{"type":"TOP","filters":{"inStock":false}}`, 10, ""), "C100"},
+		{"out of stock when a filter asks", one(`{"type":"TOP","filters":{"inStock":false}}`, 10, ""), "C100 D100"},
 		{"MOST_BOUGHT", one(`{"type":"MOST_BOUGHT"}`, 10, ""), "A100 B100 B200"},
 		{"MOST_VIEWED", one(`{"type":"MOST_VIEWED"}`, 10, ""), "A100 B100 B200 C300"},
 		{"sources in order, each to its limit", one(`{"type":"MOST_VIEWED","limit":1},{"type":"MOST_BOUGHT"}`, 3, ""), "A100 B100 B200"},
@@ -181,5 +200,60 @@ func TestRecomsErrors(t *testing.T) {
 		if err != nil || len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
 			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
 		}
+	}
+}
+
+// TestRecomsManagedBoxes: a box of the configuration answers by its key
+// (with or without websiteUuid) with its sources, count and fields, the
+// request's context and format; html through its template (the built-in
+// one when it has none), product data escaped.
+func TestRecomsManagedBoxes(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	site := `"websiteUuid":"` + shopUUID + `",`
+	for _, tc := range []struct{ name, body, want string }{
+		{"a json box", `{` + site + `"requests":[{"key":"shop-top"}]}`, "A100 B200"},
+		{"found by its key alone", `{"requests":[{"key":"shop-top"}]}`, "A100 B200"},
+		{"html, the built-in template", `{` + site + `"requests":[{"key":"shop-alt","context":{"productNumbers":["A100"]}}]}`,
+			"html " + `<div class="aisle-recoms" data-box="shop-alt"><h2 class="aisle-recoms-title">You may also like</h2>
+<ul class="aisle-products">
+<li class="aisle-product"><a href="">
+<span class="aisle-title">Garden Hose 20m</span>
+<span class="aisle-price"></span></a></li>
+<li class="aisle-product"><a href="">
+<span class="aisle-title">Pruning Shears</span>
+<span class="aisle-price"></span></a></li>
+<li class="aisle-product"><a href="">
+<span class="aisle-title">Oak Table</span>
+<span class="aisle-price"></span></a></li>
+</ul>
+</div>`},
+		{"html asked as json", `{` + site + `"requests":[{"key":"shop-alt","format":"json","context":{"productNumbers":["A100"]}}]}`, "B100 B200 C300"},
+		{"its own template, escaped", `{` + site + `"trackingUserId":"u6","requests":[{"key":"shop-seen"}]}`, "html <b>[Desk Lamp &#34;Nova&#34; &lt;LED&gt; &amp; USB]</b>"},
+		{"an unknown box", `{` + site + `"requests":[{"key":"nope"}]}`, `NOT FOUND: recommendation "nope" not found`},
+		{"a box that needs a context", `{` + site + `"requests":[{"key":"shop-alt"}]}`, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers"},
+		{"a bad format", `{` + site + `"requests":[{"key":"shop-top","format":"xml"}]}`, `BAD_REQUEST: format "xml": want json or html`},
+	} {
+		got, err := recoms(t, eng, bhv, now, tc.body)
+		if err != nil || len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
+		}
+	}
+	res, err := eng.Recoms(&RecomsRequest{WebsiteUUID: shopUUID, Requests: []RecomRequest{{Key: "shop-top"}}}, bhv, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"success":true,"responses":[{"key":"shop-top","success":true,"products":[{"productNumber":"A100","title":"Cordless Drill 18V"},{"productNumber":"B200","title":"Pruning Shears"}]}]}`
+	if got := string(res.AppendJSON(nil)); got != want {
+		t.Errorf("the box's fields:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBoxTemplateCheckedWithTheConfiguration: a box whose template does
+// not compile is refused with the configuration, not on a request.
+func TestBoxTemplateCheckedWithTheConfiguration(t *testing.T) {
+	w := shopWebsite()
+	w.Boxes = []config.Box{{Key: "broken", Count: 1, Format: "html", Template: "<p>{{range .Products}}", Sources: []config.BoxSource{{Type: "TOP"}}}}
+	if err := CheckWebsite(w, analysis.English); err == nil || !strings.Contains(err.Error(), "box broken: template") {
+		t.Errorf("a box template that does not compile: %v", err)
 	}
 }

@@ -52,6 +52,26 @@ const DefaultSearch = `<div class="aisle-search" data-query="{{.Query}}">
 {{- end}}
 </div>`
 
+// RecomsView is the data a recommendation box's template renders.
+type RecomsView struct {
+	Key      string // the box's key
+	Name     string // the box's name
+	Products []Item
+}
+
+// DefaultRecoms is a box's template when its configuration has none.
+const DefaultRecoms = `<div class="aisle-recoms" data-box="{{.Key}}">
+{{- with .Name}}<h2 class="aisle-recoms-title">{{.}}</h2>{{end}}
+<ul class="aisle-products">
+{{- range .Products}}
+<li class="aisle-product"><a href="{{index . "url"}}">
+{{- with index . "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
+<span class="aisle-title">{{index . "title"}}</span>
+<span class="aisle-price">{{index . "priceFormatted"}}</span></a></li>
+{{- end}}
+</ul>
+</div>`
+
 var funcs = template.FuncMap{
 	"dict": func(kv ...any) (map[string]any, error) {
 		if len(kv)%2 != 0 {
@@ -70,13 +90,26 @@ var funcs = template.FuncMap{
 	"join": strings.Join,
 }
 
-// Compile parses a configuration's template, or the default when src is
-// empty, so errors surface when the configuration loads rather than on a
-// shopper's request.
+// Compile parses a configuration's search template, or DefaultSearch
+// when src is empty, so errors surface when the configuration loads
+// rather than on a shopper's request.
 func Compile(name, src string) (*template.Template, error) {
 	if src == "" {
 		src = DefaultSearch
 	}
+	return parse(name, src)
+}
+
+// CompileRecoms is Compile for a recommendation box's template, whose
+// default is DefaultRecoms.
+func CompileRecoms(name, src string) (*template.Template, error) {
+	if src == "" {
+		src = DefaultRecoms
+	}
+	return parse(name, src)
+}
+
+func parse(name, src string) (*template.Template, error) {
 	t, err := template.New(name).Funcs(funcs).Option("missingkey=zero").Parse(src)
 	if err != nil {
 		return nil, fmt.Errorf("template %s: %w", name, err)

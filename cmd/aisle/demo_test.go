@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/goccy/go-json"
 )
 
 var demoBannerRE = regexp.MustCompile(`Aisle demo is up on http://(\S+), serving 2 websites:\n  Aisle Demo Shop +00000000-0000-4000-8000-000000000001 +(\d+) products  search key "demo"\n  Aisle Demo Butik +00000000-0000-4000-8000-000000000002 +2000 products  search key "demo-da"\n`)
@@ -35,6 +37,25 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	}
 	if a, b := s.total(t, "demo", "sofabord"), s.total(t, "demo-da", "cordless"); a != 0 || b != 0 {
 		t.Errorf("a website finds the other's products: sofabord in demo %d, cordless in demo-da %d", a, b)
+	}
+	// The demo's boxes answer from its generated behaviour.
+	status, body := s.admin(t, "", "POST", "/serve/recoms", "text/plain", `{"websiteUuid":"00000000-0000-4000-8000-000000000001","requests":[
+		{"key":"demo-top"},{"key":"demo-alternatives","context":{"productNumbers":["AI-000001"]}},{"key":"demo-bought-together","context":{"productNumbers":["AI-000002"]}}]}`)
+	var recoms struct {
+		Success   bool
+		Responses []struct {
+			Key      string
+			Success  bool
+			Products []struct{ ProductNumber string }
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &recoms); status != 200 || err != nil || len(recoms.Responses) != 3 {
+		t.Fatalf("recoms: %d %s", status, body)
+	}
+	for _, r := range recoms.Responses {
+		if !r.Success || len(r.Products) == 0 {
+			t.Errorf("box %s: success %v, %d products:\n%s", r.Key, r.Success, len(r.Products), body)
+		}
 	}
 	s.shutdown(t)
 	// Each website's visitors' behaviour is generated with it, and
