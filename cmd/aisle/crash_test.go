@@ -85,8 +85,12 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 			c.kill()
 			break
 		}
-		// Write until killed, 50 to 400 ms in.
+		// Write until killed, 50 to 400 ms after the first write is
+		// answered (a slow machine, or the race detector, takes longer
+		// over the first).
 		var mu sync.Mutex
+		first := make(chan struct{})
+		var firstOnce sync.Once
 		var answered []string
 		var priced []priceWrite
 		sending := ""
@@ -106,6 +110,7 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 					mu.Lock()
 					priced, pricing = append(priced, pw), nil
 					mu.Unlock()
+					firstOnce.Do(func() { close(first) })
 					continue
 				}
 				w := batchWord(round, i)
@@ -118,8 +123,14 @@ func TestCrashKeepsAnsweredWrites(t *testing.T) {
 				mu.Lock()
 				answered, sending = append(answered, w), ""
 				mu.Unlock()
+				firstOnce.Do(func() { close(first) })
 			}
 		}()
+		select {
+		case <-first:
+		case <-stopped:
+		case <-time.After(time.Minute):
+		}
 		time.Sleep(time.Duration(50+r.IntN(350)) * time.Millisecond)
 		c.kill()
 		<-stopped
