@@ -52,14 +52,23 @@ func (b *Box) validate() error {
 	switch {
 	case !boxKeyRE.MatchString(b.Key):
 		return fmt.Errorf("key %q: want 1 to 100 letters, digits or hyphens", b.Key)
-	case b.Count <= 0:
-		return fmt.Errorf("count %d: want the number of products, more than 0", b.Count)
-	case len(b.Sources) == 0:
-		return fmt.Errorf("sources: at least one is required")
 	case b.Format != "" && b.Format != "json" && b.Format != "html":
 		return fmt.Errorf("format %q: want json or html", b.Format)
 	}
-	for i, s := range b.Sources {
+	return CheckSources(b.Count, b.Sources)
+}
+
+// CheckSources checks what a box and an unmanaged request share: a count
+// above 0, and at least one source, each of a known type with a limit of
+// 0 or more.
+func CheckSources(count int, sources []BoxSource) error {
+	switch {
+	case count <= 0:
+		return fmt.Errorf("count %d: want the number of products, more than 0", count)
+	case len(sources) == 0:
+		return fmt.Errorf("sources: at least one is required")
+	}
+	for i, s := range sources {
 		if !slices.Contains(RecomSources, s.Type) {
 			return fmt.Errorf("sources[%d].type %q: want %s", i, s.Type, strings.Join(RecomSources, ", "))
 		}

@@ -245,22 +245,16 @@ func (c *recomCall) check(r *RecomRequest) string {
 	switch {
 	case !trackingKeyRE.MatchString(r.TrackingKey):
 		return fmt.Sprintf("trackingKey %q: want 1 to 100 letters, digits or hyphens", r.TrackingKey)
-	case r.Count <= 0:
-		return fmt.Sprintf("count %d: want the number of products, more than 0", r.Count)
-	case len(r.Sources) == 0:
-		return "sources: give at least one source"
 	case r.Format != "" && r.Format != "json":
 		return fmt.Sprintf("format %q: an unmanaged request answers json (html needs a managed box's template)", r.Format)
 	case r.DeviceType != "" && r.DeviceType != "DESKTOP" && r.DeviceType != "MOBILE":
 		return fmt.Sprintf("deviceType %q: want DESKTOP or MOBILE", r.DeviceType)
 	}
+	if err := config.CheckSources(r.Count, r.Sources); err != nil {
+		return err.Error()
+	}
 	for i, s := range r.Sources {
-		need, ok := sourceNeeds[s.Type]
-		switch {
-		case !ok:
-			return fmt.Sprintf("sources[%d].type %q: want TOP, MOST_BOUGHT, MOST_VIEWED, ALTERNATIVES, BOUGHT_TOGETHER, RETARGETED or RECENTLY_BOUGHT", i, s.Type)
-		case s.Limit < 0:
-			return fmt.Sprintf("sources[%d].limit %d: want 0 or more (0: as many as the request still needs)", i, s.Limit)
+		switch need := sourceNeeds[s.Type]; {
 		case need == "products" && len(contextStrings(r.Context, "productNumbers")) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
 			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers", i, s.Type)
 		case need == "visitor" && c.visitor == "":

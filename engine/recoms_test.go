@@ -179,7 +179,7 @@ func TestRecomsErrors(t *testing.T) {
 		{"a bad trackingKey", `{` + site + `"requests":[{"trackingKey":"a b","count":1,"sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: trackingKey "a b": want 1 to 100 letters, digits or hyphens`},
 		{"a long trackingKey", `{` + site + `"requests":[{"trackingKey":"` + strings.Repeat("k", 101) + `","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: trackingKey"},
 		{"count 0", `{` + site + `"requests":[{"trackingKey":"t","count":0,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 0: want the number of products, more than 0"},
-		{"no sources", `{` + site + `"requests":[{"trackingKey":"t","count":1}]}`, 0, "BAD_REQUEST: sources: give at least one source"},
+		{"no sources", `{` + site + `"requests":[{"trackingKey":"t","count":1}]}`, 0, "BAD_REQUEST: sources: at least one is required"},
 		{"an unknown source", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"NEWEST"}]}]}`, 0, `BAD_REQUEST: sources[0].type "NEWEST"`},
 		{"alternatives without context", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"ALTERNATIVES"}]}]}`, 0, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers"},
 		{"retargeted without a visitor", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"RETARGETED"}]}]}`, 0, "BAD_REQUEST: sources[0]: RETARGETED needs the visitor"},
@@ -255,5 +255,18 @@ func TestBoxTemplateCheckedWithTheConfiguration(t *testing.T) {
 	w.Boxes = []config.Box{{Key: "broken", Count: 1, Format: "html", Template: "<p>{{range .Products}}", Sources: []config.BoxSource{{Type: "TOP"}}}}
 	if err := CheckWebsite(w, analysis.English); err == nil || !strings.Contains(err.Error(), "box broken: template") {
 		t.Errorf("a box template that does not compile: %v", err)
+	}
+}
+
+// TestEverySourceIsServed: every source type the configuration takes
+// has what the engine needs of it.
+func TestEverySourceIsServed(t *testing.T) {
+	for _, typ := range config.RecomSources {
+		if _, ok := sourceNeeds[typ]; !ok {
+			t.Errorf("source %s has no entry in sourceNeeds", typ)
+		}
+	}
+	if len(sourceNeeds) != len(config.RecomSources) {
+		t.Errorf("sourceNeeds has %d sources, the configuration %d", len(sourceNeeds), len(config.RecomSources))
 	}
 }

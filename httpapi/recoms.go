@@ -31,10 +31,6 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return err
 	}
-	buf := s.getBuf()
-	buf = res.AppendJSON(buf)
-	ctx.SetContentType("application/json")
-	ctx.SetBody(buf)
-	s.putBuf(buf)
+	s.writeJSON(ctx, res.AppendJSON)
 	return nil
 }

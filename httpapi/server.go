@@ -167,12 +167,17 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return err
 	}
-	buf := s.getBuf()
-	buf = res.AppendJSON(buf)
+	s.writeJSON(ctx, res.AppendJSON)
+	return nil
+}
+
+// writeJSON answers with the JSON appendJSON writes, into a pooled
+// buffer.
+func (s *Server) writeJSON(ctx *fasthttp.RequestCtx, appendJSON func(dst []byte) []byte) {
+	buf := appendJSON(s.getBuf())
 	ctx.SetContentType("application/json")
 	ctx.SetBody(buf)
 	s.putBuf(buf)
-	return nil
 }
 
 func (s *Server) getBuf() []byte {
