@@ -44,17 +44,19 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 // fold adds e to its website's model.
 func (b *Behaviours) fold(e *events.Event) { b.Model(e.Website).Fold(e) }
 
-// Replay folds every event in st's log into the models, in log order,
-// and says how many; a start calls it before serving.
+// Replay folds every event st holds into the models, each website's in
+// log order (store.Events, which reads only the events), and says how
+// many; a start calls it before serving.
 func (b *Behaviours) Replay(st *store.Store) (int, error) {
 	n := 0
-	err := st.Entries(0, func(entry *store.Entry) error {
-		for i, raw := range entry.Events {
+	err := st.Events(func(website string, seq uint64, raw []json.RawMessage) error {
+		m := b.Model(website)
+		for i, data := range raw {
 			var e events.Event
-			if err := json.Unmarshal(raw, &e); err != nil {
-				return fmt.Errorf("log entry %d, event %d: %w", entry.Seq, i+1, err)
+			if err := json.Unmarshal(data, &e); err != nil {
+				return fmt.Errorf("log entry %d, event %d: %w", seq, i+1, err)
 			}
-			b.fold(&e)
+			m.Fold(&e)
 			n++
 		}
 		return nil

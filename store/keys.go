@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 //	l/<seq: 8 bytes big-endian>    a log entry (JSON), in order
 //	p/<uuid>/<productNumber>       a product's JSON
 //	c/<uuid>/<kind>/<id>           a content item's JSON
+//	v/<uuid>/<seq: 8 bytes>        the events of log entry seq (a JSON array), so a start replays them without reading the rest of the log
 //	m/config                       the configuration file (JSON)
 //	m/layout                       the key layout: 8 bytes big-endian
 //	m/seq                          the last applied entry: 8 bytes big-endian
@@ -25,6 +27,7 @@ const (
 	prefixLog        = "l/"
 	prefixProduct    = "p/"
 	prefixContent    = "c/"
+	prefixEvents     = "v/"
 	prefixSegment    = "x/"
 	prefixProductSeq = "m/pseq/"
 	keyConfig        = "m/config"
@@ -93,6 +96,21 @@ func contentPrefix(website string) string { return prefixContent + website + "/"
 func contentKey(website, id string) []byte { return []byte(contentPrefix(website) + id) }
 
 // productSeqKey is the key of a website's product sequence.
+// appendEventsKey appends the key of website's events of entry seq.
+func appendEventsKey(dst []byte, website string, seq uint64) []byte {
+	dst = append(append(append(dst, prefixEvents...), website...), '/')
+	return binary.BigEndian.AppendUint64(dst, seq)
+}
+
+// decodeEventsKey reads an events key back.
+func decodeEventsKey(k []byte) (website string, seq uint64, err error) {
+	rest, ok := bytes.CutPrefix(k, []byte(prefixEvents))
+	if !ok || len(rest) < 10 || rest[len(rest)-9] != '/' {
+		return "", 0, corruptionErrorf("events key %q is not %q, a website, '/' and 8 bytes", k, prefixEvents)
+	}
+	return string(rest[:len(rest)-9]), binary.BigEndian.Uint64(rest[len(rest)-8:]), nil
+}
+
 func productSeqKey(website string) []byte { return []byte(prefixProductSeq + website) }
 
 // decodeProductSeqKey is the website of a product sequence key.

@@ -43,6 +43,26 @@ func TestDecodeRefusesMalformed(t *testing.T) {
 	}
 }
 
+// TestEventsKeys: an events key reads back its website and entry, sorts
+// by website then entry, and a malformed one is a corruption error.
+func TestEventsKeys(t *testing.T) {
+	const w1, w2 = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"
+	keys := [][]byte{appendEventsKey(nil, w1, 1), appendEventsKey(nil, w1, 256), appendEventsKey(nil, w2, 0)}
+	for i, k := range keys {
+		if i > 0 && bytes.Compare(keys[i-1], k) >= 0 {
+			t.Errorf("events key %q does not sort after %q", k, keys[i-1])
+		}
+	}
+	if w, seq, err := decodeEventsKey(keys[1]); err != nil || w != w1 || seq != 256 {
+		t.Errorf("decodeEventsKey = %q %d %v", w, seq, err)
+	}
+	for _, k := range [][]byte{nil, []byte("v/"), []byte("v/w"), []byte("v/w12345678"), append([]byte("l/w/"), make([]byte, 8)...)} {
+		if _, _, err := decodeEventsKey(k); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("decodeEventsKey(%q) = %v, want a corruption error", k, err)
+		}
+	}
+}
+
 // FuzzDecodeLogKey: any bytes either decode to a number whose key is the
 // same bytes, or are refused as corrupt; never a panic.
 func FuzzDecodeLogKey(f *testing.F) {

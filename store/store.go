@@ -543,7 +543,7 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 		if err := pb.Set(appendLogKey(nil, seq), entries[i], nil); err != nil {
 			return 0, err
 		}
-		if err := applyTo(pb, b); err != nil {
+		if err := applyTo(pb, b, seq); err != nil {
 			return 0, err
 		}
 		if len(b.products) > 0 || len(b.deletes) > 0 {
@@ -619,24 +619,37 @@ func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 	return entry.Bytes(), nil
 }
 
+// writeRaw writes the member name of an entry: the JSON array of items;
+// nothing when there are none.
 func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
 	if len(items) == 0 {
 		return
 	}
 	buf.WriteString(`,"`)
 	buf.WriteString(name)
-	buf.WriteString(`":[`)
-	for i, it := range items {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(it)
-	}
-	buf.WriteByte(']')
+	buf.WriteString(`":`)
+	buf.Write(appendArray(buf.AvailableBuffer(), items))
 }
 
-// applyTo is the applier: it turns an entry's changes into state keys.
-func applyTo(pb *pebble.Batch, b *Batch) error {
+// appendArray appends the JSON array of items, each JSON already.
+func appendArray(dst []byte, items [][]byte) []byte {
+	dst = append(dst, '[')
+	for i, it := range items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, it...)
+	}
+	return append(dst, ']')
+}
+
+// applyTo is the applier: it turns entry seq's changes into state keys.
+func applyTo(pb *pebble.Batch, b *Batch, seq uint64) error {
+	if len(b.events) > 0 {
+		if err := pb.Set(appendEventsKey(nil, b.Website, seq), appendArray(nil, b.events), nil); err != nil {
+			return err
+		}
+	}
 	for i, data := range b.products {
 		if err := pb.Set(appendProductKey(nil, b.Website, b.pkeys[i]), data, nil); err != nil {
 			return err
@@ -751,6 +764,24 @@ func (s *Store) Config() (*config.File, error) {
 // ErrNoWebsite is Apply's answer to a batch that changes products or
 // content without naming its website.
 var ErrNoWebsite = errors.New("a batch that changes products or content names its website")
+
+// Events streams the events of every website, each website's in log
+// order (websites in key order): fn gets an entry's website, its
+// sequence number and its events, valid during the call only. It reads
+// only the events, not the rest of the log.
+func (s *Store) Events(fn func(website string, seq uint64, events []json.RawMessage) error) error {
+	return s.scan(prefixEvents, func(k, v []byte) error {
+		website, seq, err := decodeEventsKey(k)
+		if err != nil {
+			return err
+		}
+		var events []json.RawMessage
+		if err := json.Unmarshal(v, &events); err != nil {
+			return fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+		}
+		return fn(website, seq, events)
+	})
+}
 
 // Entries streams log entries with a sequence number above after.
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {

@@ -540,4 +540,31 @@ func TestAppendGroup(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("entries after the group:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// Events reads the same events without the rest of the log,
+	// website by website.
+	got = nil
+	if err := st.Events(func(website string, seq uint64, events []json.RawMessage) error {
+		got = append(got, fmt.Sprintf("%d %s %d events", seq, website, len(events)))
+		for _, raw := range events {
+			got = append(got, "  "+string(raw))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		"2 " + testSite + " 2 events", `  {"kind":"view","productNumber":"P1"}`, `  {"kind":"cart"}`,
+		"3 " + other + " 1 events", `  {"kind":"pageview","url":"/"}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Events:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// It does not read the log: a log entry it cannot read (a catalog
+	// import's, a million products long, is only slow) is not read.
+	if err := st.db.Set(appendLogKey(nil, 99), []byte("not JSON"), pebble.Sync); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Events(func(string, uint64, []json.RawMessage) error { return nil }); err != nil {
+		t.Errorf("Events read the log: %v", err)
+	}
 }
