@@ -270,3 +270,30 @@ func TestEverySourceIsServed(t *testing.T) {
 		t.Errorf("sourceNeeds has %d sources, the configuration %d", len(sourceNeeds), len(config.RecomSources))
 	}
 }
+
+// TestRecomsWebsitesApart: one website's events never move another's
+// recommendations, and a box answers on its own website's products.
+func TestRecomsWebsitesApart(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	other := shopWebsite()
+	other.UUID, other.Search[0].Key, other.Boxes = "00000000-0000-4000-8000-0000000000b2", "other-shop", []config.Box{{Key: "other-top", Count: 5, Sources: []config.BoxSource{{Type: "TOP"}}}}
+	g, err := Build(other, analysis.English, Source{Products: sliceSource(shopProducts())}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Swap(g)
+	top := func(site string) string {
+		got, err := recoms(t, eng, bhv, now, `{"websiteUuid":"`+site+`","requests":[{"trackingKey":"t","count":5,"sources":[{"type":"TOP"}]}]}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got[0]
+	}
+	if a, b := top(shopUUID), top(other.UUID); a != "A100 B200 B100 C300" || b != "" {
+		t.Errorf("TOP of the shop with events %q, of the other with none %q", a, b)
+	}
+	got, err := recoms(t, eng, bhv, now, `{"requests":[{"key":"other-top"},{"key":"shop-top"}]}`)
+	if err != nil || len(got) != 2 || got[0] != "" || got[1] != "A100 B200" {
+		t.Errorf("boxes of two websites in one call: %q %v", got, err)
+	}
+}
