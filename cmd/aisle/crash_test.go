@@ -17,10 +17,10 @@ import (
 	"time"
 )
 
-// crashRounds is how many times TestCrashKeepsAnsweredWrites kills the
-// server: 5 by default (CI), 20 for the full run the README names:
-// go test ./cmd/aisle -run TestCrash -crash.rounds=20.
-var crashRounds = flag.Int("crash.rounds", 5, "TestCrashKeepsAnsweredWrites: SIGKILL rounds")
+// crashRounds is how many times the crash tests (of writes and of
+// events) kill the server: 5 by default (CI), 20 for the full run the
+// README names: go test ./cmd/aisle -run TestCrash -crash.rounds=20.
+var crashRounds = flag.Int("crash.rounds", 5, "TestCrashKeepsAnsweredWrites and TestCrashKeepsAnsweredEvents: SIGKILL rounds")
 
 // crashBatch is how many products each write of the crash test holds.
 const crashBatch = 10
