@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -120,21 +118,7 @@ func TestCrashKeepsAnsweredEvents(t *testing.T) {
 // view sends a view of R1 by visitor id and reports whether it was
 // answered 2xx; false once the server is gone.
 func (c *child) view(id string) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	body := fmt.Sprintf(`{"websiteUuid":%q,"productNumber":"R1","trackingUserId":%q}`, shopSite, id)
-	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+c.addr+"/serve/collect/view", strings.NewReader(body))
-	if err != nil {
-		return false
-	}
-	req.Header.Set("Content-Type", "text/plain")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode/100 == 2
+	return c.send("/serve/collect/view", "text/plain", "", fmt.Sprintf(`{"websiteUuid":%q,"productNumber":"R1","trackingUserId":%q}`, shopSite, id))
 }
 
 // retargeted is the product numbers /serve/recoms answers as RETARGETED

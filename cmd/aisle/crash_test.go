@@ -254,14 +254,22 @@ func (c *child) setPrice(pw priceWrite) bool {
 
 // write posts a JSON Lines body to the products route with query.
 func (c *child) write(query, body string) bool {
+	return c.send("/admin/v1/websites/"+shopSite+"/products"+query, "application/x-ndjson", "Bearer k", body)
+}
+
+// send posts body to path (with authorization, when not empty) and
+// reports whether it was answered 2xx; false once the server is gone.
+func (c *child) send(path, contentType, authorization, body string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+c.addr+"/admin/v1/websites/"+shopSite+"/products"+query, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, "POST", "http://"+c.addr+path, strings.NewReader(body))
 	if err != nil {
 		return false
 	}
-	req.Header.Set("Authorization", "Bearer k")
-	req.Header.Set("Content-Type", "application/x-ndjson")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return false
