@@ -101,6 +101,7 @@ func TestSessionsAndOrders(t *testing.T) {
 		{"co-bought with A", scores(m.CoBought("A")), "B:2 C:1 "},
 		{"co-bought with C", scores(m.CoBought("C")), "A:1 B:1 "},
 		{"co-bought with Z", scores(m.CoBought("Z")), ""},
+		{"co-bought with A and C, summed", scores(m.CoBought("A", "C", "Z")), "B:3 A:1 C:1 "},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, tc.got, tc.want)

@@ -82,28 +82,43 @@ type ranking struct {
 	at     time.Time
 }
 
-// CoViewed is the products viewed in one session with pn, most often
-// first, at most MaxNeighbours.
-func (m *Model) CoViewed(pn string) []Scored { return m.neighbours(pn, true) }
+// CoViewed is the products viewed in one session with the products pns,
+// most often first, at most MaxNeighbours: each product's strongest
+// MaxNeighbours, their counts summed over pns.
+func (m *Model) CoViewed(pns ...string) []Scored { return m.neighbours(pns, true) }
 
-// CoBought is the products bought in one order with pn, most often first,
-// at most MaxNeighbours.
-func (m *Model) CoBought(pn string) []Scored { return m.neighbours(pn, false) }
+// CoBought is CoViewed for products bought in one order with pns.
+func (m *Model) CoBought(pns ...string) []Scored { return m.neighbours(pns, false) }
 
-func (m *Model) neighbours(pn string, viewed bool) []Scored {
+func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	id, ok := m.ids[pn]
-	if !ok {
-		return nil
-	}
-	ns := m.coBought[id]
-	if viewed {
-		ns = m.coViewed[id]
-	}
-	out := make([]Scored, len(ns))
-	for i, n := range ns {
-		out[i] = Scored{m.numbers[n.id], float64(n.count)}
+	var out []Scored
+	at := map[uint32]int{} // neighbour → its place in out
+	for _, pn := range pns {
+		id, ok := m.ids[pn]
+		if !ok {
+			continue
+		}
+		ns := m.coBought[id]
+		if viewed {
+			ns = m.coViewed[id]
+		}
+		strongest := slices.Clone(ns)
+		slices.SortFunc(strongest, func(a, b neighbour) int {
+			if c := cmp.Compare(b.count, a.count); c != 0 {
+				return c
+			}
+			return cmp.Compare(m.numbers[a.id], m.numbers[b.id])
+		})
+		for _, n := range strongest[:min(MaxNeighbours, len(strongest))] {
+			if k, seen := at[n.id]; seen {
+				out[k].Score += float64(n.count)
+				continue
+			}
+			at[n.id] = len(out)
+			out = append(out, Scored{m.numbers[n.id], float64(n.count)})
+		}
 	}
 	sortScored(out)
 	return out[:min(MaxNeighbours, len(out))]

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -118,9 +117,9 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 			v, _ := c.m.Visitor(c.visitor)
 			pns = v.Cart
 		}
-		scored(merged(pns, c.m.CoBought))
+		scored(c.m.CoBought(pns...))
 	case SourceAlternatives:
-		if !scored(merged(c.numbers(ctxDocs), c.m.CoViewed)) {
+		if !scored(c.m.CoViewed(c.numbers(ctxDocs)...)) {
 			return
 		}
 		c.sameCategory(ctxDocs, yield)
@@ -133,31 +132,6 @@ func (c *recomCall) numbers(docs []uint32) []string {
 	for i, d := range docs {
 		out[i] = c.g.Products.Key(d)
 	}
-	return out
-}
-
-// merged is the neighbours of every product of pns, their scores summed,
-// best first.
-func merged(pns []string, neighbours func(string) []behaviour.Scored) []behaviour.Scored {
-	sum := map[string]float64{}
-	for _, pn := range pns {
-		for _, n := range neighbours(pn) {
-			sum[n.ProductNumber] += n.Score
-		}
-	}
-	out := make([]behaviour.Scored, 0, len(sum))
-	for pn, s := range sum {
-		out = append(out, behaviour.Scored{ProductNumber: pn, Score: s})
-	}
-	slices.SortFunc(out, func(a, b behaviour.Scored) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return cmp.Compare(a.ProductNumber, b.ProductNumber)
-	})
 	return out
 }
 
