@@ -175,6 +175,8 @@ type recomCall struct {
 	now     time.Time
 	visitor string          // the resolved tracking id; "" when none
 	used    *roaring.Bitmap // products already answered in this call
+	inStock *roaring.Bitmap // the products in stock, once a source asked; read only
+	doc     []byte          // a stored doc, reused
 }
 
 // unmanaged answers unmanaged request r into out.
@@ -255,7 +257,7 @@ func (c *recomCall) check(r *RecomRequest) string {
 	}
 	for i, s := range r.Sources {
 		switch need := sourceNeeds[s.Type]; {
-		case need == "products" && len(contextStrings(r.Context, "productNumbers")) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
+		case need == "products" && len(contextValues(r.Context["productNumbers"])) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
 			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers", i, s.Type)
 		case need == "visitor" && c.visitor == "":
 			return fmt.Sprintf("sources[%d]: %s needs the visitor: trackingUserId (or the retail_id cookie), or an email or customerId seen on an event", i, s.Type)
@@ -271,24 +273,6 @@ func (c *recomCall) hasCart() bool {
 	}
 	v, ok := c.m.Visitor(c.visitor)
 	return ok && len(v.Cart) > 0
-}
-
-// contextStrings is context member key as strings: a string, or a list
-// of strings (other values are left out).
-func contextStrings(ctx map[string]any, key string) []string {
-	switch v := ctx[key].(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // AppendJSON appends the answer's JSON: {"success": true, "responses":

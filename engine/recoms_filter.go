@@ -58,11 +58,17 @@ func (c *recomCall) sourceFilter(filters map[string]any, ctx map[string]any) (*r
 	}
 	if _, named := filters["inStock"]; !named {
 		if _, indexed := c.g.fields["inStock"]; indexed {
-			bm, err := c.filterDocs("inStock", "$eq", []string{"true"})
-			if err != nil {
-				return nil, err
+			if c.inStock == nil {
+				bm, err := c.filterDocs("inStock", "$eq", []string{"true"})
+				if err != nil {
+					return nil, err
+				}
+				c.inStock = bm
 			}
-			and(bm)
+			if allowed == nil {
+				return c.inStock, nil // read only: And never runs on it
+			}
+			allowed.And(c.inStock)
 		}
 	}
 	return allowed, nil

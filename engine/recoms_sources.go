@@ -70,7 +70,7 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 // contextDocs is the served products the context names by number.
 func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 	var out []uint32
-	for _, pn := range contextStrings(ctx, "productNumbers") {
+	for _, pn := range contextValues(ctx["productNumbers"]) {
 		if d, ok := c.g.productDoc(pn); ok && !slices.Contains(out, d) {
 			out = append(out, d)
 		}
@@ -187,7 +187,8 @@ func (c *recomCall) groupingKey(d uint32) string {
 	var p struct {
 		GroupingKey string `json:"groupingKey"`
 	}
-	if json.Unmarshal(c.g.Products.Stored(d), &p) != nil {
+	c.doc = c.g.Products.AppendStored(c.doc[:0], d)
+	if json.Unmarshal(c.doc, &p) != nil {
 		return ""
 	}
 	return p.GroupingKey
