@@ -43,18 +43,7 @@ func thread() {
 
 // Run calls f on a niced thread of its own and returns when f returns.
 // A panic in f is carried to the caller's goroutine.
-func Run(f func()) {
-	done := make(chan any, 1)
-	started.Add(1)
-	go func() {
-		thread()
-		defer func() { done <- recover() }()
-		f()
-	}()
-	if p := <-done; p != nil {
-		panic(p)
-	}
-}
+func Run(f func()) { Each(1, func(int) { f() }) }
 
 // Go is Run without the wait: f runs on a niced thread of its own.
 func Go(f func()) {
