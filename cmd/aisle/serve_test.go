@@ -357,7 +357,8 @@ func TestDebugAddrServesTheProfiler(t *testing.T) {
 
 // TestServeCollectsEventsThatOutliveARestart: aisle serve takes POST
 // /serve/collect, and a restart replays the events into the visitors'
-// behaviour, saying how many.
+// behaviour, saying how many, and loads the saved product index: events
+// never force a re-index.
 func TestServeCollectsEventsThatOutliveARestart(t *testing.T) {
 	data := shopDir(t)
 	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
@@ -374,5 +375,10 @@ func TestServeCollectsEventsThatOutliveARestart(t *testing.T) {
 	s = startCLI(t, args...)
 	if !regexp.MustCompile(`visitors' events replayed.* events=2 `).MatchString(s.stderr.String()) {
 		t.Errorf("the restart does not say it replayed the 2 events:\n%s", s.stderr.String())
+	}
+	// Events never force a product re-index: the saved index still
+	// matches the log's product stamp.
+	if logs := s.stderr.String(); !strings.Contains(logs, `msg="index loaded"`) || strings.Contains(logs, "log replayed") || strings.Contains(logs, "index built") {
+		t.Errorf("events made the restart replay the log onto the product index or rebuild it:\n%s", logs)
 	}
 }
