@@ -276,3 +276,31 @@ func TestRankedIsKept(t *testing.T) {
 		t.Errorf("the order changed with time:\n%s\n%s", a, b)
 	}
 }
+
+// TestRankedServesStaleWhileRecomputing: while one caller recomputes a
+// stale ranking, another gets the stale one at once, and the recomputed
+// one replaces it when done.
+func TestRankedServesStaleWhileRecomputing(t *testing.T) {
+	m := New()
+	m.MaxStale = 0
+	fold(m, view("u", "A", 0))
+	w := Weights{Views: 1}
+	now := t0.Add(time.Hour)
+	first := m.Ranked(w, Short, now)
+	fold(m, view("v", "B", time.Minute), view("x", "B", time.Minute))
+	key := rankKey{w, Short}
+	r := m.ranked[key]
+	r.computing = true // as if another caller were recomputing
+	m.ranked[key] = r
+	if got := m.Ranked(w, Short, now); len(got) != 1 || &got[0] != &first[0] {
+		t.Fatalf("beside a recomputation: %v, want the stale ranking %v", got, first)
+	}
+	r.computing = false
+	m.ranked[key] = r
+	if got := m.Ranked(w, Short, now); len(got) != 2 || got[0].ProductNumber != "B" {
+		t.Fatalf("after it: %v, want B then A", got)
+	}
+	if m.ranked[key].computing {
+		t.Fatal("the recomputed ranking is still marked computing")
+	}
+}

@@ -31,20 +31,42 @@ type Weights [numKinds]float64
 // does not change with time: every count of a product decays from the
 // same moment by the same factor. So a ranking is computed once and kept
 // while no event was folded, or for at most MaxStale after one; its
-// scores are as of when it was computed. The slice is shared: callers
+// scores are as of when it was computed. While one caller recomputes a
+// stale ranking the others get the stale one rather than wait; only the
+// first ranking of a key is waited for. The slice is shared: callers
 // must not modify it.
 func (m *Model) Ranked(weights Weights, w Window, now time.Time) []Scored {
 	key := rankKey{weights, w}
 	m.rankMu.Lock()
-	defer m.rankMu.Unlock()
-	if r, ok := m.ranked[key]; ok {
+	r, ok := m.ranked[key]
+	if ok {
 		m.mu.RLock()
 		fresh := r.events == m.events || now.Sub(r.at) < m.MaxStale && now.Sub(r.at) >= 0
 		m.mu.RUnlock()
-		if fresh {
+		if fresh || r.computing {
+			m.rankMu.Unlock()
 			return r.list
 		}
+		r.computing = true
+		m.ranked[key] = r
+		m.rankMu.Unlock()
+	} else {
+		defer m.rankMu.Unlock() // the first ranking: others wait for it
 	}
+	list, events := m.rank(weights, w, now)
+	if ok {
+		m.rankMu.Lock()
+		defer m.rankMu.Unlock()
+	}
+	if m.ranked == nil {
+		m.ranked = map[rankKey]ranking{}
+	}
+	m.ranked[key] = ranking{list: list, events: events, at: now}
+	return list
+}
+
+// rank computes a Ranked answer and the events it is as of.
+func (m *Model) rank(weights Weights, w Window, now time.Time) ([]Scored, int) {
 	m.mu.RLock()
 	at := now.UnixMilli()
 	var out []Scored
@@ -62,11 +84,7 @@ func (m *Model) Ranked(weights Weights, w Window, now time.Time) []Scored {
 	events := m.events
 	m.mu.RUnlock()
 	sortScored(out)
-	if m.ranked == nil {
-		m.ranked = map[rankKey]ranking{}
-	}
-	m.ranked[key] = ranking{list: out, events: events, at: now}
-	return out
+	return out, events
 }
 
 // rankKey names a ranking: its weights and window.
@@ -75,11 +93,13 @@ type rankKey struct {
 	window  Window
 }
 
-// ranking is a computed Ranked answer: as of events folded, at time at.
+// ranking is a computed Ranked answer: as of events folded, at time at;
+// computing while a caller recomputes it.
 type ranking struct {
-	list   []Scored
-	events int
-	at     time.Time
+	list      []Scored
+	events    int
+	at        time.Time
+	computing bool
 }
 
 // CoViewed is the products viewed in one session with the products pns,
