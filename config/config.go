@@ -82,6 +82,9 @@ type SearchVersion struct {
 	Devices        map[string]Device `json:"devices,omitempty"`
 	MaxFacetValues int               `json:"maxFacetValues,omitempty"`
 	Template       string            `json:"template,omitempty"`
+	// Boosts weigh popularity, stock, sale and newness into the ranking;
+	// nil: DefaultBoosts.
+	Boosts *Boosts `json:"boosts,omitempty"`
 }
 
 // SearchField is a searchable text field and its BM25F weight.

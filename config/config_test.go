@@ -482,3 +482,55 @@ func TestBoxes(t *testing.T) {
 		}, false},
 	})
 }
+
+// TestBoosts covers the boosts of docs/decisions.md ("Popularity in
+// search"): weights between 0 and 1, a known listing order, and the
+// indexed field each weighted factor reads.
+func TestBoosts(t *testing.T) {
+	boosts := func(b map[string]any) func(*testing.T, map[string]any) { return set(version, "boosts", b) }
+	w := func(name string, v any) func(*testing.T, map[string]any) { return boosts(map[string]any{name: v}) }
+	unindex := func(name string, change func(*testing.T, map[string]any)) func(*testing.T, map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			change(t, doc)
+			ws := at(t, doc, website...)
+			var kept []any
+			for _, f := range ws["indexedFields"].([]any) {
+				if f.(map[string]any)["name"] != name {
+					kept = append(kept, f)
+				}
+			}
+			ws["indexedFields"] = kept
+			if name == "inStock" { // the MOBILE facet names it
+				delete(at(t, doc, path(version, "devices")...), "MOBILE")
+			}
+		}
+	}
+	index := func(name, typ string, change func(*testing.T, map[string]any)) func(*testing.T, map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			change(t, doc)
+			ws := at(t, doc, website...)
+			ws["indexedFields"] = append(ws["indexedFields"].([]any), map[string]any{"name": name, "type": typ})
+		}
+	}
+	checkCases(t, "boosts.txt", []parseCase{
+		{"every weight and the popularity listing", index("isOnSale", "boolean", boosts(map[string]any{"popularity": 0.2, "inStock": 0.1,
+			"onSale": 0.05, "newness": 1, "newnessHalfLifeDays": 14, "listing": "popularity"})), true},
+		{"all weights 0", boosts(map[string]any{}), true},
+		{"a negative weight", w("popularity", -0.1), false},
+		{"a weight above 1", w("inStock", 1.5), false},
+		{"an unknown listing", w("listing", "price"), false},
+		{"catalog listing", w("listing", "catalog"), true},
+		{"a negative half-life", w("newnessHalfLifeDays", -3), false},
+		{"an unknown member", w("sales", 0.1), false},
+		{"inStock weighted, not indexed", unindex("inStock", w("inStock", 0.1)), false},
+		{"inStock not weighted, not indexed", unindex("inStock", w("popularity", 0.1)), true},
+		{"onSale weighted, no isOnSale nor previousPrice", w("onSale", 0.1), false},
+		{"onSale weighted by isOnSale", index("isOnSale", "boolean", w("onSale", 0.1)), true},
+		{"onSale weighted by previousPrice", index("previousPrice", "number", w("onSale", 0.1)), true},
+		{"onSale weighted by a keyword isOnSale", index("isOnSale", "keyword", w("onSale", 0.1)), false},
+		{"newness weighted, created not indexed", unindex("created", func(t *testing.T, doc map[string]any) {
+			w("newness", 0.3)(t, doc)
+			delete(at(t, doc, path(version, "devices")...), "MOBILE")
+		}), false},
+	})
+}

@@ -249,6 +249,9 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 	if v.MaxFacetValues < 0 {
 		return fmt.Errorf("maxFacetValues: must not be negative")
 	}
+	if v.Boosts != nil {
+		return w.validateBoosts(v.Boosts)
+	}
 	return nil
 }
 

@@ -4,6 +4,9 @@ import (
 	"crypto/subtle"
 	"slices"
 	"sync/atomic"
+	"time"
+
+	"github.com/aisle-search/aisle/behaviour"
 )
 
 // Engine serves every website of the configuration, each on its current
@@ -14,6 +17,7 @@ import (
 type Engine struct {
 	sites    atomic.Pointer[siteTable]
 	adminKey string
+	bhv      *Behaviours // popularity for search boosts; nil: none
 }
 
 // siteTable is the set of served websites; it is never modified, only
@@ -134,5 +138,14 @@ func (e *Engine) Search(req *SearchRequest, apiKey string) (*SearchResult, error
 	if err := e.Authorize(g, apiKey); err != nil {
 		return nil, err
 	}
-	return g.answer(req)
+	var m *behaviour.Model
+	if e.bhv != nil {
+		m = e.bhv.Model(g.Website.UUID)
+	}
+	return g.answer(req, m, time.Now())
 }
+
+// UseBehaviours makes searches boost by the popularity bhv holds
+// (config.Boosts); call it before serving. Without it a search has no
+// popularity, as Generation.Search.
+func (e *Engine) UseBehaviours(bhv *Behaviours) { e.bhv = bhv }

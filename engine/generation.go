@@ -42,6 +42,8 @@ type Generation struct {
 	// initial caches each version's initial content on Products: a
 	// generation with other products has caches of its own.
 	initial map[*version]*initialCache
+	// boosts caches each version's boost vector on Products, likewise.
+	boosts map[*version]*boostCache
 }
 
 type searchConfig struct {
@@ -57,6 +59,7 @@ type version struct {
 	synonyms  *ranking.Synonyms
 	redirects map[string]*config.Redirect // folded query → redirect
 	tmpl      *template.Template
+	boosts    config.Boosts // the version's, or config.DefaultBoosts
 }
 
 // initialCache is a version's initial content on one generation's
@@ -361,7 +364,7 @@ func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64) *Ge
 	n := *g
 	n.Products, n.Seq, n.ProductSeq = products, seq, pseq
 	n.unsaved = false // Live queues the writes' own saves
-	n.newInitialCaches()
+	n.newCaches()
 	return &n
 }
 
@@ -373,12 +376,15 @@ func (g *Generation) withContent(content map[catalog.ContentKind]*index.Segment,
 	return &n
 }
 
-// newInitialCaches gives every compiled version an empty cache.
-func (g *Generation) newInitialCaches() {
+// newCaches gives every compiled version empty caches: its initial
+// content and its boost vector.
+func (g *Generation) newCaches() {
 	g.initial = map[*version]*initialCache{}
+	g.boosts = map[*version]*boostCache{}
 	for _, sc := range g.search {
 		for _, v := range sc.byID {
 			g.initial[v] = &initialCache{}
+			g.boosts[v] = &boostCache{}
 		}
 	}
 }
@@ -418,12 +424,12 @@ func (g *Generation) compile() error {
 		}
 		g.boxes[b.Key] = &box{cfg: b, tmpl: tmpl}
 	}
-	g.newInitialCaches()
+	g.newCaches()
 	return nil
 }
 
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
-	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}}
+	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault()}
 	out.params.Weights = [index.NumTextFields]float32{}
 	for _, f := range v.Fields {
 		tf, ok := index.FieldByName(f.Name)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/events"
 )
@@ -21,6 +24,7 @@ var recomsBench struct {
 	bhv   *Behaviours
 	body  []byte
 	users int
+	words []string // title words of the catalog, for search benchmarks
 }
 
 func setupRecomsBench(b *testing.B) {
@@ -28,12 +32,22 @@ func setupRecomsBench(b *testing.B) {
 	r.once.Do(func() {
 		cfg := demo.Config()
 		w := &cfg.Websites[0]
+		// BenchmarkSearchPopularity's versions: boosts off, and the
+		// popularity listing.
+		live := w.Search[0].Versions[0]
+		off, listing := live, live
+		off.Boosts, listing.Boosts = &config.Boosts{}, &config.Boosts{Popularity: 0.1, Listing: config.ListingPopularity}
+		w.Search = append(w.Search, config.SearchConfig{Key: "bench-off", Versions: []config.SearchVersion{off}},
+			config.SearchConfig{Key: "bench-listing", Versions: []config.SearchVersion{listing}})
 		products := demo.Catalog(100000, 42)
 		g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		r.eng = New("", g)
+		for i := 0; i < len(products); i += 997 {
+			r.words = append(r.words, strings.Fields(products[i].Title)[0])
+		}
 		r.bhv = NewBehaviours()
 		m := r.bhv.Model(w.UUID)
 		each := func(fn func(*catalog.Product) error) error {
@@ -90,5 +104,39 @@ func BenchmarkRecoms(b *testing.B) {
 			b.Fatal(err)
 		}
 		out = res.AppendJSON(out[:0])
+	}
+}
+
+// BenchmarkSearchPopularity: a words search and a listing on the
+// recommendations shop, with the boosts off, by default (popularity 0.1)
+// and, for the listing, ordered by popularity: what the boost costs a
+// search beside a million events.
+func BenchmarkSearchPopularity(b *testing.B) {
+	setupRecomsBench(b)
+	r := &recomsBench
+	r.eng.UseBehaviours(r.bhv)
+	defer r.eng.UseBehaviours(nil)
+	for _, tc := range []struct{ name, key, query string }{
+		{"words/off", "bench-off", ""}, {"words/default", "demo", ""},
+		{"listing/catalog", "bench-off", "*"}, {"listing/popularity", "bench-listing", "*"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			reqs := make([]*SearchRequest, 64)
+			for i := range reqs {
+				q := tc.query
+				if q == "" {
+					q = r.words[i%len(r.words)]
+				}
+				reqs[i] = shopRequest(b, fmt.Sprintf(`{"query":%q,"key":%q,"products":{"count":20,"fields":["productNumber"]}}`, q, tc.key))
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := r.eng.Search(reqs[i%len(reqs)], ""); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 	}
 }

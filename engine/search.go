@@ -10,6 +10,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/facets"
@@ -149,16 +150,23 @@ func (v *version) device(d string) deviceView {
 	return dv
 }
 
-// Search answers a validated-or-not search request on generation g.
+// Search answers a validated-or-not search request on generation g,
+// with no behaviour: popularity boosts nothing (SearchWith).
 func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
+	return g.SearchWith(req, nil, time.Now())
+}
+
+// SearchWith is Search with the popularity of the website's behaviour
+// model m (nil: none) as of now.
+func (g *Generation) SearchWith(req *SearchRequest, m *behaviour.Model, now time.Time) (*SearchResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return g.answer(req)
+	return g.answer(req, m, now)
 }
 
 // answer answers a validated request.
-func (g *Generation) answer(req *SearchRequest) (*SearchResult, error) {
+func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Time) (*SearchResult, error) {
 	v, err := g.searchVersion(*req.Key, req.ID)
 	if err != nil {
 		return nil, err
@@ -166,7 +174,7 @@ func (g *Generation) answer(req *SearchRequest) (*SearchResult, error) {
 	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html"}
 	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields}
 	if req.Products != nil {
-		pr, err := g.searchProducts(req, v, opts)
+		pr, err := g.searchProducts(req, v, opts, m, now)
 		if err != nil {
 			return nil, err
 		}
@@ -236,7 +244,7 @@ func (r *SearchResult) view() *render.SearchView {
 	return v
 }
 
-func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options) (*ProductResult, error) {
+func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options, m *behaviour.Model, now time.Time) (*ProductResult, error) {
 	ps := req.Products
 	start, count, _ := ps.window("products")
 	seg := g.Products
@@ -277,11 +285,19 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	}
 	sc := ranking.GetScratch()
 	var scores []float32
-	if q.Wildcard {
-		sc.Collect(result)
-	} else {
-		sc.ScoreBM25F(seg, &q, result, &v.params, relaxed)
+	switch {
+	case !q.Wildcard:
+		sc.ScoreBM25F(seg, &q, result, &v.params, relaxed, g.boost(v, m, now))
 		scores = sc.Score
+	case v.boosts.Listing == config.ListingPopularity:
+		if boost := g.boost(v, m, now); boost != nil {
+			sc.ScoreBoost(result, boost)
+			scores = sc.Score
+			break
+		}
+		sc.Collect(result)
+	default:
+		sc.Collect(result)
 	}
 	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count, nil)
 	ranking.PutScratch(sc)
@@ -559,7 +575,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 	if q.Wildcard {
 		sc.Collect(all)
 	} else {
-		sc.ScoreBM25F(seg, &q, all, &contentParams, relaxed)
+		sc.ScoreBM25F(seg, &q, all, &contentParams, relaxed, nil)
 		scores = sc.Score
 	}
 	hits := ranking.TopN(sc.Docs, scores, nil, start+count, nil)

@@ -37,7 +37,7 @@ func search(t *testing.T, seg *index.Segment, phrase string, opt Options) []stri
 	sc := GetScratch()
 	defer PutScratch(sc)
 	p := DefaultParams()
-	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 	var out []string
 	for _, h := range TopN(sc.Docs, sc.Score, nil, 10, nil) {
 		out = append(out, seg.Key(h.Doc))
@@ -174,7 +174,7 @@ func TestScratchReuseIsClean(t *testing.T) {
 	score := func(sc *Scratch, phrase string) string {
 		q := Parse(seg, an, phrase, Options{})
 		all, _, relaxed := Match(seg, &q)
-		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+		sc.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 		var b strings.Builder
 		for i, d := range expect.Some(t, phrase+": candidates", sc.Docs) {
 			fmt.Fprintf(&b, "%s=%v ", seg.Key(d), sc.Score[i])
@@ -207,7 +207,7 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		sc := GetScratch()
-		sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+		sc.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 		TopN(sc.Docs, sc.Score, nil, 20, nil)
 		PutScratch(sc)
 	}
@@ -243,7 +243,7 @@ func TestScoreIndependentOfCandidates(t *testing.T) {
 		q := Parse(seg, an, phrase, Options{PrefixLast: true})
 		all, _, relaxed := Match(seg, &q)
 		full := GetScratch()
-		full.ScoreBM25F(seg, &q, all, &p, relaxed)
+		full.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 		byDoc := map[uint32]float32{}
 		for i, d := range full.Docs {
 			byDoc[d] = full.Score[i]
@@ -255,7 +255,7 @@ func TestScoreIndependentOfCandidates(t *testing.T) {
 			}
 		}
 		sparse := GetScratch()
-		sparse.ScoreBM25F(seg, &q, few, &p, relaxed)
+		sparse.ScoreBM25F(seg, &q, few, &p, relaxed, nil)
 		if len(sparse.Docs) == 0 {
 			t.Fatalf("%q: no candidates", phrase)
 		}
@@ -306,9 +306,9 @@ func TestScoringAllocatesNothingPerDoc(t *testing.T) {
 	for _, name := range []string{"100", "4000", "40000"} {
 		cand := sets[name]
 		iter := testing.AllocsPerRun(20, func() { cand.ManyIterator().NextMany(buf) })
-		sc.ScoreBM25F(seg, q, cand, &p, false) // warm the scratch
+		sc.ScoreBM25F(seg, q, cand, &p, false, nil) // warm the scratch
 		got := testing.AllocsPerRun(20, func() {
-			sc.ScoreBM25F(seg, q, cand, &p, false)
+			sc.ScoreBM25F(seg, q, cand, &p, false, nil)
 			hits = TopN(sc.Docs, sc.Score, nil, 20, hits)
 		})
 		if len(hits) != 20 {
@@ -330,7 +330,7 @@ func BenchmarkScoreCandidates(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				sc := GetScratch()
-				sc.ScoreBM25F(seg, q, cand, &p, false)
+				sc.ScoreBM25F(seg, q, cand, &p, false, nil)
 				hits = TopN(sc.Docs, sc.Score, nil, 20, hits)
 				PutScratch(sc)
 			}

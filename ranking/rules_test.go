@@ -61,7 +61,7 @@ func run(t testing.TB, seg *index.Segment, phrase string, opt Options) result {
 	all, direct, relaxed := Match(seg, &q)
 	var sc Scratch
 	p := DefaultParams()
-	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 	r := result{relaxed: relaxed}
 	for _, h := range TopN(sc.Docs, sc.Score, nil, len(sc.Docs), nil) {
 		r.keys = append(r.keys, seg.Key(h.Doc))
@@ -454,7 +454,7 @@ func TestTieBreakByProductNumber(t *testing.T) {
 	all, _, relaxed := Match(seg, &q)
 	var sc Scratch
 	p := DefaultParams()
-	sc.ScoreBM25F(seg, &q, all, &p, relaxed)
+	sc.ScoreBM25F(seg, &q, all, &p, relaxed, nil)
 	for k := 1; k <= len(want); k++ {
 		var got []string
 		for _, h := range TopN(sc.Docs, sc.Score, nil, k, nil) {

@@ -166,6 +166,7 @@ type Scratch struct {
 	Score   []float32 // Score[i] is the score of Docs[i]
 	acc     []float32
 	best    []float32
+	matched []uint16 // relaxed mode: words each candidate matched
 	touched []int32
 	posts   []index.FieldPosting
 }
@@ -228,13 +229,23 @@ func (sc *Scratch) grow() {
 
 // ScoreBM25F scores every doc of cand for q into sc.Score, term at a time:
 // each word's best route through the fields, saturated, weighted by IDF.
-// In relaxed mode each matched word adds a constant first, so docs with
-// more of the words always come first. Each posting list is merged with
-// the candidate list, galloping over whichever side is sparser, so a
-// filtered search costs about its candidates and an open one its postings.
-func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool) {
+// Each posting list is merged with the candidate list, galloping over
+// whichever side is sparser, so a filtered search costs about its
+// candidates and an open one its postings.
+//
+// boost, when not nil, holds a factor b in [0, 1+ΣW] per doc id (see
+// Boost): a doc's text score is multiplied by 1+boost[doc], so a boost
+// reorders docs of similar text score and cannot lift a doc over one
+// scoring more than 1+max(boost) times as much. In relaxed mode each
+// matched word then adds a constant, so docs with more of the words
+// always come first whatever their boost.
+func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
 	sc.Collect(cand)
 	sc.grow()
+	if relaxed {
+		sc.matched = slices.Grow(sc.matched[:0], len(sc.Docs))[:len(sc.Docs)]
+		clear(sc.matched)
+	}
 	n := float64(seg.Len())
 	var norm [index.NumTextFields]float32
 	for f := range norm {
@@ -268,21 +279,48 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 				}
 			}
 		}
-		bonus := float32(0)
-		if relaxed {
-			bonus = 100 // more matched words first
-		}
 		for i, b := range sc.best {
 			if b > 0 {
-				sc.Score[i] += b + bonus
+				sc.Score[i] += b
 				sc.best[i] = 0
+				if relaxed {
+					sc.matched[i]++
+				}
 			}
+		}
+	}
+	if boost != nil {
+		for i, d := range sc.Docs {
+			sc.Score[i] *= 1 + boost[d]
+		}
+	}
+	if relaxed {
+		for i, m := range sc.matched {
+			sc.Score[i] += relaxedBonus * float32(m)
 		}
 	}
 	if q.HasSKU {
 		if i, ok := slices.BinarySearch(sc.Docs, q.SKU); ok {
 			sc.Score[i] = math.MaxFloat32
 		}
+	}
+}
+
+// relaxedBonus is what each matched word adds in relaxed mode: more than
+// any boosted text score, so more matched words always come first.
+const relaxedBonus = 100
+
+// ScoreBoost lists the docs of cand into sc.Docs scored by their boost
+// alone (boost[doc]; 0 for all when boost is nil): the order of a
+// listing with no text to rank by.
+func (sc *Scratch) ScoreBoost(cand *roaring.Bitmap, boost []float32) {
+	sc.Collect(cand)
+	sc.grow()
+	if boost == nil {
+		return
+	}
+	for i, d := range sc.Docs {
+		sc.Score[i] = boost[d]
 	}
 }
 

@@ -165,7 +165,7 @@ func TestScoreIsBM25F(t *testing.T) {
 			q := Parse(seg, an, ph, Options{PrefixLast: true, Synonyms: syn})
 			all, _, relaxed := Match(seg, &q)
 			var sc Scratch
-			sc.ScoreBM25F(seg, &q, all, p, relaxed)
+			sc.ScoreBM25F(seg, &q, all, p, relaxed, nil)
 			for i, d := range expect.Some(t, ph+": candidates", sc.Docs) {
 				want := o.score(seg, &q, d, p, relaxed)
 				if got := float64(sc.Score[i]); math.Abs(got-want) > 1e-5*max(1, want) {

@@ -149,6 +149,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if n > 0 {
 		log.Info("visitors' events replayed", "events", n, "took", time.Since(start).Round(time.Millisecond))
 	}
+	eng.UseBehaviours(bhv)
 	collector := engine.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
 	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite})

@@ -382,3 +382,39 @@ func TestServeCollectsEventsThatOutliveARestart(t *testing.T) {
 		t.Errorf("events made the restart replay the log onto the product index or rebuild it:\n%s", logs)
 	}
 }
+
+// TestServeRanksByCollectedPopularity: views collected over HTTP reorder
+// a popularity listing at once and after a restart (the replayed events
+// feed search as they feed recommendations).
+func TestServeRanksByCollectedPopularity(t *testing.T) {
+	cfg := writeFile(t, t.TempDir(), "shop.json", strings.Replace(shopConfig, `"facets"`, `"boosts":{"popularity":0.1,"listing":"popularity"},"facets"`, 1))
+	data := shopDir(t, "--config", cfg)
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}
+	order := func(s *cliServer) string {
+		t.Helper()
+		status, ans := s.search(t, "", `{"query":"*","key":"shop","products":{"count":3,"fields":["productNumber"]}}`)
+		if status != http.StatusOK {
+			t.Fatalf("search: %d", status)
+		}
+		var out []string
+		for _, r := range ans.Products.Results {
+			out = append(out, fmt.Sprint(r["productNumber"]))
+		}
+		return strings.Join(out, " ")
+	}
+	s := startCLI(t, args...)
+	for _, pn := range []string{"L1", "L1", "D1"} {
+		ev := `{"websiteUuid":"` + shopSite + `","productNumber":"` + pn + `"}`
+		if status, body := s.admin(t, "", "POST", "/serve/collect/view", "text/plain", ev); status != http.StatusOK {
+			t.Fatalf("POST /serve/collect/view: %d %s", status, body)
+		}
+	}
+	if got := order(s); got != "L1 D1 R1" {
+		t.Errorf("after views of L1, L1, D1: %s, want L1 D1 R1 (catalog order D1 L1 R1)", got)
+	}
+	s.shutdown(t)
+	s = startCLI(t, args...)
+	if got := order(s); got != "L1 D1 R1" {
+		t.Errorf("after a restart: %s, want L1 D1 R1", got)
+	}
+}

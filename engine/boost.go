@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/index"
+)
+
+// popularityWeights and popularityWindow are the popularity factor of a
+// search boost: views + 3 carts + 5 buys, short window, so the ranking
+// follows what sells now.
+var popularityWeights = behaviour.Weights{behaviour.Views: 1, behaviour.Carts: 3, behaviour.Buys: 5}
+
+const popularityWindow = behaviour.Short
+
+// staticMaxAge is how long the stock, sale and newness part of a boost
+// vector is kept: newness moves by the day, stock and sale only with a
+// new generation.
+const staticMaxAge = time.Hour
+
+// boostCache is one version's boost vector on one generation's products:
+// B(doc) = Σ weight × factor (config.Boosts), indexed by doc id. It is
+// rebuilt when the behaviour model's ranking changed (at most once per
+// behaviour.Model.MaxStale while events arrive) or the static part aged
+// past staticMaxAge. While one search rebuilds it, the others use the
+// vector before.
+type boostCache struct {
+	mu  sync.Mutex // held by the one search rebuilding
+	cur atomic.Pointer[boostVector]
+}
+
+// boostVector is a built boost vector and what it was built from.
+type boostVector struct {
+	vec      []float32 // nil: no doc has a boost
+	static   []float32 // the stock, sale and newness part; nil when none weighted
+	staticAt time.Time
+	ranking  rankingID
+}
+
+// rankingID names one behaviour.Model.Ranked answer: the model shares it
+// until the model recomputes, so its first element's address and length
+// tell a new ranking from the one a vector was built on.
+type rankingID struct {
+	first *behaviour.Scored
+	n     int
+}
+
+func idOf(list []behaviour.Scored) rankingID {
+	if len(list) == 0 {
+		return rankingID{}
+	}
+	return rankingID{unsafe.SliceData(list), len(list)}
+}
+
+// boost is version v's boost vector on g's products for a search as of
+// now, with popularity from m (nil: none); nil when no doc is boosted,
+// so a search without boosts scores as before.
+func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []float32 {
+	b := &v.boosts
+	if b.Popularity == 0 && b.InStock == 0 && b.OnSale == 0 && b.Newness == 0 {
+		return nil
+	}
+	c := g.boosts[v]
+	if c == nil { // a version compiled without caches (CheckWebsite)
+		return nil
+	}
+	var list []behaviour.Scored
+	if m != nil && b.Popularity > 0 {
+		list = m.Ranked(popularityWeights, popularityWindow, now)
+	}
+	cur := c.cur.Load()
+	staticNeeded := b.InStock > 0 || b.OnSale > 0 || b.Newness > 0
+	fresh := func(bv *boostVector) bool {
+		return bv != nil && bv.ranking == idOf(list) && (!staticNeeded || now.Sub(bv.staticAt) < staticMaxAge && !now.Before(bv.staticAt))
+	}
+	if fresh(cur) {
+		return cur.vec
+	}
+	if cur != nil {
+		if !c.mu.TryLock() {
+			return cur.vec // another search is rebuilding
+		}
+	} else {
+		c.mu.Lock()
+	}
+	defer c.mu.Unlock()
+	if cur = c.cur.Load(); fresh(cur) {
+		return cur.vec
+	}
+	next := &boostVector{ranking: idOf(list)}
+	if staticNeeded {
+		if cur != nil && cur.static != nil && now.Sub(cur.staticAt) < staticMaxAge && !now.Before(cur.staticAt) {
+			next.static, next.staticAt = cur.static, cur.staticAt
+		} else {
+			next.static, next.staticAt = g.staticBoost(b, now), now
+		}
+	}
+	next.vec = g.popularityBoost(b.Popularity, list, next.static)
+	c.cur.Store(next)
+	return next.vec
+}
+
+// popularityBoost is static plus weight times each doc's popularity
+// factor, log1p(score)/log1p(top score), over the ranking list; static
+// itself when no product of list is in the index, nil when static is nil
+// too.
+func (g *Generation) popularityBoost(weight float64, list []behaviour.Scored, static []float32) []float32 {
+	seg := g.Products
+	if len(list) == 0 || weight == 0 {
+		return static
+	}
+	var vec []float32
+	top := math.Log1p(list[0].Score)
+	var fold []byte
+	for _, s := range list {
+		fold = analysis.Fold(fold[:0], s.ProductNumber)
+		d, ok := seg.DocByKey(string(fold))
+		if !ok {
+			continue
+		}
+		if vec == nil {
+			vec = make([]float32, seg.Slots())
+			copy(vec, static)
+		}
+		vec[d] += float32(weight * math.Log1p(s.Score) / top)
+	}
+	if vec == nil {
+		return static
+	}
+	return vec
+}
+
+// staticBoost is the stock, sale and newness part of b's boost by doc,
+// as of now; nil when no doc has any.
+func (g *Generation) staticBoost(b *config.Boosts, now time.Time) []float32 {
+	seg := g.Products
+	vec := make([]float32, seg.Slots())
+	any := false
+	if b.InStock > 0 {
+		if docs := g.booleanDocs("inStock"); docs != nil {
+			for it := docs.Iterator(); it.HasNext(); {
+				vec[it.Next()] += float32(b.InStock)
+				any = true
+			}
+		}
+	}
+	if b.OnSale > 0 {
+		onSale := make([]bool, len(vec))
+		if docs := g.booleanDocs("isOnSale"); docs != nil {
+			for it := docs.Iterator(); it.HasNext(); {
+				onSale[it.Next()] = true
+			}
+		}
+		price, prev := seg.Numeric("price"), seg.Numeric("previousPrice")
+		if price != nil && prev != nil && g.fields["price"].Type == config.TypeNumber && g.fields["previousPrice"].Type == config.TypeNumber {
+			for d := range onSale {
+				if p, ok := numericAt(price, uint32(d)); ok {
+					if pp, ok := numericAt(prev, uint32(d)); ok && pp > p {
+						onSale[d] = true
+					}
+				}
+			}
+		}
+		for d, on := range onSale {
+			if on {
+				vec[d] += float32(b.OnSale)
+				any = true
+			}
+		}
+	}
+	if created := seg.Numeric("created"); b.Newness > 0 && created != nil && g.fields["created"].Type == config.TypeDate {
+		half := b.NewnessHalfLifeDays
+		if half <= 0 {
+			half = config.DefaultNewnessHalfLifeDays
+		}
+		halfSec := half * 24 * 3600
+		nowSec := float64(now.Unix())
+		for d := range vec {
+			if at, ok := numericAt(created, uint32(d)); ok {
+				age := max(nowSec-at, 0)
+				vec[d] += float32(b.Newness * math.Exp2(-age/halfSec))
+				any = true
+			}
+		}
+	}
+	if !any {
+		return nil
+	}
+	return vec
+}
+
+// booleanDocs is the docs whose indexed boolean field name is true; nil
+// when the field is not an indexed boolean or no doc is true. Read only.
+func (g *Generation) booleanDocs(name string) *roaring.Bitmap {
+	if g.fields[name].Type != config.TypeBoolean {
+		return nil
+	}
+	kf := g.Products.Keyword(name)
+	if kf == nil {
+		return nil
+	}
+	id, ok := kf.Lookup("true")
+	if !ok {
+		return nil
+	}
+	return kf.Bitmaps[id]
+}
+
+// numericAt is doc's value in f, for any doc id.
+func numericAt(f *index.NumericField, doc uint32) (float64, bool) {
+	if int(doc) >= len(f.Quantised()) {
+		return 0, false
+	}
+	return f.Value(doc)
+}
