@@ -84,6 +84,7 @@ func TestSessionsAndOrders(t *testing.T) {
 		view("v", "C", 0), view("v", "B", time.Minute),
 		order("u", "O1", time.Hour, "A", "B", "C"), order("v", "O2", time.Hour, "A", "B"),
 		order("u", "O1", 2*time.Hour, "A", "B", "C"), // the same order again
+		order("w", "O3", time.Hour, "X", "Y", "Z2"), view("w", "Z2", time.Hour), view("x", "Z2", time.Hour),
 	)
 	scores := func(s []Scored) string {
 		out := ""
@@ -99,7 +100,8 @@ func TestSessionsAndOrders(t *testing.T) {
 		{"co-viewed with B", scores(m.CoViewed("B")), "A:2 C:1 "},
 		{"co-viewed with C", scores(m.CoViewed("C")), "B:1 "},
 		{"co-bought with A", scores(m.CoBought("A")), "B:2 C:1 "},
-		{"co-bought with C", scores(m.CoBought("C")), "A:1 B:1 "},
+		{"co-bought with C: equal counts, the more popular first (B's views are later)", scores(m.CoBought("C")), "B:1 A:1 "},
+		{"co-bought with X: Z2, viewed, before Y", scores(m.CoBought("X")), "Z2:1 Y:1 "},
 		{"co-bought with Z", scores(m.CoBought("Z")), ""},
 		{"co-bought with A and C, summed", scores(m.CoBought("A", "C", "Z")), "B:3 A:1 C:1 "},
 	} {

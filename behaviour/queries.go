@@ -113,20 +113,45 @@ func (m *Model) CoBought(pns ...string) []Scored { return m.neighbours(pns, fals
 func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	var out []Scored
-	at := map[uint32]int{} // neighbour → its place in out
+	// Equal counts go to the more popular product (views + 3 carts + 5
+	// buys, long window): with few orders most counts are 1, and the
+	// product number says nothing of what sells. Counts decay alike, so
+	// any common time orders them the same: the latest of the
+	// candidates' is taken.
+	lists := make([]neighbours, 0, len(pns))
+	var ref int64
 	for _, pn := range pns {
-		id, ok := m.ids[pn]
-		if !ok {
-			continue
+		if id, ok := m.ids[pn]; ok {
+			ns := m.coBought[id]
+			if viewed {
+				ns = m.coViewed[id]
+			}
+			lists = append(lists, ns)
+			for _, n := range ns {
+				ref = max(ref, m.counts[n.id].at)
+			}
 		}
-		ns := m.coBought[id]
-		if viewed {
-			ns = m.coViewed[id]
+	}
+	pops := map[uint32]float64{}
+	for _, ns := range lists {
+		for _, n := range ns {
+			if _, ok := pops[n.id]; !ok {
+				c := &m.counts[n.id]
+				pops[n.id] = c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
+			}
 		}
+	}
+	popularity := func(id uint32) float64 { return pops[id] }
+	var out []Scored
+	var outIDs []uint32
+	at := map[uint32]int{} // neighbour → its place in out
+	for _, ns := range lists {
 		strongest := slices.Clone(ns)
 		slices.SortFunc(strongest, func(a, b neighbour) int {
 			if c := cmp.Compare(b.count, a.count); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(popularity(b.id), popularity(a.id)); c != 0 {
 				return c
 			}
 			return cmp.Compare(m.numbers[a.id], m.numbers[b.id])
@@ -138,10 +163,31 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 			}
 			at[n.id] = len(out)
 			out = append(out, Scored{m.numbers[n.id], float64(n.count)})
+			outIDs = append(outIDs, n.id)
 		}
 	}
-	sortScored(out)
-	return out[:min(MaxNeighbours, len(out))]
+	pop := make([]float64, len(out))
+	for i, id := range outIDs {
+		pop[i] = popularity(id)
+	}
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(out[b].Score, out[a].Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pop[b], pop[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(out[a].ProductNumber, out[b].ProductNumber)
+	})
+	sorted := make([]Scored, 0, min(MaxNeighbours, len(out)))
+	for _, i := range order[:min(MaxNeighbours, len(order))] {
+		sorted = append(sorted, out[i])
+	}
+	return sorted
 }
 
 // sortScored orders by score, highest first, then by product number.

@@ -124,7 +124,7 @@ func TestRecomsSources(t *testing.T) {
 		{"ALTERNATIVES: a variant of the context is hidden",
 			withCtx(`{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
 		{"ALTERNATIVES of a product nobody viewed: its category", withCtx(`{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}`, 10, `{"productNumbers":["C100"]}`, ""), "C200"},
-		{"BOUGHT_TOGETHER", withCtx(`{"type":"BOUGHT_TOGETHER"}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
+		{"BOUGHT_TOGETHER", withCtx(`{"type":"BOUGHT_TOGETHER"}`, 10, `{"productNumbers":["A100"]}`, ""), "B200 B100"}, // tied: by TOP
 		{"BOUGHT_TOGETHER with the visitor's cart", one(`{"type":"BOUGHT_TOGETHER"}`, 10, `,"trackingUserId":"u4"`), "A100"},
 		{"RETARGETED", one(`{"type":"RETARGETED"}`, 10, `,"trackingUserId":"u1"`), "B100 A100"},
 		{"RECENTLY_BOUGHT by email", one(`{"type":"RECENTLY_BOUGHT"}`, 10, `,"email":"b@shop.test"`), "B200 A100"},
