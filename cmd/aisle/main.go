@@ -20,8 +20,9 @@ Usage:
   aisle demo   [--addr HOST:PORT] [--data DIR] [--admin-key KEY] [--products N]
   aisle import --data DIR [--mapping NAME|FILE] [--config FILE] FILE...
   aisle import --url http://HOST:PORT --admin-key KEY --website UUID [--mapping NAME|FILE] FILE...
+  aisle import --data DIR --events FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
-  aisle eval   [--shared DIR] [--k 10]
+  aisle eval   [--shared DIR] [--k 10]     (Home Depot NDCG, Instacart hit rates)
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
                [--concurrency C] [--duration D] [--json FILE]
 
