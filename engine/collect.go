@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -12,9 +13,10 @@ import (
 )
 
 // Collector logs behaviour events (package events) with a group commit:
-// each Collect waits until its event is durable, and the events that
+// each Collect waits until its events are durable, and the events that
 // arrive while one sync is under way share the next (store.AppendGroup,
-// one log entry per website in each group). Events change no product,
+// one log entry per website in each group). The events of one Collect
+// always commit in one group: all or none. Events change no product,
 // so they never touch a website's index.
 type Collector struct {
 	st  *store.Store
@@ -23,24 +25,23 @@ type Collector struct {
 	now func() time.Time
 
 	mu      sync.Mutex
-	queue   []*pendingEvent
+	queue   []*pendingEvents
 	wake    chan struct{} // a send wakes the committer
 	closed  bool
 	stopped chan struct{} // closed when the committer has ended
 }
 
 // maxGroup bounds the events of one commit: a larger backlog commits in
-// several.
+// several (a Collect's events are never split).
 const maxGroup = 4096
 
-// pendingEvent is an event waiting for its commit.
-type pendingEvent struct {
-	website string
-	event   *events.Event
-	data    []byte
-	seq     uint64
-	err     error
-	done    chan struct{}
+// pendingEvents are one Collect's events waiting for their commit.
+type pendingEvents struct {
+	events []*events.Event
+	data   [][]byte // each event's JSON
+	seq    uint64   // the last entry holding them, once committed
+	err    error
+	done   chan struct{}
 }
 
 // ErrCollectorClosed is Collect's answer once Close has begun.
@@ -61,24 +62,39 @@ func NewCollector(st *store.Store, eng *Engine, bhv *Behaviours) *Collector {
 // website the server does not serve is NotFound; an invalid one is
 // Invalid, naming the member.
 func (c *Collector) Collect(e *events.Event) (uint64, error) {
-	if err := events.Check(e); err != nil {
-		var ee *events.Error
-		if errors.As(err, &ee) {
-			return 0, Invalid(ee.Field, "%s", ee.Message)
+	return c.collect([]*events.Event{e}, false)
+}
+
+// CollectAll is Collect for several events at once, all or none: each
+// is checked first, and an error names the event as "events.I.member";
+// then they commit together. The sequence number is of the last entry
+// holding them (one per website they name).
+func (c *Collector) CollectAll(evs []*events.Event) (uint64, error) {
+	return c.collect(evs, true)
+}
+
+func (c *Collector) collect(evs []*events.Event, batch bool) (uint64, error) {
+	p := &pendingEvents{events: evs, data: make([][]byte, len(evs)), done: make(chan struct{})}
+	now := c.now().UnixMilli()
+	for i, e := range evs {
+		if err := c.check(e); err != nil {
+			if batch {
+				return 0, atEvent(i, err)
+			}
+			return 0, err
 		}
-		return 0, err
+		if e.Time == 0 {
+			e.Time = now
+		}
+		data, err := json.Marshal(e)
+		if err != nil {
+			return 0, err
+		}
+		p.data[i] = data
 	}
-	if _, ok := c.eng.Website(e.Website); !ok {
-		return 0, NotFound("websiteUuid", "no website %q is served", e.Website)
+	if len(evs) == 0 {
+		return 0, nil
 	}
-	if e.Time == 0 {
-		e.Time = c.now().UnixMilli()
-	}
-	data, err := json.Marshal(e)
-	if err != nil {
-		return 0, err
-	}
-	p := &pendingEvent{website: e.Website, event: e, data: data, done: make(chan struct{})}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -94,6 +110,36 @@ func (c *Collector) Collect(e *events.Event) (uint64, error) {
 	return p.seq, p.err
 }
 
+// check is events.Check as an engine error, and the website served.
+func (c *Collector) check(e *events.Event) error {
+	if err := events.Check(e); err != nil {
+		var ee *events.Error
+		if errors.As(err, &ee) {
+			return Invalid(ee.Field, "%s", ee.Message)
+		}
+		return err
+	}
+	if _, ok := c.eng.Website(e.Website); !ok {
+		return NotFound("websiteUuid", "no website %q is served", e.Website)
+	}
+	return nil
+}
+
+// atEvent is err, an engine error about one event, about event i of a
+// batch: its field is named "events.I.field".
+func atEvent(i int, err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	out := *e
+	out.Field = fmt.Sprintf("events.%d", i)
+	if e.Field != "" {
+		out.Field += "." + e.Field
+	}
+	return &out
+}
+
 // commitLoop commits what is queued, a group at a time, until Close.
 func (c *Collector) commitLoop() {
 	defer close(c.stopped)
@@ -101,7 +147,11 @@ func (c *Collector) commitLoop() {
 		<-c.wake
 		for {
 			c.mu.Lock()
-			n := min(len(c.queue), maxGroup)
+			n, size := 0, 0
+			for n < len(c.queue) && (n == 0 || size+len(c.queue[n].events) <= maxGroup) {
+				size += len(c.queue[n].events)
+				n++
+			}
 			group := c.queue[:n:n]
 			c.queue = c.queue[n:]
 			closed := c.closed
@@ -118,28 +168,32 @@ func (c *Collector) commitLoop() {
 }
 
 // commit writes group as one entry per website, in one sync, and
-// answers every event of it.
-func (c *Collector) commit(group []*pendingEvent) {
+// answers every Collect of it.
+func (c *Collector) commit(group []*pendingEvents) {
 	var batches []*store.Batch
-	var of []int // group[i]'s batch
 	byWebsite := map[string]int{}
 	for _, p := range group {
-		k, ok := byWebsite[p.website]
-		if !ok {
-			k = len(batches)
-			byWebsite[p.website] = k
-			batches = append(batches, &store.Batch{Website: p.website})
+		for i, e := range p.events {
+			k, ok := byWebsite[e.Website]
+			if !ok {
+				k = len(batches)
+				byWebsite[e.Website] = k
+				batches = append(batches, &store.Batch{Website: e.Website})
+			}
+			batches[k].AddEvent(p.data[i])
 		}
-		batches[k].AddEvent(p.data)
-		of = append(of, k)
 	}
 	first, err := c.st.AppendGroup(batches, true)
-	for i, p := range group {
+	for _, p := range group {
 		if p.err = err; err == nil {
-			p.seq = first + uint64(of[i])
-			if c.bhv != nil {
-				c.bhv.fold(p.event) // in log order: groups commit one at a time
+			last := 0
+			for _, e := range p.events {
+				last = max(last, byWebsite[e.Website])
+				if c.bhv != nil {
+					c.bhv.fold(e) // in log order: groups commit one at a time
+				}
 			}
+			p.seq = first + uint64(last)
 		}
 		close(p.done)
 	}

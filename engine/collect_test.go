@@ -128,20 +128,91 @@ func TestCollectCommitsAnEntryPerWebsite(t *testing.T) {
 	c := &Collector{st: st, eng: eng}
 	before := st.Seq()
 	const other = "00000000-0000-4000-8000-0000000000b2"
-	var group []*pendingEvent
-	for i, w := range []string{shopUUID, other, shopUUID} {
-		group = append(group, &pendingEvent{website: w, data: fmt.Appendf(nil, `{"kind":"view","websiteUuid":%q,"productNumber":"P%d"}`, w, i), done: make(chan struct{})})
+	pending := func(ws ...string) *pendingEvents {
+		p := &pendingEvents{done: make(chan struct{})}
+		for _, w := range ws {
+			p.events = append(p.events, &events.Event{Kind: events.View, Website: w})
+			p.data = append(p.data, fmt.Appendf(nil, `{"kind":"view","websiteUuid":%q,"productNumber":"P%d"}`, w, len(p.data)))
+		}
+		return p
 	}
+	// Three Collects of one event, then one of two websites' events.
+	group := []*pendingEvents{pending(shopUUID), pending(other), pending(shopUUID), pending(other, shopUUID)}
 	c.commit(group)
-	for i, want := range []uint64{before + 1, before + 2, before + 1} {
+	for i, want := range []uint64{before + 1, before + 2, before + 1, before + 2} {
 		if group[i].err != nil || group[i].seq != want {
-			t.Errorf("event %d: entry %d, %v; want %d", i, group[i].seq, group[i].err, want)
+			t.Errorf("collect %d: entry %d, %v; want %d", i, group[i].seq, group[i].err, want)
 		}
 	}
 	got := loggedEvents(t, st, before)
-	want := []string{fmt.Sprint(before+1, " ", shopUUID, " view P0"), fmt.Sprint(before+1, " ", shopUUID, " view P2"), fmt.Sprint(before+2, " ", other, " view P1")}
+	want := []string{fmt.Sprint(before+1, " ", shopUUID, " view P0"), fmt.Sprint(before+1, " ", shopUUID, " view P0"),
+		fmt.Sprint(before+1, " ", shopUUID, " view P1"), fmt.Sprint(before+2, " ", other, " view P0"), fmt.Sprint(before+2, " ", other, " view P0")}
 	if !slices.Equal(got, want) {
 		t.Errorf("logged %q, want %q", got, want)
+	}
+}
+
+// TestCollectAll: a batch is checked whole before anything is logged
+// (an error names the event), commits in one group however large the
+// backlog, and is folded; its answer is the last entry holding it.
+func TestCollectAll(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	bhv := NewBehaviours()
+	c := NewCollector(st, eng, bhv)
+	defer c.Close()
+	before := st.Seq()
+	view := func(pn string) *events.Event {
+		return &events.Event{Kind: events.View, Website: shopUUID, User: "u1", ProductNumber: pn}
+	}
+	_, err := c.CollectAll([]*events.Event{view("A100"), {Kind: events.Purchase, Website: shopUUID, ProductNumbers: []string{"A100"}}})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindInvalid || e.Field != "events.1.orderNumber" {
+		t.Fatalf("a batch with a purchase without its order number: %v, want Invalid events.1.orderNumber", err)
+	}
+	_, err = c.CollectAll([]*events.Event{view("A100"), {Kind: events.View, Website: "00000000-0000-4000-8000-0000000000ff", ProductNumber: "A100"}})
+	if !errors.As(err, &e) || e.Kind != KindNotFound || e.Field != "events.1.websiteUuid" {
+		t.Fatalf("a batch naming a website not served: %v, want NotFound events.1.websiteUuid", err)
+	}
+	if st.Seq() != before || bhv.Model(shopUUID).Events() != 0 {
+		t.Fatalf("refused batches logged or folded: seq %d → %d, %d events folded", before, st.Seq(), bhv.Model(shopUUID).Events())
+	}
+	big := make([]*events.Event, maxGroup+10)
+	for i := range big {
+		big[i] = view(fmt.Sprint("P", i))
+	}
+	var wg sync.WaitGroup
+	var seqs [3]uint64
+	var errs [3]error
+	for i := range seqs { // beside others, so the backlog is past maxGroup
+		wg.Go(func() {
+			if i == 1 {
+				seqs[i], errs[i] = c.CollectAll(big)
+			} else {
+				seqs[i], errs[i] = c.CollectAll([]*events.Event{view("A100"), view("B100")})
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("collect %d: %v", i, err)
+		}
+	}
+	logged := loggedEvents(t, st, before)
+	if len(logged) != len(big)+4 {
+		t.Fatalf("%d events logged, want %d", len(logged), len(big)+4)
+	}
+	n := 0
+	for _, l := range logged {
+		if strings.HasPrefix(l, fmt.Sprint(seqs[1], " ")) {
+			n++
+		}
+	}
+	if n < len(big) {
+		t.Errorf("the batch of %d is not in one entry: %d events in entry %d", len(big), n, seqs[1])
+	}
+	if got := bhv.Model(shopUUID).Events(); got != len(big)+4 {
+		t.Errorf("%d events folded, want %d", got, len(big)+4)
 	}
 }
 

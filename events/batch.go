@@ -1,0 +1,67 @@
+package events
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/goccy/go-json"
+)
+
+// Limits of a batch: POST /serve/collect takes up to MaxBatch events in
+// a body of up to MaxBatchBytes.
+const (
+	MaxBatch      = 500
+	MaxBatchBytes = 1 << 20
+)
+
+// batch is a batch body: {"events": [event, …]}.
+type batch struct {
+	Events []json.RawMessage `json:"events"`
+}
+
+// DecodeBatch reads a batch body strictly: an object whose only member
+// is events, a list of 1 to MaxBatch events, each as Decode reads one
+// (kind among its members). An error names the event as
+// "events.3.member". It does not Check the events.
+func DecodeBatch(data []byte) ([]Event, error) {
+	var b batch
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, decodeError(err)
+	}
+	if dec.More() {
+		return nil, invalid("", "more than one JSON value: a batch is one object")
+	}
+	switch {
+	case len(b.Events) == 0:
+		return nil, invalid("events", "is required: a list of 1 to %d events", MaxBatch)
+	case len(b.Events) > MaxBatch:
+		return nil, invalid("events", "%d events: at most %d in one batch", len(b.Events), MaxBatch)
+	}
+	out := make([]Event, len(b.Events))
+	for i, raw := range b.Events {
+		e, err := Decode(raw)
+		if err != nil {
+			return nil, InBatch(i, err)
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// InBatch is err, an *Error about one event, about event i of a batch:
+// its member is named "events.i.member". Other errors are returned as
+// they are.
+func InBatch(i int, err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	field := fmt.Sprintf("events.%d", i)
+	if e.Field != "" {
+		field += "." + e.Field
+	}
+	return &Error{Field: field, Message: e.Message}
+}
