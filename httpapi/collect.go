@@ -3,6 +3,7 @@ package httpapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -25,17 +26,30 @@ import (
 // 404. (docs/decisions.md, Tracking.)
 const collectPrefix = "/serve/collect/"
 
+// POST /serve/collect: a batch of events, {"events": [event, …]}, each
+// with its kind, at most events.MaxBatch in events.MaxBatchBytes, as a
+// tracker that queues events sends them. Every event is checked before
+// any is logged (an error names "events.I.member"), and the answer comes
+// once all are durable:
+//
+//	{"success": true, "seq": 42, "trackingUserId": "…", "events": 20}
+//
+// Events without a trackingUserId are the visitor's of the retail_id
+// cookie, or of one new id for the batch, as a single event's.
+const collectBatchPath = "/serve/collect"
+
 // retailIDCookie is the tracking id's cookie, as the spec names it.
 const retailIDCookie = "retail_id"
 
 // retailIDMaxAge is the cookie's life in seconds: a year.
 const retailIDMaxAge = 365 * 24 * 60 * 60
 
-// collected is the answer to an event.
+// collected is the answer to an event, or to a batch (Events).
 type collected struct {
 	Success bool   `json:"success"`
 	Seq     uint64 `json:"seq"`
 	User    string `json:"trackingUserId"`
+	Events  int    `json:"events,omitempty"`
 }
 
 // collect serves collectPrefix + kind.
@@ -56,13 +70,11 @@ func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 		return engine.Invalid("kind", "the body says %q where the address says %q: leave it out", e.Kind, kind)
 	}
 	e.Kind, e.Time = events.Kind(kind), 0 // the server's time, not the client's
-	newID := false
+	user, newID := visitor(ctx)
 	if strings.TrimSpace(e.User) == "" {
-		if id := string(ctx.Request.Header.Cookie(retailIDCookie)); id != "" {
-			e.User = id
-		} else {
-			e.User, newID = newTrackingID(), true
-		}
+		e.User = user
+	} else {
+		newID = false
 	}
 	seq, err := c.Collect(&e)
 	if err != nil {
@@ -71,10 +83,66 @@ func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 	if newID {
 		setRetailID(ctx, e.User)
 	}
-	out, _ := json.Marshal(collected{Success: true, Seq: seq, User: e.User})
+	writeCollected(ctx, collected{Success: true, Seq: seq, User: e.User})
+	return nil
+}
+
+// collectBatch serves collectBatchPath.
+func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
+	c := s.opt.Collector
+	if c == nil {
+		return engine.NotFound("", "no endpoint %s: this server takes no events", collectBatchPath)
+	}
+	b, err := body(ctx, events.MaxBatchBytes)
+	if err != nil {
+		return err
+	}
+	evs, err := events.DecodeBatch(b)
+	if err != nil {
+		var ee *events.Error
+		if errors.As(err, &ee) {
+			return engine.Invalid(ee.Field, "%s", ee.Message)
+		}
+		return err
+	}
+	user, newID := visitor(ctx)
+	used := false // an event took the visitor's id
+	ptrs := make([]*events.Event, len(evs))
+	for i := range evs {
+		e := &evs[i]
+		e.Time = 0 // the server's time, not the client's
+		if strings.TrimSpace(e.User) == "" {
+			e.User, used = user, true
+		}
+		ptrs[i] = e
+	}
+	seq, err := c.CollectAll(ptrs)
+	if err != nil {
+		return err
+	}
+	if !used {
+		user = evs[0].User
+	} else if newID {
+		setRetailID(ctx, user)
+	}
+	writeCollected(ctx, collected{Success: true, Seq: seq, User: user, Events: len(evs)})
+	return nil
+}
+
+// writeCollected answers with a.
+func writeCollected(ctx *fasthttp.RequestCtx, a collected) {
+	out, _ := json.Marshal(a)
 	ctx.SetContentType("application/json")
 	ctx.SetBody(out)
-	return nil
+}
+
+// visitor is the request's tracking id for events that give none: the
+// retail_id cookie, else a new id (newID), which the answer sets.
+func visitor(ctx *fasthttp.RequestCtx) (id string, newID bool) {
+	if id := string(ctx.Request.Header.Cookie(retailIDCookie)); id != "" {
+		return id, false
+	}
+	return newTrackingID(), true
 }
 
 // newTrackingID is a random tracking id: 128 bits, hex.

@@ -110,6 +110,81 @@ func TestCollectErrors(t *testing.T) {
 	}
 }
 
+// TestCollectBatch: POST /serve/collect logs a batch of events of any
+// kinds whole once answered; events without a trackingUserId get the
+// cookie's id, or one new id set in the cookie; a bad event anywhere
+// refuses the batch with the event's index, and logs nothing.
+func TestCollectBatch(t *testing.T) {
+	url, st := serveLiveStore(t, Options{})
+	site := `"websiteUuid":"` + shopUUID + `"`
+	batch := `{"events":[{"kind":"view",` + site + `,"productNumber":"P01"},{"kind":"cart",` + site + `,"productNumbers":["P01"]},` +
+		`{"kind":"view",` + site + `,"productNumber":"P02","trackingUserId":"u-given"}]}`
+	logged := func(from uint64) []events.Event {
+		var out []events.Event
+		if err := st.Entries(from, func(e *store.Entry) error {
+			for _, raw := range e.Events {
+				var ev events.Event
+				if err := json.Unmarshal(raw, &ev); err != nil {
+					return err
+				}
+				out = append(out, ev)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		hdr    []string
+		cookie bool // a new id is set
+	}{
+		{"with a cookie", []string{"Cookie", "retail_id=u-cookie"}, false},
+		{"without", nil, true},
+	} {
+		before := st.Seq()
+		status, h, raw := send(t, "POST", url+"/serve/collect", "text/plain", batch, tc.hdr...)
+		var got collected
+		if err := json.Unmarshal(raw, &got); status != 200 || err != nil || !got.Success || got.Events != 3 || got.Seq != st.Seq() {
+			t.Fatalf("%s: %d %s", tc.name, status, raw)
+		}
+		evs := logged(before)
+		if len(evs) != 3 || evs[0].User != got.User || evs[1].User != got.User || evs[2].User != "u-given" || evs[1].Kind != events.Cart {
+			t.Fatalf("%s: answered %+v, logged %+v", tc.name, got, evs)
+		}
+		if tc.cookie != (h.Get("Set-Cookie") != "") || !tc.cookie && got.User != "u-cookie" {
+			t.Errorf("%s: user %q, Set-Cookie %q", tc.name, got.User, h.Get("Set-Cookie"))
+		}
+	}
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		says       string
+	}{
+		{"an event without its kind", `{"events":[{"kind":"view",` + site + `,"productNumber":"P01"},{` + site + `,"productNumber":"P01"}]}`, 400, "events.1.kind: is required"},
+		{"an event failing its check", `{"events":[{"kind":"view",` + site + `,"productNumber":"P01"},{"kind":"purchase",` + site + `,"productNumbers":["P01"]}]}`, 400, "events.1.orderNumber: is required"},
+		{"a website not served", `{"events":[{"kind":"view","websiteUuid":"00000000-0000-4000-8000-0000000000ff","productNumber":"P01"}]}`, 404, "events.0.websiteUuid"},
+		{"no events", `{"events":[]}`, 400, "events: is required"},
+		{"an unknown member", `{"event":[]}`, 400, `unknown member "event"`},
+		{"too large", `{"events":[` + strings.Repeat(`{"kind":"view",`+site+`,"url":"`+strings.Repeat("x", 2000)+`"},`, 600) + `]}`, 413, "exceeds"},
+	} {
+		seq := st.Seq()
+		status, _, raw := send(t, "POST", url+"/serve/collect", "application/json", tc.body)
+		var out struct {
+			Success bool
+			Error   struct{ Code, Field, Message string }
+		}
+		_ = json.Unmarshal(raw, &out)
+		if status != tc.status || out.Success || !strings.Contains(out.Error.Field+": "+out.Error.Message, tc.says) && !strings.Contains(out.Error.Message, tc.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", tc.name, status, raw, tc.status, tc.says)
+		}
+		if st.Seq() != seq {
+			t.Errorf("%s: the log moved from %d to %d", tc.name, seq, st.Seq())
+		}
+	}
+}
+
 // TestCollectOff: a server without a collector has no collect route.
 func TestCollectOff(t *testing.T) {
 	url := serveShop(t, shopSite(config.SearchVersion{}), hardware(), nil, Options{})

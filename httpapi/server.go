@@ -103,6 +103,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.admin(ctx, path)
 		return
 	}
+	if path == collectBatchPath {
+		s.post(ctx, s.collectBatch)
+		return
+	}
 	if kind, ok := strings.CutPrefix(path, collectPrefix); ok {
 		s.post(ctx, func(ctx *fasthttp.RequestCtx) error { return s.collect(ctx, kind) })
 		return

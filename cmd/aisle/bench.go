@@ -24,6 +24,7 @@ import (
 
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
 )
 
 // benchReport is what aisle bench measured, also written as JSON.
@@ -91,6 +92,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	writeBatch := fs.Int("write-batch", 5000, "with --live: products per write in the sustained run")
 	writeRate := fs.Float64("write-rate", 5000, "with --live: product updates a second the sustained run paces its writes to (0: each write as soon as the last answers)")
 	budget := fs.Duration("live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
+	evs := fs.Bool("events", false, "measure event ingestion instead of the query classes: single events, then batches, over --concurrency connections, each durable when answered")
+	eventBatch := fs.Int("event-batch", 50, "with --events: events per batch request")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -163,6 +166,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
 	}
 	url := srv.url + "/serve/search"
+	if *evs {
+		return runEventsBench(ctx, stdout, stderr, &rep, g, suite, srv, *conc, *eventBatch, *dur)
+	}
 	if *live {
 		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *writeRate, *budget, *dur, *nq})
 	}
@@ -414,5 +420,35 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 	fmt.Fprintf(stdout, "new products, one at a time: %d; found by search p50 %.0fms, p99 %.0fms; their deletes gone p50 %.0fms, p99 %.0fms\n",
 		lr.Adds, lr.AddP50ms, lr.AddP99ms, lr.DeleteP50ms, lr.DeleteP99ms)
 	fmt.Fprintf(stdout, "restart after the writes: answering in %.1fs\n", again.load.Seconds())
+	return nil
+}
+
+// runEventsBench is aisle bench --events: behaviour events posted to the
+// running server over conc connections for dur, one per request, then
+// in batches of batch; every answer comes once its events are durable.
+func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, srv *serveProc, conc, batch int, dur time.Duration) error {
+	if batch < 1 || batch > events.MaxBatch {
+		return fmt.Errorf("bench: --event-batch %d: want 1 to %d", batch, events.MaxBatch)
+	}
+	pns := make([]string, g.Products.Len())
+	for d := range pns {
+		pns[d] = g.Products.Key(uint32(d))
+	}
+	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; event ingestion over %d connections, %s each\n", rep.Machine, rep.Catalog, rep.Products, conc, dur)
+	for _, run := range []struct {
+		name, path string
+		batch      int
+	}{{"single events", "/serve/collect/view", 0}, {fmt.Sprintf("batches of %d", batch), "/serve/collect", batch}} {
+		fmt.Fprintf(stderr, "events: %s…\n", run.name)
+		bodies := bench.EventBodies(suite.Website.UUID, pns, run.batch, 1000, uint64(run.batch)+1)
+		lr, err := bench.Load(ctx, bench.LoadOptions{URL: srv.url + run.path, Bodies: bodies, Concurrency: conc, Duration: dur})
+		if err != nil {
+			return err
+		}
+		if lr.Errors > 0 {
+			return fmt.Errorf("bench: %s: %d of %d requests failed; the server said:\n%s", run.name, lr.Errors, lr.Requests, srv.out.String())
+		}
+		fmt.Fprintf(stdout, "%-16s %8.0f events/s  (%d requests, p50 %.2fms, p99 %.2fms)\n", run.name, lr.QPS*float64(max(run.batch, 1)), lr.Requests, ms3(lr.P50), ms3(lr.P99))
+	}
 	return nil
 }
