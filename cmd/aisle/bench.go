@@ -110,6 +110,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		return fmt.Errorf("bench: --queries %d --rounds %d: want at least 1 each", *nq, *rounds)
 	case *limit <= 0:
 		return fmt.Errorf("bench: --p99 %s: want a positive limit", *limit)
+	case *eventBatch < 1 || *eventBatch > events.MaxBatch:
+		return fmt.Errorf("bench: --event-batch %d: want 1 to %d", *eventBatch, events.MaxBatch)
 	}
 	names := strings.Split(*engines, ",")
 	for _, e := range names {
@@ -427,9 +429,6 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 // running server over conc connections for dur, one per request, then
 // in batches of batch; every answer comes once its events are durable.
 func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, srv *serveProc, conc, batch int, dur time.Duration) error {
-	if batch < 1 || batch > events.MaxBatch {
-		return fmt.Errorf("bench: --event-batch %d: want 1 to %d", batch, events.MaxBatch)
-	}
 	pns := make([]string, g.Products.Len())
 	for d := range pns {
 		pns[d] = g.Products.Key(uint32(d))

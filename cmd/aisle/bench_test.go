@@ -27,6 +27,26 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// TestBenchEvents: aisle bench --events posts single events and batches
+// to a real aisle serve and reports each run's rate, with no errors.
+func TestBenchEvents(t *testing.T) {
+	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"bench", "--events", "--products", "300", "--duration", "300ms", "--event-batch", "5", "--concurrency", "4"}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile(`event ingestion over 4 connections`),
+		regexp.MustCompile(`single events +[1-9]\d* events/s +\(\d+ requests, p50 [\d.]+ms, p99 [\d.]+ms\)`),
+		regexp.MustCompile(`batches of 5 +[1-9]\d* events/s`),
+	} {
+		if !re.MatchString(out.String()) {
+			t.Errorf("no line like %q in:\n%s", re, out.String())
+		}
+	}
+}
+
 func TestBenchAndEvalFlags(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -41,6 +61,8 @@ func TestBenchAndEvalFlags(t *testing.T) {
 		{[]string{"bench", "--queries", "0"}, "--queries 0"},
 		{[]string{"bench", "--p99", "0s"}, "--p99 0s"},
 		{[]string{"bench", "extra"}, `unexpected argument "extra"`},
+		{[]string{"bench", "--events", "--event-batch", "0"}, "--event-batch 0"},
+		{[]string{"bench", "--events", "--event-batch", "501"}, "--event-batch 501"},
 		{[]string{"bench", "--catalog", "homedepot", "--shared", "/nonexistent"}, "catalog homedepot"},
 		{[]string{"eval", "--k", "0"}, "--k 0"},
 		{[]string{"eval", "--shared", "/nonexistent"}, "catalog homedepot"},
