@@ -206,8 +206,13 @@ type Entry struct {
 	ContentDeletes []string          `json:"contentDeletes,omitempty"`
 	Content        []json.RawMessage `json:"content,omitempty"`
 	Config         *config.File      `json:"config,omitempty"`
-	// Events are what the website's visitors did (package events), each
-	// as its JSON; they change no product, content or configuration.
+	// EventCount is how many events of what the website's visitors did
+	// (package events) the entry logs; they change no product, content
+	// or configuration. They are kept once, apart from the entry (a bulk
+	// load's entry holds 10,000): EntryEvents reads them.
+	EventCount int `json:"eventCount,omitempty"`
+	// Events are an entry's events when the entry holds them itself, as
+	// entries written before EventCount did; EntryEvents reads either.
 	Events []json.RawMessage `json:"events,omitempty"`
 }
 
@@ -393,6 +398,45 @@ func (s *Store) AppendGroup(bs []*Batch, sync bool) (first uint64, err error) {
 	return s.appendEntries(bs, sync)
 }
 
+// ErrNotEventsOnly is TruncateEvents' refusal of entries that change
+// products, content or the configuration.
+var ErrNotEventsOnly = errors.New("store: only entries of events alone are truncated")
+
+// TruncateEvents removes the log entries after entry after, and their
+// events, and makes after the last entry again, in one synced batch: a
+// bulk load of events that failed part way takes back what it wrote,
+// before anything served it. Every entry removed must hold events
+// alone (ErrNotEventsOnly, and nothing is removed, otherwise).
+func (s *Store) TruncateEvents(after uint64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if after >= s.seq {
+		return nil
+	}
+	pb := s.db.NewBatch()
+	defer pb.Close()
+	err := s.Entries(after, func(e *Entry) error {
+		if len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes) > 0 || e.Config != nil {
+			return fmt.Errorf("entry %d: %w", e.Seq, ErrNotEventsOnly)
+		}
+		return pb.Delete(appendEventsKey(nil, e.Website, e.Seq), nil)
+	})
+	if err != nil {
+		return err
+	}
+	if err := pb.DeleteRange(appendLogKey(nil, after+1), appendLogKey(nil, s.seq+1), nil); err != nil {
+		return err
+	}
+	if err := pb.Set([]byte(keySeq), appendSeq(nil, after), nil); err != nil {
+		return err
+	}
+	if err := pb.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("truncate the log after entry %d: %w", after, err)
+	}
+	s.seq = after
+	return nil
+}
+
 var errEmptyBatch = errors.New("store: an empty batch in a group")
 
 // Sync makes every entry appended so far durable: after appends with
@@ -528,6 +572,9 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 		}
 		entries[i] = entry
 		size += len(entry) + 64
+		if len(b.events) > 0 {
+			size += arrayLen(b.events) + 64 // in the state, not the entry
+		}
 		for k, p := range b.products {
 			size += len(p) + len(b.pkeys[k]) + 64 // in the state
 		}
@@ -581,9 +628,6 @@ func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 	for _, c := range b.content {
 		size += len(c) + 1
 	}
-	for _, e := range b.events {
-		size += len(e) + 1
-	}
 	for _, k := range b.deletes {
 		size += len(k) + 3
 	}
@@ -614,7 +658,9 @@ func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 		entry.WriteString(`,"config":`)
 		entry.Write(c)
 	}
-	writeRaw(&entry, "events", b.events)
+	if len(b.events) > 0 {
+		fmt.Fprintf(&entry, `,"eventCount":%d`, len(b.events))
+	}
 	entry.WriteByte('}')
 	return entry.Bytes(), nil
 }
@@ -629,6 +675,15 @@ func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
 	buf.WriteString(name)
 	buf.WriteString(`":`)
 	buf.Write(appendArray(buf.AvailableBuffer(), items))
+}
+
+// arrayLen is the length of appendArray's array of items.
+func arrayLen(items [][]byte) int {
+	n := 2 + max(len(items)-1, 0)
+	for _, it := range items {
+		n += len(it)
+	}
+	return n
 }
 
 // appendArray appends the JSON array of items, each JSON already.
@@ -646,7 +701,13 @@ func appendArray(dst []byte, items [][]byte) []byte {
 // applyTo is the applier: it turns entry seq's changes into state keys.
 func applyTo(pb *pebble.Batch, b *Batch, seq uint64) error {
 	if len(b.events) > 0 {
-		if err := pb.Set(appendEventsKey(nil, b.Website, seq), appendArray(nil, b.events), nil); err != nil {
+		// Written straight into the batch: an entry of a bulk load holds
+		// 10,000 events, a megabyte or more.
+		key := appendEventsKey(nil, b.Website, seq)
+		op := pb.SetDeferred(len(key), arrayLen(b.events))
+		copy(op.Key, key)
+		appendArray(op.Value[:0], b.events)
+		if err := op.Finish(); err != nil {
 			return err
 		}
 	}
@@ -783,7 +844,22 @@ func (s *Store) Events(fn func(website string, seq uint64, events []json.RawMess
 	})
 }
 
-// Entries streams log entries with a sequence number above after.
+// EntryEvents are the events log entry seq of website logged: its
+// EventCount events, in order; none for an entry without events.
+func (s *Store) EntryEvents(website string, seq uint64) ([]json.RawMessage, error) {
+	v, err := s.get(appendEventsKey(nil, website, seq))
+	if err != nil || v == nil {
+		return nil, err
+	}
+	var events []json.RawMessage
+	if err := json.Unmarshal(v, &events); err != nil {
+		return nil, fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+	}
+	return events, nil
+}
+
+// Entries streams log entries with a sequence number above after; an
+// entry's events are read apart (EntryEvents).
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: prefixEnd(prefixLog)})
 	if err != nil {

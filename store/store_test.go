@@ -524,8 +524,18 @@ func TestAppendGroup(t *testing.T) {
 	}
 	var got []string
 	if err := st.Entries(1, func(e *Entry) error {
-		got = append(got, fmt.Sprintf("%d %s %d events %d products", e.Seq, e.Website, len(e.Events), len(e.Products)))
-		for _, raw := range e.Events {
+		got = append(got, fmt.Sprintf("%d %s %d events %d products", e.Seq, e.Website, e.EventCount, len(e.Products)))
+		if len(e.Events) > 0 {
+			t.Errorf("entry %d holds its events itself", e.Seq)
+		}
+		evs, err := st.EntryEvents(e.Website, e.Seq)
+		if err != nil {
+			return err
+		}
+		if len(evs) != e.EventCount {
+			t.Errorf("entry %d counts %d events, EntryEvents reads %d", e.Seq, e.EventCount, len(evs))
+		}
+		for _, raw := range evs {
 			got = append(got, "  "+string(raw))
 		}
 		return nil
@@ -566,5 +576,87 @@ func TestAppendGroup(t *testing.T) {
 	}
 	if err := st.Events(func(string, uint64, []json.RawMessage) error { return nil }); err != nil {
 		t.Errorf("Events read the log: %v", err)
+	}
+}
+
+// TestTruncateEvents: a failed bulk load's entries go, with their
+// events, and the log ends where it did, also after a reopen; entries
+// that change anything but events are never removed.
+func TestTruncateEvents(t *testing.T) {
+	dir := t.TempDir()
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed Batch
+	seed.SetConfig(config.Default(testSite))
+	if _, err := st.Append(&seed, true); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(events ...string) *Batch {
+		b := &Batch{Website: testSite}
+		for _, e := range events {
+			b.AddEvent([]byte(e))
+		}
+		return b
+	}
+	if _, err := st.AppendGroup([]*Batch{ev(`{"kind":"view","productNumber":"kept"}`)}, true); err != nil {
+		t.Fatal(err)
+	}
+	put := &Batch{Website: testSite}
+	if err := put.PutProduct(&catalog.Product{ProductNumber: "P1", Title: "Drill"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AppendGroup([]*Batch{put}, true); err != nil {
+		t.Fatal(err)
+	}
+	kept := st.Seq() // 3
+	for range 3 {
+		if _, err := st.AppendGroup([]*Batch{ev(`{"kind":"view","productNumber":"gone"}`, `{"kind":"cart"}`)}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.TruncateEvents(kept - 1); !errors.Is(err, ErrNotEventsOnly) || st.Seq() != kept+3 {
+		t.Fatalf("truncating over a product entry: %v, seq %d; want ErrNotEventsOnly and seq %d", err, st.Seq(), kept+3)
+	}
+	if err := st.TruncateEvents(kept); err != nil || st.Seq() != kept {
+		t.Fatalf("TruncateEvents(%d): %v, seq %d", kept, err, st.Seq())
+	}
+	check := func(when string) {
+		t.Helper()
+		var logged []string
+		if err := st.Entries(0, func(e *Entry) error {
+			logged = append(logged, fmt.Sprint(e.Seq))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var evs []string
+		if err := st.Events(func(_ string, seq uint64, raw []json.RawMessage) error {
+			for _, r := range raw {
+				evs = append(evs, fmt.Sprint(seq, " ", string(r)))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(logged, " ") != "1 2 3" || strings.Join(evs, "|") != `2 {"kind":"view","productNumber":"kept"}` {
+			t.Errorf("%s: entries %v, events %v; want 1 2 3 and the first view", when, logged, evs)
+		}
+	}
+	check("truncated")
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if st.Seq() != kept {
+		t.Errorf("reopened at entry %d, want %d", st.Seq(), kept)
+	}
+	check("reopened")
+	if seq, err := st.AppendGroup([]*Batch{ev(`{"kind":"pageview","url":"/"}`)}, true); err != nil || seq != kept+1 {
+		t.Errorf("the next entry: %d, %v; want %d", seq, err, kept+1)
 	}
 }
