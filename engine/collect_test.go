@@ -17,13 +17,27 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
+// entryEvents are log entry e's events, read as a reader of the log
+// reads them; the entry's count must agree.
+func entryEvents(t *testing.T, st *store.Store, e *store.Entry) []json.RawMessage {
+	t.Helper()
+	evs, err := st.EntryEvents(e.Website, e.Seq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != e.EventCount {
+		t.Fatalf("entry %d counts %d events, holds %d", e.Seq, e.EventCount, len(evs))
+	}
+	return evs
+}
+
 // loggedEvents is every event in st's log after entry after, as
 // "seq website kind product".
 func loggedEvents(t *testing.T, st *store.Store, after uint64) []string {
 	t.Helper()
 	var out []string
 	if err := st.Entries(after, func(e *store.Entry) error {
-		for _, raw := range e.Events {
+		for _, raw := range entryEvents(t, st, e) {
 			var ev events.Event
 			if err := json.Unmarshal(raw, &ev); err != nil {
 				return err
@@ -276,23 +290,34 @@ func TestImportEventsInEntries(t *testing.T) {
 	cfg := &config.File{Websites: []config.Website{*current(t, eng).Website, {UUID: "00000000-0000-4000-8000-0000000000b2"}}}
 	before := st.Seq()
 	const n = 25000
-	read := func(fn func(*events.Event) error) error {
-		for i := range n {
-			e := events.Event{Kind: events.View, Website: cfg.Websites[i%5/4].UUID, ProductNumber: fmt.Sprint("P", i), User: "u"}
-			if i%7 == 0 {
-				e.Time = int64(i + 1)
+	readWith := func(bad int) func(fn func(*events.Event, []byte) error) error {
+		return func(fn func(*events.Event, []byte) error) error {
+			for i := range n {
+				e := events.Event{Kind: events.View, Website: cfg.Websites[i%5/4].UUID, ProductNumber: fmt.Sprint("P", i), User: "u"}
+				if i%7 == 0 {
+					e.Time = int64(i + 1)
+				}
+				var data []byte
+				if i%3 == 0 { // as events.DecodeChecked gives it
+					data, _ = json.Marshal(&e)
+				}
+				if i == bad {
+					e.ProductNumber = ""
+				}
+				if err := fn(&e, data); err != nil {
+					return err
+				}
 			}
-			if err := fn(&e); err != nil {
-				return err
-			}
+			return nil
 		}
-		return nil
 	}
-	if got, err := CheckEvents(cfg, read); err != nil || got != n {
-		t.Fatalf("CheckEvents: %d, %v", got, err)
+	read := readWith(-1)
+	// A bad event past the first groups takes back what was written.
+	if got, err := ImportEvents(st, cfg, readWith(23456)); err == nil || !strings.Contains(err.Error(), "a view names the product") || got != 0 {
+		t.Fatalf("ImportEvents with a bad event: %d, %v", got, err)
 	}
 	if st.Seq() != before {
-		t.Fatal("CheckEvents wrote to the log")
+		t.Fatalf("a failed import left entries %d to %d", before+1, st.Seq())
 	}
 	start := time.Now().UnixMilli()
 	if got, err := ImportEvents(st, cfg, read); err != nil || got != n {
@@ -301,10 +326,10 @@ func TestImportEventsInEntries(t *testing.T) {
 	entries, seen := 0, 0
 	if err := st.Entries(before, func(e *store.Entry) error {
 		entries++
-		if len(e.Events) > eventsPerEntry {
-			t.Errorf("entry %d holds %d events", e.Seq, len(e.Events))
+		if e.EventCount > eventsPerEntry {
+			t.Errorf("entry %d holds %d events", e.Seq, e.EventCount)
 		}
-		for _, raw := range e.Events {
+		for _, raw := range entryEvents(t, st, e) {
 			ev, err := events.Decode(raw)
 			if err != nil {
 				return err

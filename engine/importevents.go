@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/goccy/go-json"
@@ -16,77 +18,83 @@ import (
 const eventsPerEntry = 10000
 
 // ImportEvents appends the events read gives (a behaviour log's bulk
-// load) to st's change log, 10,000 at a time in one entry per website,
-// synced once at the end. Each event must pass events.Check and
-// be of a website cfg names; an event without a time gets now. It does
-// not stop at a bad event: read is expected to have been checked with
-// CheckEvents first, so that a bad line writes nothing; an error here
-// leaves the entries written before it. It returns how many events it
-// wrote.
-func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(*events.Event) error) error) (int, error) {
+// load) to st's change log in one pass, 10,000 at a time in one entry
+// per website, synced once at the end, and returns how many it wrote.
+// Each event must pass events.Check and be of a website cfg names; an
+// event without a time gets now. read gives each event with its JSON
+// as the log keeps it when it has it (events.DecodeChecked; read may
+// reuse the bytes once fn returns), or nil. All or nothing: at the
+// first bad event, or error of read, what the load wrote is taken back
+// (store.TruncateEvents) and the error returned. Writing overlaps
+// reading: one group is appended while the next is read.
+func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(e *events.Event, data []byte) error) error) (int, error) {
+	before := st.Seq()
+	groups := make(chan []*store.Batch, 2)
+	appended := make(chan error, 1)
+	go func() {
+		var err error
+		for bs := range groups {
+			if err == nil {
+				_, err = st.AppendGroup(bs, false)
+			}
+		}
+		appended <- err
+	}()
 	now := time.Now().UnixMilli()
 	pending := map[string]*store.Batch{}
-	var order []string // websites in the order their first event came
+	var order []*store.Batch // in the order their website's first event came
 	held, n := 0, 0
-	flush := func(sync bool) error {
-		var bs []*store.Batch
-		for _, w := range order {
-			if b := pending[w]; !b.Empty() {
-				bs = append(bs, b)
-			}
+	flush := func() {
+		if held > 0 {
+			groups <- order
 		}
-		switch {
-		case len(bs) > 0:
-			if _, err := st.AppendGroup(bs, sync); err != nil {
-				return err
-			}
-		case sync:
-			if err := st.Sync(); err != nil {
-				return err
-			}
-		}
-		pending, order, held = map[string]*store.Batch{}, order[:0], 0
-		return nil
+		pending, order, held = map[string]*store.Batch{}, nil, 0
 	}
-	err := read(func(e *events.Event) error {
+	err := read(func(e *events.Event, data []byte) error {
 		if err := checkEvent(cfg, e); err != nil {
 			return err
 		}
 		if e.Time == 0 {
-			e.Time = now
+			e.Time, data = now, nil
 		}
-		data, err := json.Marshal(e)
-		if err != nil {
-			return err
+		if data == nil {
+			var err error
+			if data, err = json.Marshal(e); err != nil {
+				return err
+			}
+		} else {
+			data = slices.Clone(data)
 		}
 		b := pending[e.Website]
 		if b == nil {
 			b = &store.Batch{Website: e.Website}
 			pending[e.Website] = b
-			order = append(order, e.Website)
+			order = append(order, b)
 		}
 		b.AddEvent(data)
 		n++
 		if held++; held >= eventsPerEntry {
-			return flush(false)
+			flush()
 		}
 		return nil
 	})
-	if err != nil {
-		return n, err
+	if err == nil {
+		flush()
 	}
-	return n, flush(true)
-}
-
-// CheckEvents reads the events read gives and checks each as
-// ImportEvents would, writing nothing; it returns how many there are.
-func CheckEvents(cfg *config.File, read func(fn func(*events.Event) error) error) (int, error) {
-	n := 0
-	err := read(func(e *events.Event) error {
-		n++
-		return checkEvent(cfg, e)
-	})
-	return n, err
+	close(groups)
+	if werr := <-appended; err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = st.Sync()
+	}
+	if err != nil {
+		if terr := st.TruncateEvents(before); terr != nil {
+			return 0, errors.Join(err, fmt.Errorf("take back the events written: %w", terr))
+		}
+		return 0, err
+	}
+	return n, nil
 }
 
 // checkEvent is events.Check, and e's website in cfg.

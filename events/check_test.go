@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -140,6 +141,35 @@ func FuzzCheck(f *testing.F) {
 		}
 		if data2, _ := json.Marshal(&again); !bytes.Equal(data, data2) {
 			t.Fatalf("the log's JSON changed on a round trip:\n%s\n%s", data, data2)
+		}
+	})
+}
+
+// FuzzDecodeChecked: the fast path of DecodeChecked answers as the
+// strict one for any line: the same event, JSON and error.
+func FuzzDecodeChecked(f *testing.F) {
+	for _, line := range []string{
+		`{"kind":"view","websiteUuid":"w","time":1764000000000,"trackingUserId":"u","productNumber":"P1"}`,
+		`{"kind":"view","websiteUuid":"w","productNumber":" P1 "}`,
+		`{"kind":"view","websiteUuid":"w","productNumber":"P1","sku":"x"}`,
+		`{"Kind":"view","websiteUuid":"w","productNumber":"P1"}`,
+		`{"kind":"view","websiteUuid":"w","productNumber":"P1","productNumber":"P2"}`,
+		`{"kind":"purchase","websiteUuid":"w","orderNumber":"O","lines":[{"productNumber":"A","quantity":1}]}`,
+		`{"kind":"cart","websiteUuid":"w","productNumbers":[]}`,
+		`{"kind":"click","websiteUuid":"w","productNumber":"P","shown":{"source":"search","key":"k","position":2,"x":1}}`,
+		`{"kind":"click","websiteUuid":"w","productNumber":"P","shown":{"source":"search","key":"k","position":2}}`,
+		`{"kind":"search","websiteUuid":"w","query":"q","results":0}`,
+	} {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e1, d1, err1 := DecodeChecked(line)
+		e2, d2, err2 := decodeChecked(line)
+		if fmt.Sprint(err1) != fmt.Sprint(err2) || !bytes.Equal(d1, d2) {
+			t.Fatalf("%s:\nfast   %s %v\nstrict %s %v", line, d1, err1, d2, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(e1, e2) {
+			t.Fatalf("%s: events differ:\n%+v\n%+v", line, e1, e2)
 		}
 	})
 }

@@ -114,8 +114,8 @@ func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
 		// Its visitors' behaviour, so recommendations and popularity have
 		// answers from the first second.
 		users := demo.EventUsers(shop.n)
-		n, err := engine.ImportEvents(st, &cfg, func(fn func(*events.Event) error) error {
-			return demo.Events(w.UUID, shop.products, users, demoSeed, fn)
+		n, err := engine.ImportEvents(st, &cfg, func(fn func(*events.Event, []byte) error) error {
+			return demo.Events(w.UUID, shop.products, users, demoSeed, func(e *events.Event) error { return fn(e, nil) })
 		})
 		if err != nil {
 			return fmt.Errorf("demo behaviour: %w", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/aisle-search/aisle/engine"
@@ -17,8 +18,9 @@ import (
 // importEvents is aisle import --events: behaviour logs (JSON Lines of
 // events, as POST /serve/collect takes them plus their kind and,
 // optionally, their time in Unix milliseconds) appended to the change
-// log of the data directory's websites. Every line is checked before
-// anything is written, so a bad line writes nothing; aisle serve folds
+// log of the data directory's websites, in one pass: each line is
+// checked as it is written, and a bad line takes back what the import
+// wrote (engine.ImportEvents), so it imports nothing; aisle serve folds
 // the events into the visitors' behaviour when it starts.
 func importEvents(ctx context.Context, st *store.Store, files []string, stdout, stderr io.Writer, quiet bool) error {
 	cfg, err := st.Config()
@@ -28,7 +30,7 @@ func importEvents(ctx context.Context, st *store.Store, files []string, stdout, 
 	if cfg == nil {
 		return errors.New("import --events: the data directory has no configuration: import a catalog (or --config) first, so the events' websites are known")
 	}
-	read := func(fn func(*events.Event) error) error {
+	read := func(fn func(*events.Event, []byte) error) error {
 		for _, path := range files {
 			if err := readEventsFile(ctx, path, fn); err != nil {
 				return err
@@ -37,16 +39,12 @@ func importEvents(ctx context.Context, st *store.Store, files []string, stdout, 
 		return nil
 	}
 	start := time.Now()
-	n, err := engine.CheckEvents(cfg, read)
+	if !quiet {
+		fmt.Fprintf(stderr, "checking and writing the events of %s…\n", strings.Join(files, ", "))
+	}
+	n, err := engine.ImportEvents(st, cfg, read)
 	if err != nil {
 		return fmt.Errorf("import --events: %w; nothing was imported", err)
-	}
-	if !quiet {
-		fmt.Fprintf(stderr, "%d events checked in %s; writing them…\n", n, time.Since(start).Round(time.Millisecond))
-	}
-	n, err = engine.ImportEvents(st, cfg, read)
-	if err != nil {
-		return fmt.Errorf("import --events: %w (%d events were written before it)", err, n)
 	}
 	took := time.Since(start)
 	fmt.Fprintf(stdout, "imported %d events in %s (%.0f events/s); aisle serve folds them into the visitors' behaviour when it starts\n",
@@ -54,9 +52,10 @@ func importEvents(ctx context.Context, st *store.Store, files []string, stdout, 
 	return nil
 }
 
-// readEventsFile calls fn with each event of the JSON Lines file path;
-// an error names the file and line.
-func readEventsFile(ctx context.Context, path string, fn func(*events.Event) error) error {
+// readEventsFile calls fn with each event of the JSON Lines file path,
+// decoded and checked (events.DecodeChecked), and its JSON; an error
+// names the file and line.
+func readEventsFile(ctx context.Context, path string, fn func(*events.Event, []byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -76,9 +75,9 @@ func readEventsFile(ctx context.Context, path string, fn func(*events.Event) err
 				return err
 			}
 		}
-		e, err := events.Decode(b)
+		e, data, err := events.DecodeChecked(b)
 		if err == nil {
-			err = fn(&e)
+			err = fn(&e, data)
 		}
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", path, line, err)
