@@ -27,7 +27,8 @@ const (
 	ShortHalfLife = 7 * 24 * time.Hour
 	LongHalfLife  = 90 * 24 * time.Hour
 	// SessionGap: views of one visitor less than this apart are one
-	// session, and co-viewed.
+	// session, however long it runs, and co-viewed (each with the
+	// session's last MaxHistory views).
 	SessionGap = 30 * time.Minute
 	// MaxNeighbours is how many co-viewed (and co-bought) products a
 	// product keeps, the strongest.
@@ -50,11 +51,19 @@ type Model struct {
 	counts   []counters        // by id
 	coViewed []neighbours      // by id
 	coBought []neighbours      // by id
-	visitors map[string]*visitor
-	links    map[string]string   // "email:" or "customer:" + id → tracking id
-	orders   map[uint64]struct{} // hashes of the order numbers counted
-	seed     maphash.Seed
-	events   int // events folded
+	// visitors by the hash of their tracking id (64 bits: two of ten
+	// million visitors share one with a chance of about 1 in 370,000).
+	visitorIdx map[uint64]uint32
+	visitors   []visitor
+	links      map[string]string // "email:" or "customer:" + id → tracking id
+	// orders and oldOrders hold the hashes of the order numbers counted
+	// lately: when orders holds maxOrders, it becomes oldOrders and the
+	// oldest are forgotten, so memory stays bounded and a repeated
+	// purchase event (a retry, a reload of the thank-you page) is still
+	// counted once.
+	orders, oldOrders map[uint64]struct{}
+	seed              maphash.Seed
+	events            int // events folded
 
 	// MaxStale is how long a ranking (Ranked) is reused after events were
 	// folded since it was computed; default (New) 1 s, 0: never.
@@ -65,21 +74,8 @@ type Model struct {
 
 // New is an empty model.
 func New() *Model {
-	return &Model{ids: map[string]uint32{}, visitors: map[string]*visitor{}, links: map[string]string{},
+	return &Model{ids: map[string]uint32{}, visitorIdx: map[uint64]uint32{}, links: map[string]string{},
 		orders: map[uint64]struct{}{}, seed: maphash.MakeSeed(), MaxStale: time.Second}
-}
-
-// visitor is one tracking id's history.
-type visitor struct {
-	viewed []stamped // oldest first, at most MaxHistory
-	bought []stamped
-	cart   []uint32
-}
-
-// stamped is a product at a time (Unix milliseconds).
-type stamped struct {
-	id uint32
-	at int64
 }
 
 // id is product pn's id, added when new; m.mu is held for writing.
@@ -134,16 +130,28 @@ func (m *Model) Fold(e *events.Event) {
 }
 
 // visitor is tracking id user's history, made when new; "" has none.
+// The pointer is good until the next visitor is made.
 func (m *Model) visitor(user string) *visitor {
 	if user == "" {
 		return nil
 	}
-	v := m.visitors[user]
-	if v == nil {
-		v = &visitor{}
-		m.visitors[user] = v
+	h := maphash.String(m.seed, user)
+	i, ok := m.visitorIdx[h]
+	if !ok {
+		i = uint32(len(m.visitors))
+		m.visitorIdx[h] = i
+		m.visitors = append(m.visitors, visitor{})
 	}
-	return v
+	return &m.visitors[i]
+}
+
+// lookup is tracking id user's history, nil when none.
+func (m *Model) lookup(user string) *visitor {
+	i, ok := m.visitorIdx[maphash.String(m.seed, user)]
+	if !ok || user == "" {
+		return nil
+	}
+	return &m.visitors[i]
 }
 
 func (m *Model) view(user string, id uint32, at int64) {
@@ -152,18 +160,27 @@ func (m *Model) view(user string, id uint32, at int64) {
 	if v == nil {
 		return
 	}
-	// Co-viewed: the products this visitor viewed in this session.
-	for i := len(v.viewed) - 1; i >= 0; i-- {
-		prev := v.viewed[i]
-		if at-prev.at > SessionGap.Milliseconds() {
-			break
-		}
-		if prev.id != id {
-			m.coViewed[id] = m.coViewed[id].add(prev.id)
-			m.coViewed[prev.id] = m.coViewed[prev.id].add(id)
-		}
+	// Co-viewed: the products this visitor viewed in this session, the
+	// views less than SessionGap apart.
+	if at-v.lastView > SessionGap.Milliseconds() || at < v.lastView {
+		v.session = 0
 	}
-	v.viewed = pushHistory(v.viewed, stamped{id, at})
+	seen := v.viewed()
+	session := seen[len(seen)-int(v.session):]
+	inSession := false
+	for _, prev := range session {
+		if prev == id {
+			inSession = true
+			continue
+		}
+		m.coViewed[id] = m.coViewed[id].add(prev)
+		m.coViewed[prev] = m.coViewed[prev].add(id)
+	}
+	v.pushViewed(id)
+	if !inSession {
+		v.session = min(v.session+1, v.nViewed)
+	}
+	v.lastView = at
 }
 
 func (m *Model) cart(user string, pns []string, at int64) {
@@ -177,19 +194,27 @@ func (m *Model) cart(user string, pns []string, at int64) {
 	}
 	// Counted: the products the cart did not hold before.
 	for _, id := range ids {
-		if v == nil || !slices.Contains(v.cart, id) {
+		if v == nil || !slices.Contains(v.cart(), id) {
 			m.counts[id].add(kindCart, at)
 		}
 	}
 	if v != nil {
-		v.cart = ids
+		v.setCart(ids)
 	}
 }
 
+// maxOrders is how many order numbers the model remembers at least (and
+// twice as many at most) to count each order once.
+var maxOrders = 1 << 18 // a variable for tests
+
 func (m *Model) purchase(e *events.Event, at int64) {
 	h := maphash.String(m.seed, e.Website+"\x00"+e.OrderNumber)
-	if _, seen := m.orders[h]; seen {
+	_, seen := m.orders[h]
+	if _, old := m.oldOrders[h]; seen || old {
 		return
+	}
+	if len(m.orders) >= maxOrders {
+		m.oldOrders, m.orders = m.orders, make(map[uint64]struct{}, maxOrders)
 	}
 	m.orders[h] = struct{}{}
 	var ids []uint32
@@ -211,24 +236,36 @@ func (m *Model) purchase(e *events.Event, at int64) {
 	}
 	if v := m.visitor(e.User); v != nil {
 		for _, id := range ids {
-			v.bought = pushHistory(v.bought, stamped{id, at})
+			v.pushBought(id)
 		}
-		v.cart = nil // bought: the cart is empty
+		v.setCart(nil) // bought: the cart is empty
 	}
 }
 
-// pushHistory appends s, moving an earlier entry of the same product to
-// the end, and keeps the last MaxHistory.
-func pushHistory(h []stamped, s stamped) []stamped {
-	for i := range h {
-		if h[i].id == s.id {
-			h = append(h[:i], h[i+1:]...)
-			break
-		}
+// Size is what a model holds: its products, visitors and the orders it
+// remembers, and the entries of its lists.
+type Size struct {
+	Products, Visitors, Orders int
+	// Neighbours are the co-viewed and co-bought entries kept, and the
+	// room their lists take.
+	Neighbours, NeighbourCap int
+	// History are the products in visitors' histories and carts, and
+	// the room they take.
+	History, HistoryCap int
+}
+
+// Size counts what m holds.
+func (m *Model) Size() Size {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	s := Size{Products: len(m.numbers), Visitors: len(m.visitors), Orders: len(m.orders) + len(m.oldOrders)}
+	for i := range m.coViewed {
+		s.Neighbours += len(m.coViewed[i]) + len(m.coBought[i])
+		s.NeighbourCap += cap(m.coViewed[i]) + cap(m.coBought[i])
 	}
-	h = append(h, s)
-	if len(h) > MaxHistory {
-		h = append(h[:0], h[len(h)-MaxHistory:]...)
+	for i := range m.visitors {
+		s.History += len(m.visitors[i].ids)
+		s.HistoryCap += cap(m.visitors[i].ids)
 	}
-	return h
+	return s
 }

@@ -30,6 +30,11 @@ func (ns neighbours) add(id uint32) neighbours {
 		}
 	}
 	if len(ns) < capNeighbours {
+		if len(ns) == cap(ns) { // grown by a quarter, not doubled: most lists stay short
+			grown := make(neighbours, len(ns), min(len(ns)+len(ns)/4+4, capNeighbours))
+			copy(grown, ns)
+			ns = grown
+		}
 		return append(ns, neighbour{id, 1})
 	}
 	ns[weakest] = neighbour{id, ns[weakest].count + 1}

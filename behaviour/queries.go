@@ -211,21 +211,22 @@ type Visitor struct {
 func (m *Model) Visitor(user string) (v Visitor, ok bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	h := m.visitors[user]
+	h := m.lookup(user)
 	if h == nil {
 		return v, false
 	}
-	v.Viewed, v.Bought = m.recent(h.viewed), m.recent(h.bought)
-	for _, id := range h.cart {
+	v.Viewed, v.Bought = m.recent(h.viewed()), m.recent(h.bought())
+	for _, id := range h.cart() {
 		v.Cart = append(v.Cart, m.numbers[id])
 	}
 	return v, true
 }
 
-func (m *Model) recent(h []stamped) []string {
+// recent names the products of a history, most recent first.
+func (m *Model) recent(h []uint32) []string {
 	out := make([]string, len(h))
-	for i, s := range h {
-		out[len(h)-1-i] = m.numbers[s.id]
+	for i, id := range h {
+		out[len(h)-1-i] = m.numbers[id]
 	}
 	return out
 }

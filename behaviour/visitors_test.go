@@ -1,0 +1,96 @@
+package behaviour
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestVisitorHistoriesMatchAnOracle: a visitor's packed histories and
+// cart behave as three plain lists would, over random pushes and carts.
+func TestVisitorHistoriesMatchAnOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 26))
+	push := func(h []uint32, id uint32) []uint32 {
+		h = slices.DeleteFunc(slices.Clone(h), func(x uint32) bool { return x == id })
+		h = append(h, id)
+		return h[max(0, len(h)-MaxHistory):]
+	}
+	var v visitor
+	var viewed, bought, cart []uint32
+	maxCart := 0
+	for step := range 5000 {
+		id := uint32(r.IntN(40))
+		switch r.IntN(10) {
+		case 0:
+			cart = nil
+			for range r.IntN(5) {
+				cart = append(cart, uint32(r.IntN(40)))
+			}
+			v.setCart(cart)
+			maxCart = max(maxCart, len(cart))
+		case 1, 2:
+			bought = push(bought, id)
+			v.pushBought(id)
+		default:
+			viewed = push(viewed, id)
+			v.pushViewed(id)
+		}
+		if !slices.Equal(v.viewed(), viewed) || !slices.Equal(v.bought(), bought) || !slices.Equal(v.cart(), cart) {
+			t.Fatalf("step %d: packed %v | %v | %v, want %v | %v | %v", step, v.viewed(), v.bought(), v.cart(), viewed, bought, cart)
+		}
+		// Grown by a few, never doubled: room for the histories, the
+		// largest cart and a few more.
+		if cap(v.ids) > len(viewed)+len(bought)+maxCart+visitorGrowth {
+			t.Fatalf("step %d: %d ids in room for %d", step, len(v.ids), cap(v.ids))
+		}
+	}
+}
+
+// TestSessionsChainViews: views less than SessionGap apart are one
+// session however long it runs; a longer pause starts another.
+func TestSessionsChainViews(t *testing.T) {
+	m := New()
+	fold(m, view("u", "A", 0), view("u", "B", 20*time.Minute), view("u", "C", 40*time.Minute), // 40 minutes after A, 20 after B
+		view("u", "D", 75*time.Minute), view("u", "E", 80*time.Minute), // a new session
+		view("u", "D", 85*time.Minute)) // D again: paired with E again
+	got := ""
+	for _, pn := range []string{"A", "C", "D", "E"} {
+		got += pn + ":"
+		for _, s := range m.CoViewed(pn) {
+			got += fmt.Sprintf(" %s%g", s.ProductNumber, s.Score)
+		}
+		got += "; "
+	}
+	// (Equal counts: the more recently viewed first.)
+	if want := "A: C1 B1; C: B1 A1; D: E2; E: D2; "; got != want {
+		t.Errorf("co-viewed %q, want %q", got, want)
+	}
+}
+
+// TestOrdersRememberedBounded: an order is counted once while it is
+// among the last maxOrders to 2 × maxOrders orders, and the memory of
+// orders stays within that.
+func TestOrdersRememberedBounded(t *testing.T) {
+	defer func(n int) { maxOrders = n }(maxOrders)
+	maxOrders = 100
+	m := New()
+	for i := range 1000 {
+		fold(m, order("u", fmt.Sprint("O", i), time.Duration(i)*time.Second, "P"))
+		if i >= 150 { // a retry of an order 150 back
+			fold(m, order("u", fmt.Sprint("O", i-150), time.Duration(i)*time.Second, "P"))
+		}
+		if n := m.Size().Orders; n > 2*maxOrders {
+			t.Fatalf("after %d orders %d remembered, want at most %d", i+1, n, 2*maxOrders)
+		}
+	}
+	// Each retry came 150 orders later: within memory while the newer
+	// set is at least half full, so some were counted again; a retry of
+	// the last order is never counted.
+	before := m.Count("P", Buys, Long, t0.Add(time.Hour))
+	fold(m, order("u", "O999", time.Hour, "P"), order("u", "O998", time.Hour, "P"))
+	if after := m.Count("P", Buys, Long, t0.Add(time.Hour)); after != before {
+		t.Errorf("a retry of a recent order counted: %v → %v", before, after)
+	}
+}
