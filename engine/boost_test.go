@@ -26,6 +26,7 @@ func boostShop(t testing.TB, b *config.Boosts, products []catalog.Product) *Gene
 		UUID: shopUUID,
 		IndexedFields: []config.IndexedField{
 			{Name: "brand", Type: config.TypeKeyword},
+			{Name: "hierarchies", Type: config.TypeHierarchy},
 			{Name: "price", Type: config.TypeNumber, Sortable: true},
 			{Name: "previousPrice", Type: config.TypeNumber},
 			{Name: "inStock", Type: config.TypeBoolean},

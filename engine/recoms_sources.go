@@ -3,7 +3,6 @@ package engine
 import (
 	"slices"
 
-	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/behaviour"
@@ -119,10 +118,7 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 		}
 		scored(c.m.CoBought(pns...))
 	case SourceAlternatives:
-		if !scored(c.m.CoViewed(c.numbers(ctxDocs)...)) {
-			return
-		}
-		c.sameCategory(ctxDocs, yield)
+		c.alternatives(ctxDocs, yield)
 	}
 }
 
@@ -133,53 +129,6 @@ func (c *recomCall) numbers(docs []uint32) []string {
 		out[i] = c.g.Products.Key(d)
 	}
 	return out
-}
-
-// sameCategory yields the products that share the context products'
-// deepest category (their first hierarchy path), the most popular first,
-// then the rest in index order: alternatives for a product nobody has
-// viewed yet.
-func (c *recomCall) sameCategory(ctxDocs []uint32, yield func(uint32) bool) {
-	var paths []string
-	for _, d := range ctxDocs {
-		var p struct {
-			Hierarchies [][]string `json:"hierarchies"`
-		}
-		if json.Unmarshal(c.g.Products.Stored(d), &p) == nil && len(p.Hierarchies) > 0 {
-			path := ""
-			for _, name := range p.Hierarchies[0] {
-				path += name + "$"
-			}
-			if path != "" && !slices.Contains(paths, path) {
-				paths = append(paths, path)
-			}
-		}
-	}
-	if len(paths) == 0 {
-		return
-	}
-	if _, ok := c.g.fields["hierarchies"]; !ok {
-		return
-	}
-	leaf, err := c.filterDocs("hierarchies", "$in", paths)
-	if err != nil || leaf.IsEmpty() {
-		return
-	}
-	seen := roaring.New()
-	for _, s := range c.m.Ranked(topWeights, behaviour.Long, c.now) {
-		if d, ok := c.g.productDoc(s.ProductNumber); ok && leaf.Contains(d) {
-			seen.Add(d)
-			if !yield(d) {
-				return
-			}
-		}
-	}
-	it := leaf.Iterator()
-	for it.HasNext() {
-		if d := it.Next(); !seen.Contains(d) && !yield(d) {
-			return
-		}
-	}
 }
 
 // groupingKey is a product's groupingKey, "" when it has none.
