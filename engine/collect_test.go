@@ -245,7 +245,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		{Kind: events.Cart, ProductNumbers: []string{"B100"}, User: "u1"},
 		{Kind: events.Purchase, OrderNumber: "O1", ProductNumbers: []string{"B100", "C100"}, User: "u1", Email: "a@shop.example"},
 		{Kind: events.Purchase, OrderNumber: "O1", ProductNumbers: []string{"B100", "C100"}, User: "u1"},
-		{Kind: events.View, ProductNumber: "A100", User: "u2"},
+		{Kind: events.View, URL: "https://shop.test/a100?from=mail", User: "u2"}, // A100's page
 	} {
 		c.now = func() time.Time { return t0.Add(time.Duration(i) * time.Minute) }
 		e.Website = shopUUID
@@ -264,6 +264,12 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		}
 		return fmt.Sprintf("events %d; viewed %v; bought B100 %.4f; co-viewed A100 %v; co-bought C100 %v; u1 viewed %v bought %v cart %v",
 			m.Events(), top, m.Count("B100", behaviour.Buys, behaviour.Long, now), m.CoViewed("A100"), m.CoBought("C100"), v.Viewed, v.Bought, v.Cart)
+	}
+	if n := bhv.Model(shopUUID).Count("A100", behaviour.Views, behaviour.Long, t0.Add(time.Hour)); n < 1.99 {
+		t.Errorf("A100 has %.2f views, want 2: the view of its page was not resolved to it", n)
+	}
+	if got := loggedEvents(t, st, 0); got[len(got)-1] != fmt.Sprint(st.Seq(), " ", shopUUID, " view A100") {
+		t.Errorf("the view of a page logged as %q, want it with its product", got[len(got)-1])
 	}
 	live := describe(bhv)
 	want := "events 6; viewed [A100 B100]; bought B100 0.9997; co-viewed A100 [{B100 1}]; co-bought C100 [{B100 1}]; u1 viewed [B100 A100] bought [C100 B100] cart []"

@@ -28,7 +28,7 @@ func productDoc(p *catalog.Product, fields []config.IndexedField, stored []byte,
 	for f := range text {
 		text[f] = text[f][:0]
 	}
-	*d = index.Doc{Key: p.ProductNumber, AltKeys: p.VariantProductNumbers, Stored: stored, KeepStored: fresh,
+	*d = index.Doc{Key: p.ProductNumber, AltKeys: altKeys(p.VariantProductNumbers, p.URL), Stored: stored, KeepStored: fresh,
 		Text: text, Keywords: d.Keywords[:0], Numbers: d.Numbers[:0], Sort: d.Sort[:0]}
 	d.Text[index.FieldTitle] = append(d.Text[index.FieldTitle], p.Title)
 	if p.Brand != "" {

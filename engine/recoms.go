@@ -257,8 +257,8 @@ func (c *recomCall) check(r *RecomRequest) string {
 	}
 	for i, s := range r.Sources {
 		switch need := sourceNeeds[s.Type]; {
-		case need == "products" && len(contextValues(r.Context["productNumbers"])) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
-			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers", i, s.Type)
+		case need == "products" && len(contextValues(r.Context["productNumbers"]))+len(contextValues(r.Context["urls"])) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
+			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers (or context.urls)", i, s.Type)
 		case need == "visitor" && c.visitor == "":
 			return fmt.Sprintf("sources[%d]: %s needs the visitor: trackingUserId (or the retail_id cookie), or an email or customerId seen on an event", i, s.Type)
 		}

@@ -66,11 +66,17 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 	return out, nil
 }
 
-// contextDocs is the served products the context names by number.
+// contextDocs is the served products the context names by number or
+// by their pages' addresses (urls).
 func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 	var out []uint32
 	for _, pn := range contextValues(ctx["productNumbers"]) {
 		if d, ok := c.g.productDoc(pn); ok && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	for _, u := range contextValues(ctx["urls"]) {
+		if d, ok := c.g.productByURL(u); ok && !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}

@@ -119,6 +119,8 @@ func TestRecomsSources(t *testing.T) {
 		{"sources in order, each to its limit", one(`{"type":"MOST_VIEWED","limit":1},{"type":"MOST_BOUGHT"}`, 3, ""), "A100 B100 B200"},
 		{"the context is not recommended back", withCtx(`{"type":"TOP"}`, 10, `{"productNumbers":["A100"]}`, ""), "B200 B100 C300"},
 		{"ALTERNATIVES: co-viewed", withCtx(`{"type":"ALTERNATIVES"}`, 10, `{"productNumbers":["A100"]}`, ""), "B100 B200"},
+		{"ALTERNATIVES: the context by its page's address", withCtx(`{"type":"ALTERNATIVES"}`, 10, `{"urls":["http://shop.test/a100/?utm_source=mail#top"]}`, ""), "B100 B200"},
+		{"ALTERNATIVES: an address no product has", withCtx(`{"type":"ALTERNATIVES"}`, 10, `{"urls":["https://shop.test/nowhere"]}`, ""), ""},
 		{"ALTERNATIVES: then the same category, out of stock when asked, variants when asked",
 			`{"websiteUuid":"` + shopUUID + `","requests":[{"trackingKey":"t","count":10,"hideAdditionalVariants":false,"context":{"productNumbers":["A100"]},"sources":[{"type":"ALTERNATIVES","filters":{"inStock":{"$in":[true,false]}}}]}]}`, "B100 B200 A200"},
 		{"ALTERNATIVES: a variant of the context is hidden",
@@ -181,7 +183,7 @@ func TestRecomsErrors(t *testing.T) {
 		{"count 0", `{` + site + `"requests":[{"trackingKey":"t","count":0,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 0: want the number of products, more than 0"},
 		{"no sources", `{` + site + `"requests":[{"trackingKey":"t","count":1}]}`, 0, "BAD_REQUEST: sources: at least one is required"},
 		{"an unknown source", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"NEWEST"}]}]}`, 0, `BAD_REQUEST: sources[0].type "NEWEST"`},
-		{"alternatives without context", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"ALTERNATIVES"}]}]}`, 0, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers"},
+		{"alternatives without context", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"ALTERNATIVES"}]}]}`, 0, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers (or context.urls)"},
 		{"retargeted without a visitor", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"RETARGETED"}]}]}`, 0, "BAD_REQUEST: sources[0]: RETARGETED needs the visitor"},
 		{"recently bought, an unknown email", `{` + site + `"email":"x@y","requests":[{"trackingKey":"t","count":1,"sources":[{"type":"RECENTLY_BOUGHT"}]}]}`, 0, "BAD_REQUEST: sources[0]: RECENTLY_BOUGHT needs the visitor"},
 		{"html unmanaged", `{` + site + `"requests":[{"trackingKey":"t","count":1,"format":"html","sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: format "html"`},
@@ -230,7 +232,7 @@ func TestRecomsManagedBoxes(t *testing.T) {
 		{"html asked as json", `{` + site + `"requests":[{"key":"shop-alt","format":"json","context":{"productNumbers":["A100"]}}]}`, "B100 B200 C300"},
 		{"its own template, escaped", `{` + site + `"trackingUserId":"u6","requests":[{"key":"shop-seen"}]}`, "html <b>[Desk Lamp &#34;Nova&#34; &lt;LED&gt; &amp; USB]</b>"},
 		{"an unknown box", `{` + site + `"requests":[{"key":"nope"}]}`, `NOT FOUND: recommendation "nope" not found`},
-		{"a box that needs a context", `{` + site + `"requests":[{"key":"shop-alt"}]}`, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers"},
+		{"a box that needs a context", `{` + site + `"requests":[{"key":"shop-alt"}]}`, "BAD_REQUEST: sources[0]: ALTERNATIVES needs context.productNumbers (or context.urls)"},
 		{"a bad format", `{` + site + `"requests":[{"key":"shop-top","format":"xml"}]}`, `BAD_REQUEST: format "xml": want json or html`},
 	} {
 		got, err := recoms(t, eng, bhv, now, tc.body)
