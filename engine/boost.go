@@ -13,6 +13,7 @@ import (
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 )
 
 // popularityWeights and popularityWindow are the popularity factor of a
@@ -30,20 +31,23 @@ const staticMaxAge = time.Hour
 // boostCache is one version's boost vector on one generation's products:
 // B(doc) = Σ weight × factor (config.Boosts), indexed by doc id. It is
 // rebuilt when the behaviour model's ranking changed (at most once per
-// behaviour.Model.MaxStale while events arrive) or the static part aged
-// past staticMaxAge. While one search rebuilds it, the others use the
-// vector before.
+// behaviour.Model.MaxStale while events arrive), the static part aged
+// past staticMaxAge, or it was carried over from the generation before
+// a write (seeded). Only a generation's very first vector is built on a
+// search's time; later ones are rebuilt in the background while
+// searches use the vector before.
 type boostCache struct {
-	mu  sync.Mutex // held by the one search rebuilding
+	mu  sync.Mutex // held while a vector is built
 	cur atomic.Pointer[boostVector]
 }
 
 // boostVector is a built boost vector and what it was built from.
 type boostVector struct {
-	vec      []float32 // nil: no doc has a boost
+	vec      []float32 // nil: no doc has a boost; may be shorter than the segment (docs added since: no boost)
 	static   []float32 // the stock, sale and newness part; nil when none weighted
 	staticAt time.Time
 	ranking  rankingID
+	seeded   bool // carried over from the generation before: rebuild
 }
 
 // rankingID names one behaviour.Model.Ranked answer: the model shares it
@@ -79,34 +83,66 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 	}
 	cur := c.cur.Load()
 	staticNeeded := b.InStock > 0 || b.OnSale > 0 || b.Newness > 0
-	fresh := func(bv *boostVector) bool {
-		return bv != nil && bv.ranking == idOf(list) && (!staticNeeded || now.Sub(bv.staticAt) < staticMaxAge && !now.Before(bv.staticAt))
+	staticFresh := func(bv *boostVector) bool {
+		return !staticNeeded || bv.static != nil && now.Sub(bv.staticAt) < staticMaxAge && !now.Before(bv.staticAt)
 	}
-	if fresh(cur) {
+	if cur != nil && !cur.seeded && cur.ranking == idOf(list) && staticFresh(cur) {
 		return cur.vec
 	}
-	if cur != nil {
-		if !c.mu.TryLock() {
-			return cur.vec // another search is rebuilding
+	build := func(prev *boostVector) *boostVector {
+		next := &boostVector{ranking: idOf(list)}
+		if staticNeeded {
+			if prev != nil && !prev.seeded && staticFresh(prev) {
+				next.static, next.staticAt = prev.static, prev.staticAt
+			} else {
+				next.static, next.staticAt = g.staticBoost(b, now), now
+			}
 		}
-	} else {
-		c.mu.Lock()
+		next.vec = g.popularityBoost(b.Popularity, list, next.static)
+		return next
 	}
-	defer c.mu.Unlock()
-	if cur = c.cur.Load(); fresh(cur) {
-		return cur.vec
-	}
-	next := &boostVector{ranking: idOf(list)}
+	work := len(list)
 	if staticNeeded {
-		if cur != nil && cur.static != nil && now.Sub(cur.staticAt) < staticMaxAge && !now.Before(cur.staticAt) {
-			next.static, next.staticAt = cur.static, cur.staticAt
-		} else {
-			next.static, next.staticAt = g.staticBoost(b, now), now
+		work += g.Products.Slots()
+	}
+	if cur == nil || work < boostSyncWork { // the generation's first, or a small one: built now
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if latest := c.cur.Load(); latest != cur && latest != nil && !latest.seeded && latest.ranking == idOf(list) && staticFresh(latest) {
+			return latest.vec // built by another search meanwhile
+		}
+		cur = build(c.cur.Load())
+		c.cur.Store(cur)
+		return cur.vec
+	}
+	if c.mu.TryLock() { // else another rebuild is under way
+		background.Go(func() {
+			defer c.mu.Unlock()
+			c.cur.Store(build(c.cur.Load()))
+		})
+	}
+	return cur.vec
+}
+
+// boostSyncWork: a rebuild over fewer ranked products (and, with the
+// static part, docs) than this, about a millisecond, is done on the
+// search's time, so a small shop sees events at once; a larger one in
+// the background.
+var boostSyncWork = 20000 // a variable for tests
+
+// seedBoosts carries old's boost vectors over to g, whose products are
+// old's after a write that kept every doc id (doc writes leave holes and
+// add docs at the end; column writes change values in place), as
+// vectors to rebuild: a search uses them while the rebuild runs, docs
+// added since having no boost.
+func (g *Generation) seedBoosts(old *Generation) {
+	for v, c := range old.boosts {
+		if cur := c.cur.Load(); cur != nil && g.boosts[v] != nil {
+			seeded := *cur
+			seeded.seeded = true
+			g.boosts[v].cur.Store(&seeded)
 		}
 	}
-	next.vec = g.popularityBoost(b.Popularity, list, next.static)
-	c.cur.Store(next)
-	return next.vec
 }
 
 // popularityBoost is static plus weight times each doc's popularity

@@ -268,3 +268,47 @@ func TestBoostFactorsMatchABruteForceOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestBoostRebuiltInTheBackground: past boostSyncWork a stale vector is
+// rebuilt in the background while searches use the one before, and a
+// write's generation starts from its predecessor's vector rather than
+// none.
+func TestBoostRebuiltInTheBackground(t *testing.T) {
+	defer func(n int) { boostSyncWork = n }(boostSyncWork)
+	boostSyncWork = 0
+	const q = `{"query":"hammer","key":"b","products":{"count":10}}`
+	g := boostShop(t, nil, hammers())
+	m := behaviour.New()
+	m.MaxStale = 0
+	if got := strings.Join(boostSearch(t, g, m, q), " "); got != "h1 h2 h3 h4 h5 s1" {
+		t.Fatalf("before events: %s", got)
+	}
+	views(m, map[string]int{"h4": 50})
+	// The first search after the events starts the rebuild and answers
+	// with the vector before; later ones see the new one.
+	if got := strings.Join(boostSearch(t, g, m, q), " "); got != "h1 h2 h3 h4 h5 s1" {
+		t.Errorf("during the rebuild: %s, want the order before", got)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Join(boostSearch(t, g, m, q), " ") != "h4 h1 h2 h3 h5 s1" {
+		if time.Now().After(deadline) {
+			t.Fatal("the background rebuild never served")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A write's generation (the same doc ids) starts from the vector
+	// before, to rebuild, so no search builds one on its time.
+	v := g.search["b"].live
+	n := g.withProducts(g.Products, g.Seq+1, g.ProductSeq+1, true)
+	if seeded := n.boosts[v].cur.Load(); seeded == nil || !seeded.seeded || len(seeded.vec) == 0 {
+		t.Fatalf("the write's generation starts with %+v, want the vector before, seeded", seeded)
+	}
+	if got := strings.Join(boostSearch(t, n, m, q), " "); got != "h4 h1 h2 h3 h5 s1" {
+		t.Errorf("the write's generation: %s, want the popular order carried over", got)
+	}
+	// A compaction's (doc ids renumbered) starts afresh: built at once.
+	c := g.withProducts(g.Products, g.Seq+1, g.ProductSeq+1, false)
+	if c.boosts[v].cur.Load() != nil {
+		t.Error("a compaction's generation carried a vector over")
+	}
+}

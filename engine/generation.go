@@ -359,12 +359,17 @@ func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) 
 
 // withProducts is g serving products instead, at log position seq, whose
 // last product entry is pseq: content and compiled configurations are
-// shared, the initial-content caches are new.
-func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64) *Generation {
+// shared, the caches are new. When sameIDs, products keeps the doc ids
+// of g's (a write, not a compaction) and the boost vectors are carried
+// over to be rebuilt.
+func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64, sameIDs bool) *Generation {
 	n := *g
 	n.Products, n.Seq, n.ProductSeq = products, seq, pseq
 	n.unsaved = false // Live queues the writes' own saves
 	n.newCaches()
+	if sameIDs {
+		n.seedBoosts(g)
+	}
 	return &n
 }
 

@@ -131,7 +131,7 @@ func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (stor
 			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", segErr)
 			return a, l.serve(g.Website, a)
 		}
-		n = g.withProducts(seg, a.Seq, a.Seq)
+		n = g.withProducts(seg, a.Seq, a.Seq, true)
 		l.saveLater(n)
 	}
 	if b.ChangesContent() {

@@ -138,7 +138,7 @@ func (l *Live) rebase(g *Generation, compact *index.Segment, fp string) {
 			return
 		}
 	}
-	l.eng.Swap(cur.withProducts(seg, cur.Seq, cur.ProductSeq))
+	l.eng.Swap(cur.withProducts(seg, cur.Seq, cur.ProductSeq, false)) // compacted: doc ids renumbered
 }
 
 // Close finishes the saves queued and stops saving; the store may be

@@ -233,8 +233,9 @@ func (sc *Scratch) grow() {
 // whichever side is sparser, so a filtered search costs about its
 // candidates and an open one its postings.
 //
-// boost, when not nil, holds a factor b in [0, 1+ΣW] per doc id (see
-// Boost): a doc's text score is multiplied by 1+boost[doc], so a boost
+// boost, when not nil, holds a factor b in [0, ΣW] per doc id (docs
+// past its end have none): a doc's text score is multiplied by
+// 1+boost[doc], so a boost
 // reorders docs of similar text score and cannot lift a doc over one
 // scoring more than 1+max(boost) times as much. In relaxed mode each
 // matched word then adds a constant, so docs with more of the words
@@ -291,7 +292,9 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 	}
 	if boost != nil {
 		for i, d := range sc.Docs {
-			sc.Score[i] *= 1 + boost[d]
+			if int(d) < len(boost) {
+				sc.Score[i] *= 1 + boost[d]
+			}
 		}
 	}
 	if relaxed {
@@ -311,8 +314,8 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 const relaxedBonus = 100
 
 // ScoreBoost lists the docs of cand into sc.Docs scored by their boost
-// alone (boost[doc]; 0 for all when boost is nil): the order of a
-// listing with no text to rank by.
+// alone (boost[doc]; 0 past its end, and for all when boost is nil):
+// the order of a listing with no text to rank by.
 func (sc *Scratch) ScoreBoost(cand *roaring.Bitmap, boost []float32) {
 	sc.Collect(cand)
 	sc.grow()
@@ -320,7 +323,9 @@ func (sc *Scratch) ScoreBoost(cand *roaring.Bitmap, boost []float32) {
 		return
 	}
 	for i, d := range sc.Docs {
-		sc.Score[i] = boost[d]
+		if int(d) < len(boost) {
+			sc.Score[i] = boost[d]
+		}
 	}
 }
 
