@@ -9,7 +9,6 @@
 package behaviour
 
 import (
-	"hash/maphash"
 	"slices"
 	"sync"
 	"time"
@@ -51,8 +50,8 @@ type Model struct {
 	counts   []counters        // by id
 	coViewed []neighbours      // by id
 	coBought []neighbours      // by id
-	// visitors by the hash of their tracking id (64 bits: two of ten
-	// million visitors share one with a chance of about 1 in 370,000).
+	// visitors by the keyed hash of their tracking id (64 bits: two of
+	// ten million visitors share one with a chance of about 1 in 370,000).
 	visitorIdx map[uint64]uint32
 	visitors   []visitor
 	links      map[string]string // "email:" or "customer:" + id → tracking id
@@ -62,8 +61,9 @@ type Model struct {
 	// purchase event (a retry, a reload of the thank-you page) is still
 	// counted once.
 	orders, oldOrders map[uint64]struct{}
-	seed              maphash.Seed
-	events            int // events folded
+	hash              *idHash // of tracking ids and order numbers
+	events            int     // events folded
+	seq               uint64  // the last log entry folded (Through)
 
 	// MaxStale is how long a ranking (Ranked) is reused after events were
 	// folded since it was computed; default (New) 1 s, 0: never.
@@ -75,7 +75,7 @@ type Model struct {
 // New is an empty model.
 func New() *Model {
 	return &Model{ids: map[string]uint32{}, visitorIdx: map[uint64]uint32{}, links: map[string]string{},
-		orders: map[uint64]struct{}{}, seed: maphash.MakeSeed(), MaxStale: time.Second}
+		orders: map[uint64]struct{}{}, hash: newIDHash([16]byte{}), MaxStale: time.Second}
 }
 
 // id is product pn's id, added when new; m.mu is held for writing.
@@ -135,7 +135,7 @@ func (m *Model) visitor(user string) *visitor {
 	if user == "" {
 		return nil
 	}
-	h := maphash.String(m.seed, user)
+	h := m.hash.sum(user)
 	i, ok := m.visitorIdx[h]
 	if !ok {
 		i = uint32(len(m.visitors))
@@ -147,7 +147,7 @@ func (m *Model) visitor(user string) *visitor {
 
 // lookup is tracking id user's history, nil when none.
 func (m *Model) lookup(user string) *visitor {
-	i, ok := m.visitorIdx[maphash.String(m.seed, user)]
+	i, ok := m.visitorIdx[m.hash.sum(user)]
 	if !ok || user == "" {
 		return nil
 	}
@@ -208,7 +208,7 @@ func (m *Model) cart(user string, pns []string, at int64) {
 var maxOrders = 1 << 18 // a variable for tests
 
 func (m *Model) purchase(e *events.Event, at int64) {
-	h := maphash.String(m.seed, e.Website+"\x00"+e.OrderNumber)
+	h := m.hash.sum(e.Website, e.OrderNumber)
 	_, seen := m.orders[h]
 	if _, old := m.oldOrders[h]; seen || old {
 		return
