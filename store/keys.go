@@ -15,6 +15,7 @@ import (
 //	p/<uuid>/<productNumber>       a product's JSON
 //	c/<uuid>/<kind>/<id>           a content item's JSON
 //	v/<uuid>/<seq: 8 bytes>        the events of log entry seq (a JSON array), so a start replays them without reading the rest of the log
+//	b/<uuid>/<chunk: 4 bytes>      a snapshot of the website's behaviour (package behaviour), in chunks of SnapshotChunk bytes
 //	m/config                       the configuration file (JSON)
 //	m/layout                       the key layout: 8 bytes big-endian
 //	m/seq                          the last applied entry: 8 bytes big-endian
@@ -28,6 +29,7 @@ const (
 	prefixProduct    = "p/"
 	prefixContent    = "c/"
 	prefixEvents     = "v/"
+	prefixSnapshot   = "b/"
 	prefixSegment    = "x/"
 	prefixProductSeq = "m/pseq/"
 	keyConfig        = "m/config"
@@ -109,6 +111,14 @@ func decodeEventsKey(k []byte) (website string, seq uint64, err error) {
 		return "", 0, corruptionErrorf("events key %q is not %q, a website, '/' and 8 bytes", k, prefixEvents)
 	}
 	return string(rest[:len(rest)-9]), binary.BigEndian.Uint64(rest[len(rest)-8:]), nil
+}
+
+// snapshotPrefix is the key prefix of website's behaviour snapshot.
+func snapshotPrefix(website string) string { return prefixSnapshot + website + "/" }
+
+// appendSnapshotKey appends the key of chunk i of website's snapshot.
+func appendSnapshotKey(dst []byte, website string, i uint32) []byte {
+	return binary.BigEndian.AppendUint32(append(dst, snapshotPrefix(website)...), i)
 }
 
 func productSeqKey(website string) []byte { return []byte(prefixProductSeq + website) }

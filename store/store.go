@@ -844,6 +844,91 @@ func (s *Store) Events(fn func(website string, seq uint64, events []json.RawMess
 	})
 }
 
+// SnapshotChunk is the most bytes of a snapshot one key holds.
+const SnapshotChunk = 4 << 20
+
+// PutSnapshot replaces website's behaviour snapshot with data, synced.
+// A snapshot is derived state, not a log entry: a start that finds one
+// folds only the events after the entry it names (EventsAfter).
+func (s *Store) PutSnapshot(website string, data []byte) error {
+	pb := s.db.NewBatchWithSize(len(data) + 4096)
+	defer pb.Close()
+	p := snapshotPrefix(website)
+	if err := pb.DeleteRange([]byte(p), prefixEnd(p), nil); err != nil {
+		return err
+	}
+	for i := 0; i*SnapshotChunk < len(data); i++ {
+		chunk := data[i*SnapshotChunk : min(len(data), (i+1)*SnapshotChunk)]
+		if err := pb.Set(appendSnapshotKey(nil, website, uint32(i)), chunk, nil); err != nil {
+			return err
+		}
+	}
+	if err := pb.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("save the behaviour snapshot of %s: %w", website, err)
+	}
+	return nil
+}
+
+// Snapshot is website's behaviour snapshot, nil when it has none.
+func (s *Store) Snapshot(website string) ([]byte, error) {
+	var out []byte
+	next := uint32(0)
+	err := s.scan(snapshotPrefix(website), func(k, v []byte) error {
+		if !bytes.Equal(k, appendSnapshotKey(nil, website, next)) {
+			return corruptionErrorf("snapshot key %q is not chunk %d of %s", k, next, website)
+		}
+		next++
+		out = append(out, v...)
+		return nil
+	})
+	return out, err
+}
+
+// EventWebsites are the websites with events in the log, in key order.
+func (s *Store) EventWebsites() ([]string, error) {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEvents), UpperBound: prefixEnd(prefixEvents)})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var out []string
+	for ok := it.First(); ok; ok = it.SeekGE(prefixEnd(prefixEvents + out[len(out)-1] + "/")) {
+		w, _, err := decodeEventsKey(it.Key())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w)
+	}
+	return out, it.Error()
+}
+
+// EventsAfter streams website's events of the log entries after entry
+// after, in log order, as Events does.
+func (s *Store) EventsAfter(website string, after uint64, fn func(seq uint64, events []json.RawMessage) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: appendEventsKey(nil, website, after+1), UpperBound: prefixEnd(prefixEvents + website + "/")})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		w, seq, err := decodeEventsKey(it.Key())
+		if err != nil {
+			return err
+		}
+		if w != website {
+			return corruptionErrorf("events key %q under website %s", it.Key(), website)
+		}
+		var events []json.RawMessage
+		if err := json.Unmarshal(it.Value(), &events); err != nil {
+			return fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+		}
+		if err := fn(seq, events); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
 // EntryEvents are the events log entry seq of website logged: its
 // EventCount events, in order; none for an entry without events.
 func (s *Store) EntryEvents(website string, seq uint64) ([]json.RawMessage, error) {

@@ -660,3 +660,66 @@ func TestTruncateEvents(t *testing.T) {
 		t.Errorf("the next entry: %d, %v; want %d", seq, err, kept+1)
 	}
 }
+
+// TestSnapshotsAndEventsAfter: a snapshot of several chunks reads back
+// whole, a smaller one replaces it leaving no chunk behind, websites
+// keep their own; EventsAfter streams one website's entries past a
+// point, in order.
+func TestSnapshotsAndEventsAfter(t *testing.T) {
+	const other = "00000000-0000-4000-8000-0000000000b2"
+	st, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	big := make([]byte, 2*SnapshotChunk+123)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	if err := st.PutSnapshot(testSite, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutSnapshot(other, []byte("other's")); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Snapshot(testSite); err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("Snapshot: %d bytes, %v; want the %d put", len(got), err, len(big))
+	}
+	if err := st.PutSnapshot(testSite, []byte("small")); err != nil {
+		t.Fatal(err)
+	}
+	for w, want := range map[string]string{testSite: "small", other: "other's", "00000000-0000-4000-8000-0000000000b3": ""} {
+		if got, err := st.Snapshot(w); err != nil || string(got) != want {
+			t.Errorf("Snapshot(%s): %q, %v; want %q", w, got, err, want)
+		}
+	}
+
+	var seed Batch
+	seed.SetConfig(config.Default(testSite))
+	if _, err := st.Append(&seed, true); err != nil {
+		t.Fatal(err)
+	}
+	ev := func(website, e string) *Batch {
+		b := &Batch{Website: website}
+		b.AddEvent([]byte(e))
+		return b
+	}
+	for i := range 3 {
+		if _, err := st.AppendGroup([]*Batch{ev(testSite, fmt.Sprintf(`{"n":%d}`, i)), ev(other, `{"other":true}`)}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Entries: 1 the configuration, then (2, 3), (4, 5), (6, 7).
+	var got []string
+	if err := st.EventsAfter(testSite, 2, func(seq uint64, evs []json.RawMessage) error {
+		for _, e := range evs {
+			got = append(got, fmt.Sprint(seq, " ", string(e)))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`4 {"n":1}`, `6 {"n":2}`}; !slices.Equal(got, want) {
+		t.Errorf("EventsAfter(2): %q, want %q", got, want)
+	}
+}
