@@ -17,8 +17,9 @@ import (
 // index generations: events never make a generation, and a model outlives
 // the website's re-indexing.
 type Behaviours struct {
-	mu     sync.RWMutex
-	models map[string]*behaviour.Model // by website UUID
+	mu       sync.RWMutex
+	models   map[string]*behaviour.Model // by website UUID
+	savedSeq map[string]uint64           // the entry each website's last snapshot reaches
 }
 
 // NewBehaviours holds no model yet.
@@ -44,22 +45,89 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 // fold adds e to its website's model.
 func (b *Behaviours) fold(e *events.Event) { b.Model(e.Website).Fold(e) }
 
-// Replay folds every event st holds into the models, each website's in
-// log order (store.Events, which reads only the events), and says how
-// many; a start calls it before serving.
-func (b *Behaviours) Replay(st *store.Store) (int, error) {
-	n := 0
-	err := st.Events(func(website string, seq uint64, raw []json.RawMessage) error {
-		m := b.Model(website)
-		for i, data := range raw {
-			var e events.Event
-			if err := json.Unmarshal(data, &e); err != nil {
-				return fmt.Errorf("log entry %d, event %d: %w", seq, i+1, err)
-			}
-			m.Fold(&e)
-			n++
+// Replay loads each website's behaviour snapshot (store.Snapshot), when
+// it has one the log still holds, and folds the events logged after it
+// (or all of them), each website's in log order, reading only the
+// events; it says how many it folded and how many snapshots it loaded.
+// A start calls it before serving. A snapshot that does not read back
+// is skipped, and that website's events are all folded.
+func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
+	websites, err := st.EventWebsites()
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, w := range websites {
+		var m *behaviour.Model
+		data, err := st.Snapshot(w)
+		if err != nil {
+			return folded, loaded, err
 		}
-		return nil
-	})
-	return n, err
+		if data != nil {
+			if m, err = behaviour.DecodeSnapshot(data); err != nil || m.Seq() > st.Seq() {
+				m = nil // replayed from the start instead
+			}
+		}
+		if m != nil {
+			loaded++
+		} else {
+			m = behaviour.New()
+		}
+		err = st.EventsAfter(w, m.Seq(), func(seq uint64, raw []json.RawMessage) error {
+			for i, data := range raw {
+				var e events.Event
+				if err := json.Unmarshal(data, &e); err != nil {
+					return fmt.Errorf("log entry %d, event %d: %w", seq, i+1, err)
+				}
+				m.Fold(&e)
+				folded++
+			}
+			m.Through(seq)
+			return nil
+		})
+		if err != nil {
+			return folded, loaded, err
+		}
+		b.mu.Lock()
+		b.models[w] = m
+		b.mu.Unlock()
+	}
+	return folded, loaded, nil
+}
+
+// Snapshot saves the snapshot of every model that folded events since
+// its last (store.PutSnapshot), so the next start folds only what comes
+// after; it says how many it saved. Folding waits while a model is
+// encoded.
+func (b *Behaviours) Snapshot(st *store.Store) (int, error) {
+	b.mu.RLock()
+	models := make(map[string]*behaviour.Model, len(b.models))
+	for w, m := range b.models {
+		models[w] = m
+	}
+	b.mu.RUnlock()
+	n := 0
+	for w, m := range models {
+		if m.Seq() == 0 || b.saved(w) == m.Seq() {
+			continue
+		}
+		seq := m.Seq()
+		if err := st.PutSnapshot(w, m.AppendSnapshot(nil)); err != nil {
+			return n, err
+		}
+		b.mu.Lock()
+		if b.savedSeq == nil {
+			b.savedSeq = map[string]uint64{}
+		}
+		b.savedSeq[w] = seq
+		b.mu.Unlock()
+		n++
+	}
+	return n, nil
+}
+
+// saved is the log entry website's last saved snapshot reaches.
+func (b *Behaviours) saved(website string) uint64 {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return b.savedSeq[website]
 }

@@ -210,6 +210,13 @@ func (c *Collector) commit(group []*pendingEvents) {
 			}
 			p.seq = first + uint64(last)
 		}
+	}
+	if err == nil && c.bhv != nil {
+		for w, k := range byWebsite {
+			c.bhv.Model(w).Through(first + uint64(k))
+		}
+	}
+	for _, p := range group {
 		close(p.done)
 	}
 }

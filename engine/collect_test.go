@@ -277,11 +277,41 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		t.Errorf("the live behaviour:\n%s\nwant\n%s", live, want)
 	}
 	replayed := NewBehaviours()
-	if n, err := replayed.Replay(st); err != nil || n != 6 {
-		t.Fatalf("Replay: %d events, %v", n, err)
+	if n, loaded, err := replayed.Replay(st); err != nil || n != 6 || loaded != 0 {
+		t.Fatalf("Replay: %d events, %d snapshots, %v", n, loaded, err)
 	}
 	if got := describe(replayed); got != live {
 		t.Errorf("the replayed behaviour:\n%s\nthe live one:\n%s", got, live)
+	}
+	// A snapshot, then one more event: a start loads the snapshot and
+	// folds the one event after it, to the same behaviour.
+	if saved, err := bhv.Snapshot(st); err != nil || saved != 1 {
+		t.Fatalf("Snapshot: %d saved, %v", saved, err)
+	}
+	if saved, err := bhv.Snapshot(st); err != nil || saved != 0 {
+		t.Errorf("a second Snapshot with nothing new saved %d, %v", saved, err)
+	}
+	c.now = func() time.Time { return t0.Add(10 * time.Minute) }
+	if _, err := c.Collect(&events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "B100", User: "u3"}); err != nil {
+		t.Fatal(err)
+	}
+	bhv.Model(shopUUID).MaxStale = 0 // its ranking is asked again at the same time
+	live = describe(bhv)
+	fromSnapshot := NewBehaviours()
+	if n, loaded, err := fromSnapshot.Replay(st); err != nil || n != 1 || loaded != 1 {
+		t.Fatalf("Replay after a snapshot: %d events, %d snapshots, %v; want 1 and 1", n, loaded, err)
+	}
+	if got := describe(fromSnapshot); got != live {
+		t.Errorf("the behaviour from the snapshot:\n%s\nthe live one:\n%s", got, live)
+	}
+	// A snapshot that does not read back is passed over: every event is
+	// folded again.
+	if err := st.PutSnapshot(shopUUID, []byte("not a snapshot")); err != nil {
+		t.Fatal(err)
+	}
+	again := NewBehaviours()
+	if n, loaded, err := again.Replay(st); err != nil || n != 7 || loaded != 0 || describe(again) != live {
+		t.Errorf("Replay past a corrupt snapshot: %d events, %d snapshots, %v", n, loaded, err)
 	}
 	if n := bhv.Model("00000000-0000-4000-8000-0000000000b2").Events(); n != 0 {
 		t.Errorf("another website's behaviour took %d events", n)
@@ -355,7 +385,7 @@ func TestImportEventsInEntries(t *testing.T) {
 		t.Errorf("%d events in %d entries, want %d in 6 (groups of 10,000, one entry per website in each)", seen, entries, n)
 	}
 	bhv := NewBehaviours()
-	if got, err := bhv.Replay(st); err != nil || got != n {
+	if got, _, err := bhv.Replay(st); err != nil || got != n {
 		t.Errorf("Replay: %d, %v", got, err)
 	}
 }

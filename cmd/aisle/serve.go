@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -41,6 +42,11 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.procs, "procs", env("AISLE_PROCS", ""), "Go scheduler threads `N` (GOMAXPROCS); default twice the cores, so a search runs at once beside background work (GOMAXPROCS in the environment, when set, is the default instead)")
 	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
 }
+
+// snapshotAfterReplay: a start that folded this many events or more
+// saves the behaviour's snapshot at once, in the background, so a crash
+// does not make the next start fold them all again.
+const snapshotAfterReplay = 1_000_000
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -142,12 +148,30 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	defer live.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
 	start := time.Now()
-	n, err := bhv.Replay(st)
+	n, loaded, err := bhv.Replay(st)
 	if err != nil {
 		return fmt.Errorf("replay the visitors' events: %w", err)
 	}
-	if n > 0 {
-		log.Info("visitors' events replayed", "events", n, "took", time.Since(start).Round(time.Millisecond))
+	if n > 0 || loaded > 0 {
+		log.Info("visitors' events replayed", "events", n, "snapshots", loaded, "took", time.Since(start).Round(time.Millisecond))
+	}
+	var snapshots sync.WaitGroup
+	snapshot := func(why string) {
+		start := time.Now()
+		if saved, err := bhv.Snapshot(st); err != nil {
+			log.Warn("behaviour snapshot failed: the next start folds the events again", "err", err)
+		} else if saved > 0 {
+			log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	// After the collector closes (defers run last first): every event
+	// answered is in the snapshot, and the next start folds none.
+	defer func() {
+		snapshots.Wait()
+		snapshot("shutting down")
+	}()
+	if n >= snapshotAfterReplay { // so a crash does not fold them all again
+		snapshots.Go(func() { snapshot(fmt.Sprintf("%d events folded at start", n)) })
 	}
 	eng.UseBehaviours(bhv)
 	collector := engine.NewCollector(st, eng, bhv)
