@@ -222,18 +222,12 @@ func (r *snapReader) bytes(n int) []byte {
 	return out
 }
 
-func (r *snapReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("a number")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *snapReader) uvarint() uint64 { return readNumber(r, binary.Uvarint) }
+func (r *snapReader) varint() int64   { return readNumber(r, binary.Varint) }
 
-func (r *snapReader) varint() int64 {
-	v, n := binary.Varint(r.b)
+// readNumber reads one number with decode (binary.Uvarint, Varint).
+func readNumber[T uint64 | int64](r *snapReader, decode func([]byte) (T, int)) T {
+	v, n := decode(r.b)
 	if n <= 0 {
 		r.fail("a number")
 		return 0

@@ -17,27 +17,17 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// entryEvents are log entry e's events, read as a reader of the log
-// reads them; the entry's count must agree.
-func entryEvents(t *testing.T, st *store.Store, e *store.Entry) []json.RawMessage {
-	t.Helper()
-	evs, err := st.EntryEvents(e.Website, e.Seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != e.EventCount {
-		t.Fatalf("entry %d counts %d events, holds %d", e.Seq, e.EventCount, len(evs))
-	}
-	return evs
-}
-
 // loggedEvents is every event in st's log after entry after, as
 // "seq website kind product".
 func loggedEvents(t *testing.T, st *store.Store, after uint64) []string {
 	t.Helper()
 	var out []string
 	if err := st.Entries(after, func(e *store.Entry) error {
-		for _, raw := range entryEvents(t, st, e) {
+		evs, err := st.EntryEvents(e)
+		if err != nil {
+			return err
+		}
+		for _, raw := range evs {
 			var ev events.Event
 			if err := json.Unmarshal(raw, &ev); err != nil {
 				return err
@@ -365,7 +355,11 @@ func TestImportEventsInEntries(t *testing.T) {
 		if e.EventCount > eventsPerEntry {
 			t.Errorf("entry %d holds %d events", e.Seq, e.EventCount)
 		}
-		for _, raw := range entryEvents(t, st, e) {
+		evs, err := st.EntryEvents(e)
+		if err != nil {
+			return err
+		}
+		for _, raw := range evs {
 			ev, err := events.Decode(raw)
 			if err != nil {
 				return err

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -26,13 +25,8 @@ type batch struct {
 // "events.3.member". It does not Check the events.
 func DecodeBatch(data []byte) ([]Event, error) {
 	var b batch
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
-		return nil, decodeError(err)
-	}
-	if dec.More() {
-		return nil, invalid("", "more than one JSON value: a batch is one object")
+	if err := decodeStrict(data, &b, "a batch"); err != nil {
+		return nil, err
 	}
 	switch {
 	case len(b.Events) == 0:

@@ -14,13 +14,8 @@ import (
 // unknown member. It does not Check the event.
 func Decode(data []byte) (Event, error) {
 	var e Event
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		return e, decodeError(err)
-	}
-	if dec.More() {
-		return e, invalid("", "more than one JSON value: an event is one object")
+	if err := decodeStrict(data, &e, "an event"); err != nil {
+		return e, err
 	}
 	if e.Kind == "" {
 		return e, invalid("kind", "is required: one of %s", joinKinds(Kinds, "or"))
@@ -56,6 +51,20 @@ func decodeChecked(line []byte) (Event, []byte, error) {
 	}
 	data, err := json.Marshal(&e)
 	return e, data, err
+}
+
+// decodeStrict decodes data, one JSON value, into v: no unknown member,
+// nothing after it; what names the value in the error.
+func decodeStrict(data []byte, v any, what string) *Error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if dec.More() {
+		return invalid("", "more than one JSON value: %s is one object", what)
+	}
+	return nil
 }
 
 // decodeError names the member a decoding error is about.

@@ -12,26 +12,16 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// entryEvents are log entry e's events, read as a reader of the log
-// reads them; the entry's count must agree.
-func entryEvents(t *testing.T, st *store.Store, e *store.Entry) []json.RawMessage {
-	t.Helper()
-	evs, err := st.EntryEvents(e.Website, e.Seq)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != e.EventCount {
-		t.Fatalf("entry %d counts %d events, holds %d", e.Seq, e.EventCount, len(evs))
-	}
-	return evs
-}
-
 // lastEvent is the newest event in st's log.
 func lastEvent(t *testing.T, st *store.Store) events.Event {
 	t.Helper()
 	var last events.Event
 	if err := st.Entries(0, func(e *store.Entry) error {
-		for _, raw := range entryEvents(t, st, e) {
+		evs, err := st.EntryEvents(e)
+		if err != nil {
+			return err
+		}
+		for _, raw := range evs {
 			if err := json.Unmarshal(raw, &last); err != nil {
 				return err
 			}
@@ -136,7 +126,11 @@ func TestCollectBatch(t *testing.T) {
 	logged := func(from uint64) []events.Event {
 		var out []events.Event
 		if err := st.Entries(from, func(e *store.Entry) error {
-			for _, raw := range entryEvents(t, st, e) {
+			evs, err := st.EntryEvents(e)
+			if err != nil {
+				return err
+			}
+			for _, raw := range evs {
 				var ev events.Event
 				if err := json.Unmarshal(raw, &ev); err != nil {
 					return err

@@ -929,16 +929,24 @@ func (s *Store) EventsAfter(website string, after uint64, fn func(seq uint64, ev
 	return it.Error()
 }
 
-// EntryEvents are the events log entry seq of website logged: its
-// EventCount events, in order; none for an entry without events.
-func (s *Store) EntryEvents(website string, seq uint64) ([]json.RawMessage, error) {
-	v, err := s.get(appendEventsKey(nil, website, seq))
-	if err != nil || v == nil {
+// EntryEvents are the events log entry e logged, in order: those it
+// holds itself (Events, as entries written before EventCount), else its
+// EventCount events kept beside it; a count they do not match is a
+// corruption error.
+func (s *Store) EntryEvents(e *Entry) ([]json.RawMessage, error) {
+	if e.Events != nil || e.EventCount == 0 {
+		return e.Events, nil
+	}
+	v, err := s.get(appendEventsKey(nil, e.Website, e.Seq))
+	if err != nil {
 		return nil, err
 	}
 	var events []json.RawMessage
 	if err := json.Unmarshal(v, &events); err != nil {
-		return nil, fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+		return nil, fmt.Errorf("events of entry %d: %w", e.Seq, errors.Join(ErrCorrupt, err))
+	}
+	if len(events) != e.EventCount {
+		return nil, corruptionErrorf("entry %d counts %d events, %d are kept", e.Seq, e.EventCount, len(events))
 	}
 	return events, nil
 }
