@@ -205,7 +205,7 @@ func (m *Model) cart(user string, pns []string, at int64) {
 
 // maxOrders is how many order numbers the model remembers at least (and
 // twice as many at most) to count each order once.
-var maxOrders = 1 << 18 // a variable for tests
+var maxOrders = 1 << 16 // a variable for tests
 
 func (m *Model) purchase(e *events.Event, at int64) {
 	h := m.hash.sum(e.Website, e.OrderNumber)
