@@ -67,8 +67,10 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 				m = nil // replayed from the start instead
 			}
 		}
+		var from uint64 // the entry the loaded snapshot reaches
 		if m != nil {
 			loaded++
+			from = m.Seq()
 		} else {
 			m = behaviour.New()
 		}
@@ -89,6 +91,12 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 		}
 		b.mu.Lock()
 		b.models[w] = m
+		if from > 0 && m.Seq() == from { // nothing after it: no need to save it again
+			if b.savedSeq == nil {
+				b.savedSeq = map[string]uint64{}
+			}
+			b.savedSeq[w] = from
+		}
 		b.mu.Unlock()
 	}
 	return folded, loaded, nil

@@ -294,6 +294,16 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	if got := describe(fromSnapshot); got != live {
 		t.Errorf("the behaviour from the snapshot:\n%s\nthe live one:\n%s", got, live)
 	}
+	if saved, err := fromSnapshot.Snapshot(st); err != nil || saved != 1 {
+		t.Errorf("Snapshot after folding one event past the snapshot: %d saved, %v", saved, err)
+	}
+	unchanged := NewBehaviours()
+	if _, loaded, err := unchanged.Replay(st); err != nil || loaded != 1 {
+		t.Fatalf("Replay: %d snapshots, %v", loaded, err)
+	}
+	if saved, err := unchanged.Snapshot(st); err != nil || saved != 0 {
+		t.Errorf("Snapshot right after loading one, nothing folded since: %d saved, %v", saved, err)
+	}
 	// A snapshot that does not read back is passed over: every event is
 	// folded again.
 	if err := st.PutSnapshot(shopUUID, []byte("not a snapshot")); err != nil {
