@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/aisle-search/aisle/events"
 )
@@ -304,5 +305,29 @@ func TestRankedServesStaleWhileRecomputing(t *testing.T) {
 	}
 	if m.ranked[key].computing {
 		t.Fatal("the recomputed ranking is still marked computing")
+	}
+}
+
+// TestNeighbourCountsHalveAtTheTop: a count about to pass 65,535
+// halves every count of its list, so the order holds and entries stay 6
+// bytes.
+func TestNeighbourCountsHalveAtTheTop(t *testing.T) {
+	if size := unsafe.Sizeof(neighbour{}); size != 6 {
+		t.Fatalf("a neighbour takes %d bytes, want 6", size)
+	}
+	var ns neighbours
+	ns = ns.add(1 << 20) // an id past 16 bits
+	for range maxCount - 1 {
+		ns = ns.add(1 << 20)
+	}
+	for range 3 {
+		ns = ns.add(7)
+	}
+	if ns[0].id() != 1<<20 || ns[0].count != maxCount || ns[1].count != 3 {
+		t.Fatalf("before the top: %+v", ns)
+	}
+	ns = ns.add(1 << 20)
+	if ns[0].count != maxCount/2+2 || ns[1].count != 2 || ns[0].id() != 1<<20 || ns[1].id() != 7 {
+		t.Errorf("after passing the top: %d and %d (ids %d, %d), want %d and 2", ns[0].count, ns[1].count, ns[0].id(), ns[1].id(), maxCount/2+2)
 	}
 }

@@ -128,16 +128,16 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 			}
 			lists = append(lists, ns)
 			for _, n := range ns {
-				ref = max(ref, m.counts[n.id].at)
+				ref = max(ref, m.counts[n.id()].at)
 			}
 		}
 	}
 	pops := map[uint32]float64{}
 	for _, ns := range lists {
 		for _, n := range ns {
-			if _, ok := pops[n.id]; !ok {
-				c := &m.counts[n.id]
-				pops[n.id] = c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
+			if _, ok := pops[n.id()]; !ok {
+				c := &m.counts[n.id()]
+				pops[n.id()] = c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
 			}
 		}
 	}
@@ -151,19 +151,20 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 			if c := cmp.Compare(b.count, a.count); c != 0 {
 				return c
 			}
-			if c := cmp.Compare(popularity(b.id), popularity(a.id)); c != 0 {
+			if c := cmp.Compare(popularity(b.id()), popularity(a.id())); c != 0 {
 				return c
 			}
-			return cmp.Compare(m.numbers[a.id], m.numbers[b.id])
+			return cmp.Compare(m.numbers[a.id()], m.numbers[b.id()])
 		})
 		for _, n := range strongest[:min(MaxNeighbours, len(strongest))] {
-			if k, seen := at[n.id]; seen {
+			id := n.id()
+			if k, seen := at[id]; seen {
 				out[k].Score += float64(n.count)
 				continue
 			}
-			at[n.id] = len(out)
-			out = append(out, Scored{m.numbers[n.id], float64(n.count)})
-			outIDs = append(outIDs, n.id)
+			at[id] = len(out)
+			out = append(out, Scored{m.numbers[id], float64(n.count)})
+			outIDs = append(outIDs, id)
 		}
 	}
 	pop := make([]float64, len(out))

@@ -105,7 +105,7 @@ func appendString(dst []byte, s string) []byte {
 func appendNeighbours(dst []byte, ns neighbours) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ns)))
 	for _, n := range ns {
-		dst = binary.AppendUvarint(binary.AppendUvarint(dst, uint64(n.id)), uint64(n.count))
+		dst = binary.AppendUvarint(binary.AppendUvarint(dst, uint64(n.id())), uint64(n.count))
 	}
 	return dst
 }
@@ -271,7 +271,14 @@ func (r *snapReader) neighbours(n int) neighbours {
 	}
 	ns := make(neighbours, cnt)
 	for i := range ns {
-		ns[i] = neighbour{r.id(n), uint32(r.uvarint())}
+		id, count := r.id(n), r.uvarint()
+		if count == 0 || count > maxCount {
+			if r.err == nil {
+				r.err = corruptSnapshotf("neighbour count %d: want 1 to %d", count, maxCount)
+			}
+			return nil
+		}
+		ns[i] = newNeighbour(id, uint16(count))
 	}
 	return ns
 }
