@@ -44,6 +44,8 @@ type Generation struct {
 	initial map[*version]*initialCache
 	// boosts caches each version's boost vector on Products, likewise.
 	boosts map[*version]*boostCache
+	// filters caches recommendation source filters on Products.
+	filters *filterCache
 }
 
 type searchConfig struct {
@@ -381,9 +383,10 @@ func (g *Generation) withContent(content map[catalog.ContentKind]*index.Segment,
 	return &n
 }
 
-// newCaches gives every compiled version empty caches: its initial
-// content and its boost vector.
+// newCaches gives every compiled version empty caches (its initial
+// content and its boost vector), and the products an empty filter cache.
 func (g *Generation) newCaches() {
+	g.filters = &filterCache{}
 	g.initial = map[*version]*initialCache{}
 	g.boosts = map[*version]*boostCache{}
 	for _, sc := range g.search {

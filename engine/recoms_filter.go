@@ -32,11 +32,15 @@ const contextRef = "$context."
 // sourceFilter is the docs a source may answer under filters, with the
 // request's context; nil when nothing restricts them.
 func (c *recomCall) sourceFilter(filters map[string]any, ctx map[string]any) (*roaring.Bitmap, error) {
-	var allowed *roaring.Bitmap
+	var allowed *roaring.Bitmap // read only until owned
+	owned := false
 	and := func(bm *roaring.Bitmap) {
-		if allowed == nil {
+		switch {
+		case allowed == nil:
 			allowed = bm
-		} else {
+		case !owned:
+			allowed, owned = roaring.And(allowed, bm), true
+		default:
 			allowed.And(bm)
 		}
 	}
@@ -65,10 +69,7 @@ func (c *recomCall) sourceFilter(filters map[string]any, ctx map[string]any) (*r
 				}
 				c.inStock = bm
 			}
-			if allowed == nil {
-				return c.inStock, nil // read only: And never runs on it
-			}
-			allowed.And(c.inStock)
+			and(c.inStock)
 		}
 	}
 	return allowed, nil
@@ -171,6 +172,19 @@ func contextValues(v any) []string {
 
 // filterDocs is the docs whose field matches values under op.
 func (c *recomCall) filterDocs(field, op string, values []string) (*roaring.Bitmap, error) {
+	key := field + "\x00" + op + "\x00" + strings.Join(values, "\x00")
+	if bm, ok := c.g.filters.get(key); ok {
+		return bm, nil
+	}
+	bm, err := c.computeFilterDocs(field, op, values)
+	if err == nil {
+		c.g.filters.put(key, bm)
+	}
+	return bm, err
+}
+
+// computeFilterDocs is filterDocs without the generation's cache.
+func (c *recomCall) computeFilterDocs(field, op string, values []string) (*roaring.Bitmap, error) {
 	seg := c.g.Products
 	var out *roaring.Bitmap
 	for _, v := range values {

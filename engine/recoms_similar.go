@@ -19,7 +19,7 @@ import (
 // product nobody viewed yet is ranked by its content alone.
 const (
 	altCoViewed = 2.0 // its co-viewed count over the highest
-	altTitle    = 1.0 // the IDF of the context titles' words it shares over theirs
+	altTitle    = 1.0 // the IDF of the context titles' words it has (in any text field) over theirs
 	altCategory = 0.5 // it is in a context product's deepest category
 	altBrand    = 0.3 // it has a context product's brand
 	altPrice    = 0.2 // 1 at a context product's price, 0 at half or twice it
@@ -103,7 +103,7 @@ func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
 	// Title words, by IDF: rare words say more about a product.
 	n := float64(seg.Len())
 	type word struct {
-		docs *roaring.Bitmap
+		term uint32
 		idf  float64
 	}
 	var words []word
@@ -121,7 +121,7 @@ func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
 			}
 			seen[id] = true
 			df := float64(seg.DocFreq(id))
-			w := word{seg.TermDocsIn(id, index.FieldTitle.Mask()), math.Log(1 + (n-df+0.5)/(df+0.5))}
+			w := word{id, math.Log(1 + (n-df+0.5)/(df+0.5))}
 			words = append(words, w)
 			total += w.idf
 		})
@@ -129,17 +129,17 @@ func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
 	// Candidates by the rarest words; every word scores.
 	slices.SortFunc(words, func(a, b word) int { return cmp.Compare(b.idf, a.idf) })
 	for _, w := range words[:min(len(words), altCandidateWords)] {
-		in := w.docs
+		in := seg.TermDocsIn(w.term, index.FieldTitle.Mask())
 		if scope != nil {
-			in = roaring.And(w.docs, scope)
+			in = roaring.And(in, scope)
 		}
 		cand.Or(in)
 	}
 	if cand.GetCardinality() > altMaxCandidates {
 		cand = firstOf(cand, altMaxCandidates)
 	}
-	for _, w := range words {
-		it := roaring.And(w.docs, cand).Iterator()
+	for _, w := range words { // a candidate with the word in any of its text
+		it := roaring.And(seg.TermDocs(w.term), cand).Iterator()
 		for it.HasNext() {
 			add(it.Next(), altTitle*w.idf/total)
 		}

@@ -299,3 +299,28 @@ func TestRecomsWebsitesApart(t *testing.T) {
 		t.Errorf("boxes of two websites in one call: %q %v", got, err)
 	}
 }
+
+// TestRecomsFilterCacheReadOnly: a generation's cached filter docs are
+// never narrowed by a call that combines them with others: the filter
+// alone answers as it does on a fresh generation after calls that
+// combine it (brand sorts first, so it is the one combined into).
+func TestRecomsFilterCacheReadOnly(t *testing.T) {
+	body := func(filters string) string {
+		return `{"websiteUuid":"` + shopUUID + `","requests":[{"trackingKey":"t","count":10,"sources":[{"type":"TOP","filters":` + filters + `}]}]}`
+	}
+	const brands = `"brand":{"$in":["Makita","Gardena","Müller"]}`
+	fresh, bhv, now := recomShop(t)
+	want, err := recoms(t, fresh, bhv, now, body(`{`+brands+`}`))
+	if err != nil || strings.Join(want, " ") != "A100 B200 B100" {
+		t.Fatalf("the brands alone on a fresh generation: %v, %v", want, err)
+	}
+	eng, bhv, now := recomShop(t)
+	for _, filters := range []string{`{` + brands + `,"price":"0,50"}`, `{` + brands + `,"price":"100,200"}`} {
+		if _, err := recoms(t, eng, bhv, now, body(filters)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := recoms(t, eng, bhv, now, body(`{`+brands+`}`)); err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the brands alone after calls combining them: %v, %v; want %v", got, err, want)
+	}
+}
