@@ -23,16 +23,8 @@ var boostNow = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 func boostShop(t testing.TB, b *config.Boosts, products []catalog.Product) *Generation {
 	t.Helper()
 	w := &config.Website{
-		UUID: shopUUID,
-		IndexedFields: []config.IndexedField{
-			{Name: "brand", Type: config.TypeKeyword},
-			{Name: "hierarchies", Type: config.TypeHierarchy},
-			{Name: "price", Type: config.TypeNumber, Sortable: true},
-			{Name: "previousPrice", Type: config.TypeNumber},
-			{Name: "inStock", Type: config.TypeBoolean},
-			{Name: "isOnSale", Type: config.TypeBoolean},
-			{Name: "created", Type: config.TypeDate, Sortable: true},
-		},
+		UUID:          shopUUID,
+		IndexedFields: shopWebsite().IndexedFields,
 		Search: []config.SearchConfig{{Key: "b", Versions: []config.SearchVersion{{ID: 1, Status: config.StatusLive,
 			Fields: []config.SearchField{{Name: "title", Weight: 5}, {Name: "brand", Weight: 2}}, Boosts: b}}}},
 	}
