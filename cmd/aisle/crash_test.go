@@ -233,6 +233,16 @@ func (c *child) kill() {
 	_ = c.cmd.Wait()
 }
 
+// interrupt stops the server as Ctrl-C does (it saves the behaviour's
+// snapshot on the way out) and reaps it.
+func (c *child) interrupt() {
+	if c.cmd.ProcessState != nil {
+		return
+	}
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	_ = c.cmd.Wait()
+}
+
 // post writes one batch of crashBatch products titled with word, and
 // reports whether it was answered 2xx; false once the server is gone.
 func (c *child) post(word string) bool {
