@@ -1,0 +1,4 @@
+package behaviour
+
+// Copy is copy, for the external benchmarks.
+func (m *Model) Copy() *Model { return m.copy() }
