@@ -183,12 +183,16 @@ func batchWord(round, i int) string {
 type child struct {
 	cmd  *exec.Cmd
 	addr string
+	out  *syncBuffer // its log
 }
 
 // startChild starts aisle serve on data and waits until it listens.
-func startChild(t *testing.T, data string) *child {
+func startChild(t *testing.T, data string) *child { return startChildWith(t, data) }
+
+// startChildWith is startChild with more serve flags.
+func startChildWith(t *testing.T, data string, flags ...string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}, flags...)...)
 	cmd.Env = append(os.Environ(), "AISLE_TEST_AS_MAIN=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -197,32 +201,35 @@ func startChild(t *testing.T, data string) *child {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &child{cmd: cmd}
+	c := &child{cmd: cmd, out: &syncBuffer{}}
 	t.Cleanup(c.kill)
 	found := make(chan string, 1)
-	var logs strings.Builder
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		listening := false
 		for sc.Scan() {
-			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil {
+			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil && !listening {
+				listening = true
 				found <- m[1]
 			}
-			logs.WriteString(sc.Text() + "\n")
+			c.out.Write([]byte(sc.Text() + "\n"))
 		}
 		close(found)
 	}()
 	select {
 	case addr, ok := <-found:
 		if !ok {
-			t.Fatalf("aisle serve ended before listening:\n%s", logs.String())
+			t.Fatalf("aisle serve ended before listening:\n%s", c.logs())
 		}
 		c.addr = addr
 	case <-time.After(60 * time.Second):
 		t.Fatal("aisle serve did not listen within a minute")
 	}
-	go io.Copy(io.Discard, stderr)
 	return c
 }
+
+// logs is what the child has logged so far.
+func (c *child) logs() string { return c.out.String() }
 
 // kill sends SIGKILL and reaps the process; a second call does nothing.
 func (c *child) kill() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // feedLines is a small catalog whose words tell the stemming languages
@@ -421,5 +423,36 @@ func TestServeRanksByCollectedPopularity(t *testing.T) {
 	s = startCLI(t, args...)
 	if got := order(s); got != "L1 D1 R1" {
 		t.Errorf("after a restart: %s, want L1 D1 R1", got)
+	}
+}
+
+// TestServeSavesSnapshotsPeriodically: --snapshot-every saves the
+// behaviour while serving, so a start after SIGKILL loads it and folds
+// only what came after; a bad duration is refused.
+func TestServeSavesSnapshotsPeriodically(t *testing.T) {
+	t.Setenv("AISLE_TEST_AS_MAIN", "1")
+	data := shopDir(t)
+	c := startChildWith(t, data, "--snapshot-every", "100ms")
+	for _, pn := range []string{"R1", "D1"} {
+		if !c.send("/serve/collect/view", "text/plain", "", `{"websiteUuid":"`+shopSite+`","productNumber":"`+pn+`","trackingUserId":"u1"}`) {
+			t.Fatalf("view %s not answered", pn)
+		}
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(c.logs(), `why=periodic`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no periodic snapshot:\n%s", c.logs())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c.kill()
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	if !regexp.MustCompile(`visitors' events replayed.* events=0 snapshots=1 `).MatchString(s.stderr.String()) {
+		t.Errorf("the start after SIGKILL does not load the periodic snapshot:\n%s", s.stderr.String())
+	}
+	s.shutdown(t)
+	var out, errOut strings.Builder
+	if err := run(context.Background(), []string{"serve", "--data", data, "--snapshot-every", "0s"}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "--snapshot-every") {
+		t.Errorf("--snapshot-every 0s: %v", err)
 	}
 }
