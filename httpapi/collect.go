@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -62,9 +63,12 @@ func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 	if err != nil {
 		return err
 	}
-	var e events.Event
-	if err := decode(b, &e); err != nil {
-		return err
+	if len(bytes.TrimSpace(b)) == 0 {
+		return engine.Invalid("", "request body is empty: send the event as a JSON object")
+	}
+	e, err := events.DecodeBody(b)
+	if err != nil {
+		return eventError(err)
 	}
 	if e.Kind != "" && string(e.Kind) != kind {
 		return engine.Invalid("kind", "the body says %q where the address says %q: leave it out", e.Kind, kind)
@@ -99,11 +103,7 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 	}
 	evs, err := events.DecodeBatch(b)
 	if err != nil {
-		var ee *events.Error
-		if errors.As(err, &ee) {
-			return engine.Invalid(ee.Field, "%s", ee.Message)
-		}
-		return err
+		return eventError(err)
 	}
 	user, newID := visitor(ctx)
 	used := false // an event took the visitor's id
@@ -127,6 +127,16 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 	}
 	writeCollected(ctx, collected{Success: true, Seq: seq, User: user, Events: len(evs)})
 	return nil
+}
+
+// eventError is an events.Error as the engine's Invalid, naming the
+// member; other errors as they are.
+func eventError(err error) error {
+	var ee *events.Error
+	if errors.As(err, &ee) {
+		return engine.Invalid(ee.Field, "%s", ee.Message)
+	}
+	return err
 }
 
 // writeCollected answers with a.

@@ -88,7 +88,7 @@ func TestCollectErrors(t *testing.T) {
 		{"an unknown kind", "buy", "application/json", `{` + site + `}`, 400, "INVALID_REQUEST", `no event kind "buy"`},
 		{"no website", "view", "application/json", `{"productNumber":"P01"}`, 400, "INVALID_REQUEST", "websiteUuid"},
 		{"an unknown website", "view", "application/json", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","productNumber":"P01"}`, 404, "NOT_FOUND", "no website"},
-		{"an unknown member", "view", "application/json", `{` + site + `,"product":"P01"}`, 400, "INVALID_REQUEST", `unknown field "product"`},
+		{"an unknown member", "view", "application/json", `{` + site + `,"product":"P01"}`, 400, "INVALID_REQUEST", `unknown member "product"`},
 		{"a member of another kind", "view", "application/json", `{` + site + `,"productNumber":"P01","orderNumber":"O1"}`, 400, "INVALID_REQUEST", "a view event has no orderNumber"},
 		{"a kind that disagrees", "view", "application/json", `{` + site + `,"kind":"cart","productNumber":"P01"}`, 400, "INVALID_REQUEST", `the body says "cart"`},
 		{"malformed JSON", "cart", "text/plain", `{` + site + `,"productNumbers":[`, 400, "INVALID_REQUEST", "malformed JSON"},
