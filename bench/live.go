@@ -93,9 +93,9 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	}
 	rep.Updates = len(visible)
 	p50, _, p99, _ := Percentiles(visible)
-	rep.VisibleP50ms, rep.VisibleP99ms = ms(p50), ms(p99)
+	rep.VisibleP50ms, rep.VisibleP99ms = Millis(p50), Millis(p99)
 	p50, _, p99, _ = Percentiles(write)
-	rep.WriteP50ms, rep.WriteP99ms = ms(p50), ms(p99)
+	rep.WriteP50ms, rep.WriteP99ms = Millis(p50), Millis(p99)
 
 	// 2. Class-3 searches alone, then beside writes in batches.
 	searchURL := o.URL + "/serve/search"
@@ -104,7 +104,7 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	rep.SearchP99ms = ms(base.P99)
+	rep.SearchP99ms = Millis(base.P99)
 	var done atomic.Int64
 	var werr error
 	var wg sync.WaitGroup
@@ -146,7 +146,7 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	}
 	rep.SustainedBatch, rep.SustainedRate = o.BatchSize, o.WriteRate
 	rep.SustainedUpdatesPerSec = float64(done.Load()) / time.Since(t0).Seconds()
-	rep.SearchP99Writing, rep.SearchErrors = ms(loaded.P99), loaded.Errors
+	rep.SearchP99Writing, rep.SearchErrors = Millis(loaded.P99), loaded.Errors
 
 	// 3. One large partial update.
 	n := min(o.Bulk, len(o.Products))
@@ -190,9 +190,9 @@ func Live(ctx context.Context, o LiveOptions) (LiveReport, error) {
 	}
 	rep.Adds = len(adds)
 	p50, _, p99, _ = Percentiles(adds)
-	rep.AddP50ms, rep.AddP99ms = ms(p50), ms(p99)
+	rep.AddP50ms, rep.AddP99ms = Millis(p50), Millis(p99)
 	p50, _, p99, _ = Percentiles(dels)
-	rep.DeleteP50ms, rep.DeleteP99ms = ms(p50), ms(p99)
+	rep.DeleteP50ms, rep.DeleteP99ms = Millis(p50), Millis(p99)
 	return rep, nil
 }
 
@@ -310,4 +310,5 @@ func (lc *liveClient) search(query string) ([]hit, error) {
 	return out.Products.Results, nil
 }
 
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+// Millis is d in milliseconds, as reports give latencies.
+func Millis(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -152,7 +152,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	rep := benchReport{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
 		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		P99LimitMs: ms3(*limit), HTTPSeconds: dur.Seconds()}
+		P99LimitMs: bench.Millis(*limit), HTTPSeconds: dur.Seconds()}
 	queries := suite.Queries(g)
 
 	// The HTTP runs load a real `aisle serve` on the imported directory,
@@ -199,7 +199,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		if lr.Errors > 0 && lr.Errors == lr.Requests {
 			return fmt.Errorf("bench: class %s: all %d HTTP requests failed; the server said:\n%s", c, lr.Requests, srv.out.String())
 		}
-		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, ms3(lr.P50), ms3(lr.P95), ms3(lr.P99)
+		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, bench.Millis(lr.P50), bench.Millis(lr.P95), bench.Millis(lr.P99)
 		cr.Requests, cr.Errors = lr.Requests, lr.Errors
 		if *rate && lr.QPS > 0 {
 			// Open loop needs more connections than closed: a late answer
@@ -210,13 +210,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 				if !held {
 					verdict = "missed"
 				}
-				fmt.Fprintf(stderr, "  %.0f/s: p99 %.2fms, %d errors: %s\n", r, ms3(res.P99), res.Errors, verdict)
+				fmt.Fprintf(stderr, "  %.0f/s: p99 %.2fms, %d errors: %s\n", r, bench.Millis(res.P99), res.Errors, verdict)
 			})
 			if err != nil {
 				return err
 			}
-			cr.MaxRate, cr.MaxRateP99ms = rs.MaxRate, ms3(rs.AtMax.P99)
-			cr.HalfP50ms, cr.HalfP99ms = ms3(rs.AtHalf.P50), ms3(rs.AtHalf.P99)
+			cr.MaxRate, cr.MaxRateP99ms = rs.MaxRate, bench.Millis(rs.AtMax.P99)
+			cr.HalfP50ms, cr.HalfP99ms = bench.Millis(rs.AtHalf.P50), bench.Millis(rs.AtHalf.P99)
 		}
 		rep.Classes = append(rep.Classes, cr)
 		if ctx.Err() != nil {
@@ -346,8 +346,6 @@ func findPeers() (string, error) {
 	return "", errors.New("bench: the peer engines live in the bench/peers module of an Aisle checkout; run aisle bench inside the checkout, or: cd bench/peers && go run ./cmd/peerbench --help")
 }
 
-func ms3(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
 func printReport(out io.Writer, r *benchReport) {
 	im := &r.Import
 	fmt.Fprintf(out, "\nAisle on %s: %s catalog, %d products (%.0f MB of JSON)\n", r.Machine, r.Catalog, r.Products, float64(im.JSONBytes)/1e6)
@@ -447,7 +445,7 @@ func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRep
 		if lr.Errors > 0 {
 			return fmt.Errorf("bench: %s: %d of %d requests failed; the server said:\n%s", run.name, lr.Errors, lr.Requests, srv.out.String())
 		}
-		fmt.Fprintf(stdout, "%-16s %8.0f events/s  (%d requests, p50 %.2fms, p99 %.2fms)\n", run.name, lr.QPS*float64(max(run.batch, 1)), lr.Requests, ms3(lr.P50), ms3(lr.P99))
+		fmt.Fprintf(stdout, "%-16s %8.0f events/s  (%d requests, p50 %.2fms, p99 %.2fms)\n", run.name, lr.QPS*float64(max(run.batch, 1)), lr.Requests, bench.Millis(lr.P50), bench.Millis(lr.P99))
 	}
 	return nil
 }
