@@ -52,7 +52,7 @@ type Model struct {
 	coBought []neighbours      // by id
 	// visitors by the keyed hash of their tracking id (64 bits: two of
 	// ten million visitors share one with a chance of about 1 in 370,000).
-	visitorIdx map[uint64]uint32
+	visitorIdx visitorTable
 	visitors   []visitor
 	links      map[string]string // "email:" or "customer:" + id → tracking id
 	// orders and oldOrders hold the hashes of the order numbers counted
@@ -74,7 +74,7 @@ type Model struct {
 
 // New is an empty model.
 func New() *Model {
-	return &Model{ids: map[string]uint32{}, visitorIdx: map[uint64]uint32{}, links: map[string]string{},
+	return &Model{ids: map[string]uint32{}, links: map[string]string{},
 		orders: map[uint64]struct{}{}, hash: newIDHash([16]byte{}), MaxStale: time.Second}
 }
 
@@ -136,18 +136,18 @@ func (m *Model) visitor(user string) *visitor {
 		return nil
 	}
 	h := m.hash.sum(user)
-	i, ok := m.visitorIdx[h]
+	i, ok := m.visitorIdx.find(m.visitors, h)
 	if !ok {
-		i = uint32(len(m.visitors))
-		m.visitorIdx[h] = i
-		m.visitors = append(m.visitors, visitor{})
+		i = len(m.visitors)
+		m.visitors = append(m.visitors, visitor{hash: h})
+		m.visitorIdx.add(m.visitors, h, i)
 	}
 	return &m.visitors[i]
 }
 
 // lookup is tracking id user's history, nil when none.
 func (m *Model) lookup(user string) *visitor {
-	i, ok := m.visitorIdx[m.hash.sum(user)]
+	i, ok := m.visitorIdx.find(m.visitors, m.hash.sum(user))
 	if !ok || user == "" {
 		return nil
 	}
@@ -162,7 +162,8 @@ func (m *Model) view(user string, id uint32, at int64) {
 	}
 	// Co-viewed: the products this visitor viewed in this session, the
 	// views less than SessionGap apart.
-	if at-v.lastView > SessionGap.Milliseconds() || at < v.lastView {
+	sec := at / 1000
+	if sec-int64(v.lastView) > int64(SessionGap/time.Second) || sec < int64(v.lastView) {
 		v.session = 0
 	}
 	seen := v.viewed()
@@ -180,7 +181,7 @@ func (m *Model) view(user string, id uint32, at int64) {
 	if !inSession {
 		v.session = min(v.session+1, v.nViewed)
 	}
-	v.lastView = at
+	v.lastView = uint32(max(sec, 0))
 }
 
 func (m *Model) cart(user string, pns []string, at int64) {

@@ -15,19 +15,19 @@ import (
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-1"
+//	"aisle-behaviour-2"
 //	key [16]byte  the id hash's key; seq; events
 //	products: n, then each: number, counters (6 float32 bits, at varint),
 //	          co-viewed and co-bought: n, then (id, count) pairs
 //	visitors: n, then each: hash uint64, nViewed, nBought, session bytes,
-//	          lastView varint, ids: n, then each id
+//	          lastView (Unix seconds), ids: n, then each id
 //	links: n, then (key, value) strings; orders, old orders: n, then uint64s
 //	crc32 (Castagnoli) of all before it, 4 bytes
 //
 // Strings are a length and bytes. The ranking cache is not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-1"
+const snapshotMagic = "aisle-behaviour-2"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -65,7 +65,7 @@ func (m *Model) copy() *Model {
 	defer m.mu.RUnlock()
 	c := &Model{numbers: slices.Clone(m.numbers), counts: slices.Clone(m.counts),
 		coViewed: make([]neighbours, len(m.coViewed)), coBought: make([]neighbours, len(m.coBought)),
-		visitorIdx: maps.Clone(m.visitorIdx), visitors: slices.Clone(m.visitors), links: maps.Clone(m.links),
+		visitors: slices.Clone(m.visitors), links: maps.Clone(m.links),
 		orders: maps.Clone(m.orders), oldOrders: maps.Clone(m.oldOrders), hash: m.hash, events: m.events, seq: m.seq}
 	// The lists are copied into one array each, not one allocation a list.
 	c.coViewed, c.coBought = copyLists(m.coViewed), copyLists(m.coBought)
@@ -121,16 +121,12 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 		dst = appendNeighbours(dst, m.coViewed[id])
 		dst = appendNeighbours(dst, m.coBought[id])
 	}
-	hashes := make([]uint64, len(m.visitors))
-	for h, i := range m.visitorIdx {
-		hashes[i] = h
-	}
 	dst = binary.AppendUvarint(dst, uint64(len(m.visitors)))
 	for i := range m.visitors {
 		v := &m.visitors[i]
-		dst = binary.LittleEndian.AppendUint64(dst, hashes[i])
+		dst = binary.LittleEndian.AppendUint64(dst, v.hash)
 		dst = append(dst, v.nViewed, v.nBought, v.session)
-		dst = binary.AppendVarint(dst, v.lastView)
+		dst = binary.AppendUvarint(dst, uint64(v.lastView))
 		dst = binary.AppendUvarint(dst, uint64(len(v.ids)))
 		for _, id := range v.ids {
 			dst = binary.AppendUvarint(dst, uint64(id))
@@ -175,7 +171,7 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 	r := &snapReader{b: body[len(snapshotMagic):]}
 	var key [16]byte
 	copy(key[:], r.bytes(16))
-	m := &Model{ids: map[string]uint32{}, visitorIdx: map[uint64]uint32{}, links: map[string]string{},
+	m := &Model{ids: map[string]uint32{}, links: map[string]string{},
 		orders: map[uint64]struct{}{}, hash: newIDHash(key), MaxStale: time.Second}
 	m.seq = r.uvarint()
 	m.events = int(r.uvarint())
@@ -204,11 +200,19 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 	m.visitors = make([]visitor, nv)
 	for i := range nv {
 		h := binary.LittleEndian.Uint64(r.bytes(8))
-		m.visitorIdx[h] = uint32(i)
+		if _, dup := m.visitorIdx.find(m.visitors, h); dup && r.err == nil {
+			r.err = corruptSnapshotf("visitor %d: its hash twice", i)
+		}
 		v := &m.visitors[i]
+		v.hash = h
+		m.visitorIdx.add(m.visitors, h, i)
 		head := r.bytes(3)
 		v.nViewed, v.nBought, v.session = head[0], head[1], head[2]
-		v.lastView = r.varint()
+		if last := r.uvarint(); last <= math.MaxUint32 {
+			v.lastView = uint32(last)
+		} else if r.err == nil {
+			r.err = corruptSnapshotf("visitor %d: last view at %d", i, last)
+		}
 		if k := r.count(1); k > 0 {
 			v.ids = make([]uint32, k)
 		}
@@ -218,9 +222,6 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 		if r.err == nil && (int(v.nViewed)+int(v.nBought) > len(v.ids) || v.nViewed > MaxHistory || v.nBought > MaxHistory || v.session > v.nViewed) {
 			r.err = corruptSnapshotf("visitor %d: %d viewed, %d bought, session %d in %d ids", i, v.nViewed, v.nBought, v.session, len(v.ids))
 		}
-	}
-	if r.err == nil && len(m.visitorIdx) != nv {
-		r.err = corruptSnapshotf("%d visitors under %d hashes", nv, len(m.visitorIdx))
 	}
 	for range r.count(2) {
 		k := r.string()

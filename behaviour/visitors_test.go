@@ -94,3 +94,45 @@ func TestOrdersRememberedBounded(t *testing.T) {
 		t.Errorf("a retry of a recent order counted: %v → %v", before, after)
 	}
 }
+
+// TestVisitorTableFindsEveryVisitor: the open-addressing table finds each
+// of many visitors, hashes sharing their low bits included, never one
+// that was not added, and stays at most three quarters full.
+func TestVisitorTableFindsEveryVisitor(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	var tab visitorTable
+	var vs []visitor
+	added := map[uint64]int{}
+	for i := range 20000 {
+		h := r.Uint64()
+		if i%3 == 0 {
+			h = h<<20 | 7 // the same low bits: one probe chain
+		}
+		if _, dup := added[h]; dup {
+			continue
+		}
+		vs = append(vs, visitor{hash: h})
+		tab.add(vs, h, len(vs)-1)
+		added[h] = len(vs) - 1
+	}
+	for h, pos := range added {
+		if got, ok := tab.find(vs, h); !ok || got != pos {
+			t.Fatalf("hash %x: found %d %v, want %d", h, got, ok, pos)
+		}
+	}
+	for range 1000 {
+		if h := r.Uint64(); !containsKey(added, h) {
+			if _, ok := tab.find(vs, h); ok {
+				t.Fatalf("hash %x found, never added", h)
+			}
+		}
+	}
+	if tab.n != len(vs) || tab.n*4 > len(tab.slots)*3 {
+		t.Errorf("%d visitors in %d slots", tab.n, len(tab.slots))
+	}
+}
+
+func containsKey(m map[uint64]int, k uint64) bool {
+	_, ok := m[k]
+	return ok
+}
