@@ -257,8 +257,17 @@ func TestRankedIsKept(t *testing.T) {
 	if got := names(m.Ranked(w, Short, now.Add(500*time.Millisecond))); got != "BA" {
 		t.Errorf("within MaxStale of the last ranking: %q, want the kept BA", got)
 	}
-	if got := names(m.Ranked(w, Short, now.Add(2*time.Second))); got != "AB" {
-		t.Errorf("after MaxStale: %q, want AB", got)
+	// Past MaxStale the stale ranking is still answered while a new one
+	// is computed in the background, which the calls after get.
+	if got := names(m.Ranked(w, Short, now.Add(2*time.Second))); got != "BA" {
+		t.Errorf("past MaxStale, during the recomputation: %q, want the kept BA", got)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for names(m.Ranked(w, Short, now.Add(2*time.Second))) != "AB" {
+		if time.Now().After(deadline) {
+			t.Fatal("past MaxStale: the recomputed AB never came")
+		}
+		time.Sleep(time.Millisecond)
 	}
 	m.MaxStale = 0
 	fold(m, view("z", "C", 3*time.Minute), view("z2", "C", 3*time.Minute), view("z3", "C", 3*time.Minute))
@@ -280,29 +289,48 @@ func TestRankedIsKept(t *testing.T) {
 	}
 }
 
-// TestRankedServesStaleWhileRecomputing: while one caller recomputes a
-// stale ranking, another gets the stale one at once, and the recomputed
-// one replaces it when done.
+// TestRankedServesStaleWhileRecomputing: past MaxStale, while a ranking
+// is recomputed, callers get the stale one at once, and the recomputed
+// one replaces it when done; with MaxStale 0 a caller never gets a stale
+// one, even beside a recomputation.
 func TestRankedServesStaleWhileRecomputing(t *testing.T) {
 	m := New()
-	m.MaxStale = 0
+	m.MaxStale = time.Millisecond
 	fold(m, view("u", "A", 0))
 	w := Weights{Views: 1}
 	now := t0.Add(time.Hour)
 	first := m.Ranked(w, Short, now)
 	fold(m, view("v", "B", time.Minute), view("x", "B", time.Minute))
 	key := rankKey{w, Short}
+	m.rankMu.Lock()
 	r := m.ranked[key]
-	r.computing = true // as if another caller were recomputing
+	r.computing = true // as if a recomputation were under way
 	m.ranked[key] = r
-	if got := m.Ranked(w, Short, now); len(got) != 1 || &got[0] != &first[0] {
+	m.rankMu.Unlock()
+	later := now.Add(time.Second)
+	if got := m.Ranked(w, Short, later); len(got) != 1 || &got[0] != &first[0] {
 		t.Fatalf("beside a recomputation: %v, want the stale ranking %v", got, first)
 	}
-	r.computing = false
-	m.ranked[key] = r
-	if got := m.Ranked(w, Short, now); len(got) != 2 || got[0].ProductNumber != "B" {
-		t.Fatalf("after it: %v, want B then A", got)
+	m.MaxStale = 0
+	if got := m.Ranked(w, Short, later); len(got) != 2 || got[0].ProductNumber != "B" {
+		t.Fatalf("MaxStale 0 beside a recomputation: %v, want the fresh B then A", got)
 	}
+	m.MaxStale = time.Millisecond
+	fold(m, view("y", "A", 2*time.Minute), view("z", "A", 2*time.Minute))
+	m.Ranked(w, Short, later.Add(time.Second)) // stale: starts the recomputation
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := m.Ranked(w, Short, later.Add(time.Second))
+		if len(got) == 2 && got[0].ProductNumber == "A" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the recomputed ranking never came: %v", got)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	m.rankMu.Lock()
+	defer m.rankMu.Unlock()
 	if m.ranked[key].computing {
 		t.Fatal("the recomputed ranking is still marked computing")
 	}
