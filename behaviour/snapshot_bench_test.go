@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
@@ -57,4 +58,19 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(out)), "bytes")
 	})
+}
+
+// BenchmarkRanked: one recomputation of a popularity ranking (what a
+// stale one costs the background thread), about a million events.
+func BenchmarkRanked(b *testing.B) {
+	m := snapModel(b)
+	m.MaxStale = 0
+	defer func() { m.MaxStale = time.Second }()
+	w := behaviour.Weights{behaviour.Views: 1, behaviour.Carts: 3, behaviour.Buys: 5}
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Fold(&events.Event{Kind: events.Search, Website: "w", Query: "x", Results: new(int)}) // stale again
+		m.Ranked(w, behaviour.Long, now)
+	}
 }
