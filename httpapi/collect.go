@@ -74,19 +74,13 @@ func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 		return engine.Invalid("kind", "the body says %q where the address says %q: leave it out", e.Kind, kind)
 	}
 	e.Kind, e.Time = events.Kind(kind), 0 // the server's time, not the client's
-	user, newID := visitor(ctx)
-	if strings.TrimSpace(e.User) == "" {
-		e.User = user
-	} else {
-		newID = false
-	}
+	v := visitor{ctx: ctx}
+	v.fill(&e)
 	seq, err := c.Collect(&e)
 	if err != nil {
 		return err
 	}
-	if newID {
-		setRetailID(ctx, e.User)
-	}
+	v.setCookie()
 	writeCollected(ctx, collected{Success: true, Seq: seq, User: e.User})
 	return nil
 }
@@ -105,25 +99,22 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return eventError(err)
 	}
-	user, newID := visitor(ctx)
-	used := false // an event took the visitor's id
+	v := visitor{ctx: ctx}
 	ptrs := make([]*events.Event, len(evs))
 	for i := range evs {
 		e := &evs[i]
 		e.Time = 0 // the server's time, not the client's
-		if strings.TrimSpace(e.User) == "" {
-			e.User, used = user, true
-		}
+		v.fill(e)
 		ptrs[i] = e
 	}
 	seq, err := c.CollectAll(ptrs)
 	if err != nil {
 		return err
 	}
-	if !used {
+	v.setCookie()
+	user := v.id
+	if user == "" { // every event named its visitor
 		user = evs[0].User
-	} else if newID {
-		setRetailID(ctx, user)
 	}
 	writeCollected(ctx, collected{Success: true, Seq: seq, User: user, Events: len(evs)})
 	return nil
@@ -146,13 +137,33 @@ func writeCollected(ctx *fasthttp.RequestCtx, a collected) {
 	ctx.SetBody(out)
 }
 
-// visitor is the request's tracking id for events that give none: the
-// retail_id cookie, else a new id (newID), which the answer sets.
-func visitor(ctx *fasthttp.RequestCtx) (id string, newID bool) {
-	if id := string(ctx.Request.Header.Cookie(retailIDCookie)); id != "" {
-		return id, false
+// visitor is the request's tracking id for its events that name none:
+// the retail_id cookie, else a new id, which the answer sets. It is
+// looked for (or made) only when an event needs it.
+type visitor struct {
+	ctx   *fasthttp.RequestCtx
+	id    string
+	isNew bool
+}
+
+// fill gives e the visitor's id when it names no tracking id.
+func (v *visitor) fill(e *events.Event) {
+	if strings.TrimSpace(e.User) != "" {
+		return
 	}
-	return newTrackingID(), true
+	if v.id == "" {
+		if v.id = string(v.ctx.Request.Header.Cookie(retailIDCookie)); v.id == "" {
+			v.id, v.isNew = newTrackingID(), true
+		}
+	}
+	e.User = v.id
+}
+
+// setCookie sets a new id in the answer's retail_id cookie.
+func (v *visitor) setCookie() {
+	if v.isNew {
+		setRetailID(v.ctx, v.id)
+	}
 }
 
 // newTrackingID is a random tracking id: 128 bits, hex.

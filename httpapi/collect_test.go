@@ -49,6 +49,7 @@ func TestCollectIdentity(t *testing.T) {
 		cookie     string // the Set-Cookie's attributes after the id; "": none
 	}{
 		{"the event's id", `{"websiteUuid":"` + shopUUID + `","productNumber":"P01","trackingUserId":"u-given"}`, []string{"Cookie", "retail_id=u-cookie"}, "u-given", ""},
+		{"the event's id, no cookie: none made", `{"websiteUuid":"` + shopUUID + `","productNumber":"P01","trackingUserId":"u-given"}`, nil, "u-given", ""},
 		{"the cookie's id", body, []string{"Cookie", "retail_id=u-cookie"}, "u-cookie", ""},
 		{"a new id over http", body, nil, "", "; max-age=31536000; path=/; SameSite=Lax"},
 		{"a new id behind https", body, []string{"X-Forwarded-Proto", "https"}, "", "; max-age=31536000; path=/; secure; SameSite=None"},
