@@ -12,7 +12,6 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
-	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/background"
 )
 
@@ -199,8 +198,8 @@ func (g *Generation) staticBoost(b *config.Boosts, now time.Time) []float32 {
 		price, prev := seg.Numeric("price"), seg.Numeric("previousPrice")
 		if price != nil && prev != nil && g.fields["price"].Type == config.TypeNumber && g.fields["previousPrice"].Type == config.TypeNumber {
 			for d := range onSale {
-				if p, ok := numericAt(price, uint32(d)); ok {
-					if pp, ok := numericAt(prev, uint32(d)); ok && pp > p {
+				if p, ok := price.ValueAt(uint32(d)); ok {
+					if pp, ok := prev.ValueAt(uint32(d)); ok && pp > p {
 						onSale[d] = true
 					}
 				}
@@ -221,7 +220,7 @@ func (g *Generation) staticBoost(b *config.Boosts, now time.Time) []float32 {
 		halfSec := half * 24 * 3600
 		nowSec := float64(now.Unix())
 		for d := range vec {
-			if at, ok := numericAt(created, uint32(d)); ok {
+			if at, ok := created.ValueAt(uint32(d)); ok {
 				age := max(nowSec-at, 0)
 				vec[d] += float32(b.Newness * math.Exp2(-age/halfSec))
 				any = true
@@ -249,12 +248,4 @@ func (g *Generation) booleanDocs(name string) *roaring.Bitmap {
 		return nil
 	}
 	return kf.Bitmaps[id]
-}
-
-// numericAt is doc's value in f, for any doc id.
-func numericAt(f *index.NumericField, doc uint32) (float64, bool) {
-	if int(doc) >= len(f.Quantised()) {
-		return 0, false
-	}
-	return f.Value(doc)
 }

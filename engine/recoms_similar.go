@@ -163,7 +163,7 @@ func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
 			v += altBrand
 		}
 		if price != nil {
-			if p, ok := numericAt(price, d); ok && p > 0 {
+			if p, ok := price.ValueAt(d); ok && p > 0 {
 				best := 0.0
 				for _, cp := range ctx {
 					if cp.Price > 0 {

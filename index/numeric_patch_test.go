@@ -65,7 +65,7 @@ func TestPatchNumericEqualsRebuild(t *testing.T) {
 		for range k {
 			d := uint32(r.IntN(int(slots)))
 			c := &ColumnChange{Doc: d}
-			if _, ok := s.numeric["price"].valueAt(d); ok && k > 100 {
+			if _, ok := s.numeric["price"].ValueAt(d); ok && k > 100 {
 				// The large batch moves values only, so the count (and
 				// the bucket size) stays and the patch applies.
 				c.Numbers = []NumberValue{{"price", float64(r.IntN(4000)) / 2}}
@@ -80,13 +80,13 @@ func TestPatchNumericEqualsRebuild(t *testing.T) {
 			case 1: // a tie with many
 				c.Numbers = []NumberValue{{"price", 500}}
 			case 2: // its own value again
-				if v, ok := s.numeric["price"].valueAt(d); ok {
+				if v, ok := s.numeric["price"].ValueAt(d); ok {
 					c.Numbers = []NumberValue{{"price", v}}
 				}
 			case 3:
 				c.Numbers = []NumberValue{{"price", math.NaN()}}
 			case 4: // a new value that keeps its place among the others
-				if v, ok := s.numeric["price"].valueAt(d); ok {
+				if v, ok := s.numeric["price"].ValueAt(d); ok {
 					c.Numbers = []NumberValue{{"price", v + 1e-9}}
 				}
 			default:

@@ -340,6 +340,15 @@ func (f *NumericField) Value(doc uint32) (float64, bool) {
 	return f.vals[doc], true
 }
 
+// ValueAt is Value for any doc id: a doc past the column (added after
+// it was built) has no value.
+func (f *NumericField) ValueAt(doc uint32) (float64, bool) {
+	if int(doc) >= len(f.qpos) {
+		return 0, false
+	}
+	return f.Value(doc)
+}
+
 // Values is the dense column (0 where a doc has no value); with
 // Quantised it lets loops read values without a call per doc.
 func (f *NumericField) Values() []float64 { return f.vals }
