@@ -677,6 +677,16 @@ func writeRaw(buf *bytes.Buffer, name string, items [][]byte) {
 	buf.Write(appendArray(buf.AvailableBuffer(), items))
 }
 
+// decodeEvents reads back the events of entry seq, as appendArray
+// wrote them: a JSON array of events.
+func decodeEvents(seq uint64, v []byte) ([]json.RawMessage, error) {
+	var events []json.RawMessage
+	if err := json.Unmarshal(v, &events); err != nil {
+		return nil, fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+	}
+	return events, nil
+}
+
 // arrayLen is the length of appendArray's array of items.
 func arrayLen(items [][]byte) int {
 	n := 2 + max(len(items)-1, 0)
@@ -827,21 +837,21 @@ func (s *Store) Config() (*config.File, error) {
 var ErrNoWebsite = errors.New("a batch that changes products or content names its website")
 
 // Events streams the events of every website, each website's in log
-// order (websites in key order): fn gets an entry's website, its
-// sequence number and its events, valid during the call only. It reads
-// only the events, not the rest of the log.
+// order (websites in key order, EventWebsites, then EventsAfter each):
+// fn gets an entry's website, its sequence number and its events, valid
+// during the call only. It reads only the events, not the rest of the
+// log.
 func (s *Store) Events(fn func(website string, seq uint64, events []json.RawMessage) error) error {
-	return s.scan(prefixEvents, func(k, v []byte) error {
-		website, seq, err := decodeEventsKey(k)
-		if err != nil {
+	websites, err := s.EventWebsites()
+	if err != nil {
+		return err
+	}
+	for _, w := range websites {
+		if err := s.EventsAfter(w, 0, func(seq uint64, events []json.RawMessage) error { return fn(w, seq, events) }); err != nil {
 			return err
 		}
-		var events []json.RawMessage
-		if err := json.Unmarshal(v, &events); err != nil {
-			return fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
-		}
-		return fn(website, seq, events)
-	})
+	}
+	return nil
 }
 
 // SnapshotChunk is the most bytes of a snapshot one key holds.
@@ -918,9 +928,9 @@ func (s *Store) EventsAfter(website string, after uint64, fn func(seq uint64, ev
 		if w != website {
 			return corruptionErrorf("events key %q under website %s", it.Key(), website)
 		}
-		var events []json.RawMessage
-		if err := json.Unmarshal(it.Value(), &events); err != nil {
-			return fmt.Errorf("events of entry %d: %w", seq, errors.Join(ErrCorrupt, err))
+		events, err := decodeEvents(seq, it.Value())
+		if err != nil {
+			return err
 		}
 		if err := fn(seq, events); err != nil {
 			return err
@@ -941,9 +951,9 @@ func (s *Store) EntryEvents(e *Entry) ([]json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var events []json.RawMessage
-	if err := json.Unmarshal(v, &events); err != nil {
-		return nil, fmt.Errorf("events of entry %d: %w", e.Seq, errors.Join(ErrCorrupt, err))
+	events, err := decodeEvents(e.Seq, v)
+	if err != nil {
+		return nil, err
 	}
 	if len(events) != e.EventCount {
 		return nil, corruptionErrorf("entry %d counts %d events, %d are kept", e.Seq, e.EventCount, len(events))
