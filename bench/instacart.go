@@ -2,11 +2,7 @@ package bench
 
 import (
 	"cmp"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -62,11 +58,11 @@ func EvalInstacart(sharedData string, k, folds int) (HitRates, error) {
 	dir := filepath.Join(sharedData, "instacart")
 	products, err := instacartProducts(dir)
 	if err != nil {
-		return HitRates{}, err
+		return HitRates{}, fmt.Errorf("instacart: %w", err)
 	}
 	orders, err := instacartOrders(dir)
 	if err != nil {
-		return HitRates{}, err
+		return HitRates{}, fmt.Errorf("instacart: %w", err)
 	}
 	cfg := config.Default(WebsiteUUID)
 	w := &cfg.Websites[0]
@@ -291,41 +287,4 @@ func instacartOrders(dir string) ([]instacartOrder, error) {
 	}
 	slices.SortFunc(out, func(a, b instacartOrder) int { return cmp.Compare(a.id, b.id) })
 	return out, nil
-}
-
-// readCSV calls fn with the columns cols of each row of a CSV file with
-// a header, in that order.
-func readCSV(path string, cols []string, fn func([]string) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("instacart: %w", err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return fmt.Errorf("instacart: %s: header: %w", path, err)
-	}
-	idx := make([]int, len(cols))
-	for i, c := range cols {
-		if idx[i] = slices.Index(header, c); idx[i] < 0 {
-			return fmt.Errorf("instacart: %s: no column %q", path, c)
-		}
-	}
-	row := make([]string, len(cols))
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("instacart: %s: %w", path, err)
-		}
-		for i, j := range idx {
-			row[i] = rec[j]
-		}
-		if err := fn(row); err != nil {
-			return fmt.Errorf("instacart: %s:%d: %w", path, line, err)
-		}
-	}
 }

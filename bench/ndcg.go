@@ -4,11 +4,8 @@
 package bench
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 )
@@ -19,44 +16,22 @@ type Judgments map[string]map[string]float64
 // LoadJudgments reads a Home Depot style CSV (id, product_uid,
 // product_title, search_term, relevance) with gain = relevance − 1.
 func LoadJudgments(path string) (Judgments, error) {
-	f, err := os.Open(path)
+	j := Judgments{}
+	err := readCSV(path, []string{"product_uid", "search_term", "relevance"}, func(row []string) error {
+		rel, err := strconv.ParseFloat(row[2], 64)
+		if err != nil {
+			return fmt.Errorf("relevance %q: %w", row[2], err)
+		}
+		if j[row[1]] == nil {
+			j[row[1]] = map[string]float64{}
+		}
+		j[row[1]][row[0]] = rel - 1
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("load judgments: %w", err)
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("load judgments %s: header: %w", path, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[h] = i
-	}
-	for _, need := range []string{"product_uid", "search_term", "relevance"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("load judgments %s: no column %q", path, need)
-		}
-	}
-	j := Judgments{}
-	for line := 2; ; line++ {
-		rec, err := r.Read()
-		if err == io.EOF {
-			return j, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load judgments %s:%d: %w", path, line, err)
-		}
-		rel, err := strconv.ParseFloat(rec[col["relevance"]], 64)
-		if err != nil {
-			return nil, fmt.Errorf("load judgments %s:%d: relevance %q: %w", path, line, rec[col["relevance"]], err)
-		}
-		term := rec[col["search_term"]]
-		if j[term] == nil {
-			j[term] = map[string]float64{}
-		}
-		j[term][rec[col["product_uid"]]] = rel - 1
-	}
+	return j, nil
 }
 
 // Terms is the judged search terms in a stable order.
