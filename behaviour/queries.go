@@ -126,11 +126,6 @@ func (m *Model) CoBought(pns ...string) []Scored { return m.neighbours(pns, fals
 func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	// Equal counts go to the more popular product (views + 3 carts + 5
-	// buys, long window): with few orders most counts are 1, and the
-	// product number says nothing of what sells. Counts decay alike, so
-	// any common time orders them the same: the latest of the
-	// candidates' is taken.
 	lists := make([]neighbours, 0, len(pns))
 	var ref int64
 	for _, pn := range pns {
@@ -145,63 +140,49 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 			}
 		}
 	}
-	pops := map[uint32]float64{}
-	for _, ns := range lists {
-		for _, n := range ns {
-			if _, ok := pops[n.id()]; !ok {
-				c := &m.counts[n.id()]
-				pops[n.id()] = c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
-			}
-		}
+	// Equal counts go to the more popular product (views + 3 carts + 5
+	// buys, long window): with few orders most counts are 1, and the
+	// product number says nothing of what sells. Counts decay alike, so
+	// any common time orders them the same: the latest of the
+	// candidates' is taken.
+	type candidate struct {
+		id         uint32
+		score, pop float64
 	}
-	popularity := func(id uint32) float64 { return pops[id] }
-	var out []Scored
-	var outIDs []uint32
-	at := map[uint32]int{} // neighbour → its place in out
+	better := func(a, b candidate) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.pop, a.pop); c != 0 {
+			return c
+		}
+		return cmp.Compare(m.numbers[a.id], m.numbers[b.id])
+	}
+	var out []candidate
+	at := map[uint32]int{} // a neighbour's place in out
 	for _, ns := range lists {
-		strongest := slices.Clone(ns)
-		slices.SortFunc(strongest, func(a, b neighbour) int {
-			if c := cmp.Compare(b.count, a.count); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(popularity(b.id()), popularity(a.id())); c != 0 {
-				return c
-			}
-			return cmp.Compare(m.numbers[a.id()], m.numbers[b.id()])
-		})
-		for _, n := range strongest[:min(MaxNeighbours, len(strongest))] {
-			id := n.id()
-			if k, seen := at[id]; seen {
-				out[k].Score += float64(n.count)
+		strongest := make([]candidate, len(ns))
+		for i, n := range ns {
+			c := &m.counts[n.id()]
+			pop := c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
+			strongest[i] = candidate{n.id(), float64(n.count), pop}
+		}
+		slices.SortFunc(strongest, better)
+		for _, c := range strongest[:min(MaxNeighbours, len(strongest))] {
+			if k, seen := at[c.id]; seen {
+				out[k].score += c.score
 				continue
 			}
-			at[id] = len(out)
-			out = append(out, Scored{m.numbers[id], float64(n.count)})
-			outIDs = append(outIDs, id)
+			at[c.id] = len(out)
+			out = append(out, c)
 		}
 	}
-	pop := make([]float64, len(out))
-	for i, id := range outIDs {
-		pop[i] = popularity(id)
+	slices.SortFunc(out, better)
+	scored := make([]Scored, 0, min(MaxNeighbours, len(out)))
+	for _, c := range out[:min(MaxNeighbours, len(out))] {
+		scored = append(scored, Scored{m.numbers[c.id], c.score})
 	}
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(out[b].Score, out[a].Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(pop[b], pop[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(out[a].ProductNumber, out[b].ProductNumber)
-	})
-	sorted := make([]Scored, 0, min(MaxNeighbours, len(out)))
-	for _, i := range order[:min(MaxNeighbours, len(order))] {
-		sorted = append(sorted, out[i])
-	}
-	return sorted
+	return scored
 }
 
 // sortScored orders by score, highest first, then by product number.
