@@ -113,6 +113,15 @@ func parseBound(s string, t config.FieldType) (float64, error) {
 	return v, nil
 }
 
+// hierarchyValue is a category path as a hierarchy field's value, each
+// name followed by '$' ("Garden$Tools$"); "" for no names.
+func hierarchyValue(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return strings.Join(names, "$") + "$"
+}
+
 // fieldFilter is every filter of one field: their values are ORed. Range
 // filters stay lazy: restrict checks a small set against the column
 // instead of building the range's bitmap, which can hold most of the

@@ -155,12 +155,11 @@ func contextValues(v any) []string {
 		var out []string
 		for _, e := range x {
 			if path, ok := e.([]any); ok {
-				var b strings.Builder
-				for _, name := range path {
-					s, _ := name.(string)
-					b.WriteString(s + "$")
+				names := make([]string, len(path))
+				for i, name := range path {
+					names[i], _ = name.(string)
 				}
-				out = append(out, b.String())
+				out = append(out, hierarchyValue(names))
 				continue
 			}
 			out = append(out, contextValues(e)...)

@@ -274,10 +274,7 @@ func (c *recomCall) contextBrands(ctx []contextProduct) []uint32 {
 // appendPath appends a category path as a hierarchy value ("a$b$"),
 // once.
 func appendPath(paths []string, path []string) []string {
-	s := ""
-	for _, name := range path {
-		s += name + "$"
-	}
+	s := hierarchyValue(path)
 	if slices.Contains(paths, s) {
 		return paths
 	}
