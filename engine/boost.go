@@ -85,7 +85,10 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 	staticFresh := func(bv *boostVector) bool {
 		return !staticNeeded || bv.static != nil && now.Sub(bv.staticAt) < staticMaxAge && !now.Before(bv.staticAt)
 	}
-	if cur != nil && !cur.seeded && cur.ranking == idOf(list) && staticFresh(cur) {
+	current := func(bv *boostVector) bool { // built from this ranking, not carried over, static part fresh
+		return bv != nil && !bv.seeded && bv.ranking == idOf(list) && staticFresh(bv)
+	}
+	if current(cur) {
 		return cur.vec
 	}
 	build := func(prev *boostVector) *boostVector {
@@ -107,7 +110,7 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 	if cur == nil || work < boostSyncWork { // the generation's first, or a small one: built now
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if latest := c.cur.Load(); latest != cur && latest != nil && !latest.seeded && latest.ranking == idOf(list) && staticFresh(latest) {
+		if latest := c.cur.Load(); current(latest) {
 			return latest.vec // built by another search meanwhile
 		}
 		cur = build(c.cur.Load())
