@@ -38,17 +38,17 @@ func DecodeBatch(data []byte) ([]Event, error) {
 	for i, raw := range b.Events {
 		e, err := Decode(raw)
 		if err != nil {
-			return nil, InBatch(i, err)
+			return nil, inBatch(i, err)
 		}
 		out[i] = e
 	}
 	return out, nil
 }
 
-// InBatch is err, an *Error about one event, about event i of a batch:
+// inBatch is err, an *Error about one event, about event i of a batch:
 // its member is named "events.i.member". Other errors are returned as
 // they are.
-func InBatch(i int, err error) error {
+func inBatch(i int, err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err
