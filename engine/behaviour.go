@@ -20,7 +20,13 @@ type Behaviours struct {
 	mu       sync.RWMutex
 	models   map[string]*behaviour.Model // by website UUID
 	savedSeq map[string]uint64           // the entry each website's last snapshot reaches
+	catalog  *Engine                     // resolves views of a page to its product; nil: none
 }
+
+// UseCatalog makes views that name only a page's address count for the
+// product of eng's website whose url it is, whether they are collected,
+// replayed or imported; call it before Replay.
+func (b *Behaviours) UseCatalog(eng *Engine) { b.catalog = eng }
 
 // NewBehaviours holds no model yet.
 func NewBehaviours() *Behaviours { return &Behaviours{models: map[string]*behaviour.Model{}} }
@@ -43,7 +49,22 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 }
 
 // fold adds e to its website's model.
-func (b *Behaviours) fold(e *events.Event) { b.Model(e.Website).Fold(e) }
+func (b *Behaviours) fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
+
+// foldInto adds e to m, a view of a page as one of the page's product
+// (UseCatalog). e is not changed: the log keeps what the visitor sent.
+func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
+	if e.Kind == events.View && e.ProductNumber == "" && e.URL != "" && b.catalog != nil {
+		if g, ok := b.catalog.Website(e.Website); ok {
+			if d, ok := g.productByURL(e.URL); ok {
+				resolved := *e
+				resolved.ProductNumber = g.Products.Key(d)
+				e = &resolved
+			}
+		}
+	}
+	m.Fold(e)
+}
 
 // Replay loads each website's behaviour snapshot (store.Snapshot), when
 // it has one the log still holds, and folds the events logged after it
@@ -80,7 +101,7 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 				if err := json.Unmarshal(data, &e); err != nil {
 					return fmt.Errorf("log entry %d, event %d: %w", seq, i+1, err)
 				}
-				m.Fold(&e)
+				b.foldInto(m, &e)
 				folded++
 			}
 			m.Through(seq)

@@ -86,7 +86,6 @@ func (c *Collector) collect(evs []*events.Event, batch bool) (uint64, error) {
 		if e.Time == 0 {
 			e.Time = now
 		}
-		c.resolveURL(e)
 		data, err := json.Marshal(e)
 		if err != nil {
 			return 0, err
@@ -124,20 +123,6 @@ func (c *Collector) check(e *events.Event) error {
 		return NotFound("websiteUuid", "no website %q is served", e.Website)
 	}
 	return nil
-}
-
-// resolveURL names the product of a view that names only its page, when
-// a product of the website has that page's address (its url), so the
-// view counts as one of the product; the event keeps its url too.
-func (c *Collector) resolveURL(e *events.Event) {
-	if e.Kind != events.View || e.ProductNumber != "" || e.URL == "" {
-		return
-	}
-	if g, ok := c.eng.Website(e.Website); ok {
-		if d, ok := g.productByURL(e.URL); ok {
-			e.ProductNumber = g.Products.Key(d)
-		}
-	}
 }
 
 // atEvent is err, an engine error about one event, about event i of a

@@ -226,6 +226,7 @@ func TestCollectAll(t *testing.T) {
 func TestCollectFoldsAndReplays(t *testing.T) {
 	st, eng, _, _ := liveShop(t)
 	bhv := NewBehaviours()
+	bhv.UseCatalog(eng)
 	c := NewCollector(st, eng, bhv)
 	defer c.Close()
 	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -258,8 +259,16 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	if n := bhv.Model(shopUUID).Count("A100", behaviour.Views, behaviour.Long, t0.Add(time.Hour)); n < 1.99 {
 		t.Errorf("A100 has %.2f views, want 2: the view of its page was not resolved to it", n)
 	}
-	if got := loggedEvents(t, st, 0); got[len(got)-1] != fmt.Sprint(st.Seq(), " ", shopUUID, " view A100") {
-		t.Errorf("the view of a page logged as %q, want it with its product", got[len(got)-1])
+	if got := loggedEvents(t, st, 0); got[len(got)-1] != fmt.Sprint(st.Seq(), " ", shopUUID, " view ") {
+		t.Errorf("the view of a page logged as %q, want it as sent, without a product", got[len(got)-1])
+	}
+	// Without the catalog the page names no product: the view does not count.
+	blind := NewBehaviours()
+	if _, _, err := blind.Replay(st); err != nil {
+		t.Fatal(err)
+	}
+	if n := blind.Model(shopUUID).Count("A100", behaviour.Views, behaviour.Long, t0.Add(time.Hour)); n > 1.01 {
+		t.Errorf("without the catalog A100 has %.2f views, want 1", n)
 	}
 	live := describe(bhv)
 	want := "events 6; viewed [A100 B100]; bought B100 0.9997; co-viewed A100 [{B100 1}]; co-bought C100 [{B100 1}]; u1 viewed [B100 A100] bought [C100 B100] cart []"
@@ -267,6 +276,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		t.Errorf("the live behaviour:\n%s\nwant\n%s", live, want)
 	}
 	replayed := NewBehaviours()
+	replayed.UseCatalog(eng)
 	if n, loaded, err := replayed.Replay(st); err != nil || n != 6 || loaded != 0 {
 		t.Fatalf("Replay: %d events, %d snapshots, %v", n, loaded, err)
 	}
@@ -288,6 +298,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	bhv.Model(shopUUID).MaxStale = 0 // its ranking is asked again at the same time
 	live = describe(bhv)
 	fromSnapshot := NewBehaviours()
+	fromSnapshot.UseCatalog(eng)
 	if n, loaded, err := fromSnapshot.Replay(st); err != nil || n != 1 || loaded != 1 {
 		t.Fatalf("Replay after a snapshot: %d events, %d snapshots, %v; want 1 and 1", n, loaded, err)
 	}
@@ -298,6 +309,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		t.Errorf("Snapshot after folding one event past the snapshot: %d saved, %v", saved, err)
 	}
 	unchanged := NewBehaviours()
+	unchanged.UseCatalog(eng)
 	if _, loaded, err := unchanged.Replay(st); err != nil || loaded != 1 {
 		t.Fatalf("Replay: %d snapshots, %v", loaded, err)
 	}
@@ -310,6 +322,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := NewBehaviours()
+	again.UseCatalog(eng)
 	if n, loaded, err := again.Replay(st); err != nil || n != 7 || loaded != 0 || describe(again) != live {
 		t.Errorf("Replay past a corrupt snapshot: %d events, %d snapshots, %v", n, loaded, err)
 	}

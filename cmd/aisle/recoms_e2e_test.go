@@ -17,12 +17,13 @@ import (
 // Counts (views, carts, buys; the repeated order O1 counts once):
 // P1 2 views 2 buys (TOP 12), P3 1 view 2 buys (11), P5 1 view 1 cart
 // 1 buy (9), P4 1 view 1 buy (6), P2 2 views (2), P6 1 view but out of
-// stock. Bought together with P1: P3 twice. Co-viewed with P4: P5.
+// stock (one of P2's views names only its page). Bought together with
+// P1: P3 twice. Co-viewed with P4: P5.
 func TestServeRecomsFromAHandBuiltLog(t *testing.T) {
 	dir := t.TempDir()
 	feed := writeFile(t, dir, "feed.jsonl", strings.Join([]string{
 		`{"productNumber":"P1","title":"Cordless Drill","brand":"Voltmax","price":99,"inStock":true,"hierarchies":[["Tools","Drills"]]}`,
-		`{"productNumber":"P2","title":"Hammer Drill","brand":"Voltmax","price":149,"inStock":true,"hierarchies":[["Tools","Drills"]]}`,
+		`{"productNumber":"P2","title":"Hammer Drill","brand":"Voltmax","price":149,"inStock":true,"hierarchies":[["Tools","Drills"]],"url":"https://shop.test/p/hammer-drill"}`,
 		`{"productNumber":"P3","title":"Drill Bits","brand":"Acme","price":15,"inStock":true,"hierarchies":[["Tools","Drills"]]}`,
 		`{"productNumber":"P4","title":"Garden Hose","brand":"Flow","price":25,"inStock":true,"hierarchies":[["Garden"]]}`,
 		`{"productNumber":"P5","title":"Hose Reel","brand":"Flow","price":40,"inStock":true,"hierarchies":[["Garden"]]}`,
@@ -47,7 +48,7 @@ func TestServeRecomsFromAHandBuiltLog(t *testing.T) {
 	event("cart", "u3", `"productNumbers":["P5"]`)
 	event("purchase", "u3", `"orderNumber":"O3","productNumbers":["P4","P5"]`)
 	event("view", "u3", `"productNumber":"P6"`)
-	event("view", "u4", `"productNumber":"P2"`)
+	event("view", "u4", `"url":"https://shop.test/p/hammer-drill?ref=mail"`)   // P2's page
 	event("purchase", "u1", `"orderNumber":"O1","productNumbers":["P1","P3"]`) // a retry
 	mustRun(t, "import", "--data", data, "--events", "--quiet", writeFile(t, dir, "events.jsonl", strings.Join(log, "\n")+"\n"))
 
@@ -92,6 +93,7 @@ func TestServeRecomsFromAHandBuiltLog(t *testing.T) {
 		{"ALTERNATIVES", "", "P5"},
 		{"RETARGETED", `,"trackingUserId":"u3"`, "P5 P4"},
 		{"RECENTLY_BOUGHT", `,"trackingUserId":"u1"`, "P3 P1"},
+		{"RETARGETED", `,"trackingUserId":"u4"`, "P2"}, // a view of P2's page
 	} {
 		if got := one(tc.source, tc.extra); got != tc.want {
 			t.Errorf("%s%s: %q, want %q", tc.source, tc.extra, got, tc.want)

@@ -163,6 +163,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	live := engine.NewLive(st, eng, lang, log)
 	defer live.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
+	bhv.UseCatalog(eng)
 	start := time.Now()
 	n, loaded, err := bhv.Replay(st)
 	if err != nil {
