@@ -37,11 +37,19 @@ const (
 var halfLifeMs = [numWindows]float64{Short: float64(ShortHalfLife.Milliseconds()), Long: float64(LongHalfLife.Milliseconds())}
 
 // counters are one product's decayed counts, as they were at time at
-// (Unix milliseconds): 28 bytes.
+// (Unix seconds, so a product takes 28 bytes; a day's decay is a
+// second's finer than a hundred-thousandth).
 type counters struct {
 	v  [numKinds][numWindows]float32
-	at int64
+	at uint32
 }
+
+// seconds is Unix milliseconds ms as counters keep a time, in seconds
+// from 1970 to 2106.
+func seconds(ms int64) uint32 { return uint32(min(max(ms/1000, 0), math.MaxUint32)) }
+
+// atMs is the counters' time in Unix milliseconds.
+func (c *counters) atMs() int64 { return int64(c.at) * 1000 }
 
 // decay is the factor a count kept from at shrinks by until now in
 // window w: 2^(-(now-at)/halfLife). An event older than the counter's
@@ -53,16 +61,16 @@ func decay(at, now int64, w Window) float64 {
 	return math.Exp2(-float64(now-at) / halfLifeMs[w])
 }
 
-// add counts one event of kind k at time at.
+// add counts one event of kind k at time at (Unix milliseconds).
 func (c *counters) add(k Kind, at int64) {
-	if at > c.at {
+	if sec := seconds(at); sec > c.at {
 		for w := range numWindows {
-			f := float32(decay(c.at, at, w))
+			f := float32(decay(c.atMs(), int64(sec)*1000, w))
 			for kk := range numKinds {
 				c.v[kk][w] *= f
 			}
 		}
-		c.at = at
+		c.at = sec
 	}
 	for w := range numWindows {
 		c.v[k][w]++
@@ -71,7 +79,7 @@ func (c *counters) add(k Kind, at int64) {
 
 // value is the count of kind k in window w as of now.
 func (c *counters) value(k Kind, w Window, now int64) float64 {
-	return float64(c.v[k][w]) * decay(c.at, now, w)
+	return float64(c.v[k][w]) * decay(c.atMs(), now, w)
 }
 
 // Count is product pn's count of kind k in window w as of now: each event
@@ -80,9 +88,9 @@ func (c *counters) value(k Kind, w Window, now int64) float64 {
 func (m *Model) Count(pn string, k Kind, w Window, now time.Time) float64 {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	id, ok := m.ids[pn]
+	id, ok := m.numbers.find(pn)
 	if !ok {
 		return 0
 	}
-	return m.counts[id].value(k, w, now.UnixMilli())
+	return m.products.at(int(id)).value(k, w, now.UnixMilli())
 }

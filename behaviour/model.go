@@ -34,7 +34,7 @@ const (
 	MaxNeighbours = 50
 	// MaxHistory is how many products a visitor's recent views and
 	// purchases keep.
-	MaxHistory = 20
+	MaxHistory = 16
 	// maxPairs bounds the products of one order that are paired with
 	// each other (the first ones): an order of a thousand lines would
 	// otherwise add half a million pairs.
@@ -45,22 +45,21 @@ const (
 // each other; Fold takes a write lock for one event.
 type Model struct {
 	mu       sync.RWMutex
-	ids      map[string]uint32 // product number → id
-	numbers  []string          // id → product number
-	counts   []counters        // by id
-	coViewed []neighbours      // by id
-	coBought []neighbours      // by id
+	numbers  productNumbers   // the products' numbers and ids
+	products chunked[product] // by id
+	lists    arena[neighbour] // the products' neighbours
 	// visitors by the keyed hash of their tracking id (64 bits: two of
 	// ten million visitors share one with a chance of about 1 in 370,000).
 	visitorIdx visitorTable
-	visitors   []visitor
+	visitors   chunked[visitor]
+	histories  arena[byte]       // the visitors' ids
 	links      map[string]string // "email:" or "customer:" + id → tracking id
 	// orders and oldOrders hold the hashes of the order numbers counted
 	// lately: when orders holds maxOrders, it becomes oldOrders and the
 	// oldest are forgotten, so memory stays bounded and a repeated
 	// purchase event (a retry, a reload of the thank-you page) is still
 	// counted once.
-	orders, oldOrders map[uint64]struct{}
+	orders, oldOrders orderSet
 	hash              *idHash // of tracking ids and order numbers
 	events            int     // events folded
 	seq               uint64  // the last log entry folded (Through)
@@ -72,24 +71,32 @@ type Model struct {
 	ranked   map[rankKey]ranking
 }
 
-// New is an empty model.
-func New() *Model {
-	return &Model{ids: map[string]uint32{}, links: map[string]string{},
-		orders: map[uint64]struct{}{}, hash: newIDHash([16]byte{}), MaxStale: time.Second}
+// product is what the model holds of one product: 40 bytes and its
+// neighbours.
+type product struct {
+	counters
+	lists
 }
 
-// id is product pn's id, added when new; m.mu is held for writing.
-func (m *Model) id(pn string) uint32 {
-	if id, ok := m.ids[pn]; ok {
-		return id
+// New is an empty model.
+func New() *Model {
+	return &Model{numbers: newProductNumbers(), links: map[string]string{},
+		lists: newArena[neighbour](neighbourClasses...), histories: newArena[byte](historyClasses...),
+		hash: newIDHash([16]byte{}), MaxStale: time.Second}
+}
+
+// id is product pn's id, added when new; m.mu is held for writing. Past
+// maxProducts products a new one is not added (ok false), and its events
+// are not counted.
+func (m *Model) id(pn string) (id uint32, ok bool) {
+	if id, ok := m.numbers.find(pn); ok {
+		return id, true
 	}
-	id := uint32(len(m.numbers))
-	m.ids[pn] = id
-	m.numbers = append(m.numbers, pn)
-	m.counts = append(m.counts, counters{})
-	m.coViewed = append(m.coViewed, nil)
-	m.coBought = append(m.coBought, nil)
-	return id
+	if m.numbers.len() == maxProducts {
+		return 0, false
+	}
+	m.products.add()
+	return m.numbers.add(pn), true
 }
 
 // Events is how many events Fold has taken.
@@ -119,13 +126,40 @@ func (m *Model) Fold(e *events.Event) {
 	}
 	switch e.Kind {
 	case events.View:
-		if e.ProductNumber != "" {
-			m.view(e.User, m.id(e.ProductNumber), e.Time)
+		if e.ProductNumber == "" {
+			break
+		}
+		if id, ok := m.id(e.ProductNumber); ok {
+			m.view(e.User, id, e.Time)
 		}
 	case events.Cart:
 		m.cart(e.User, e.ProductNumbers, e.Time)
 	case events.Purchase:
 		m.purchase(e, e.Time)
+	}
+	m.compact()
+}
+
+// compact compacts an arena whose released blocks waste too much of it
+// (a few times over ten million events, tens of milliseconds each).
+func (m *Model) compact() {
+	if m.lists.wasteful() {
+		live := make([]liveBlock, 0, m.products.len())
+		for i := range m.products.len() {
+			if p := m.products.at(i); p.class != 0 {
+				live = append(live, liveBlock{&p.ref, p.class})
+			}
+		}
+		m.lists.compact(live)
+	}
+	if m.histories.wasteful() {
+		live := make([]liveBlock, 0, m.visitors.len())
+		for i := range m.visitors.len() {
+			if v := m.visitors.at(i); v.class != 0 {
+				live = append(live, liveBlock{&v.ref, v.class})
+			}
+		}
+		m.histories.compact(live)
 	}
 }
 
@@ -136,26 +170,26 @@ func (m *Model) visitor(user string) *visitor {
 		return nil
 	}
 	h := m.hash.sum(user)
-	i, ok := m.visitorIdx.find(m.visitors, h)
+	i, ok := m.visitorIdx.find(&m.visitors, h)
 	if !ok {
-		i = len(m.visitors)
-		m.visitors = append(m.visitors, visitor{hash: h})
-		m.visitorIdx.add(m.visitors, h, i)
+		i = m.visitors.len()
+		m.visitors.add().hash = h
+		m.visitorIdx.add(&m.visitors, h, i)
 	}
-	return &m.visitors[i]
+	return m.visitors.at(i)
 }
 
 // lookup is tracking id user's history, nil when none.
 func (m *Model) lookup(user string) *visitor {
-	i, ok := m.visitorIdx.find(m.visitors, m.hash.sum(user))
+	i, ok := m.visitorIdx.find(&m.visitors, m.hash.sum(user))
 	if !ok || user == "" {
 		return nil
 	}
-	return &m.visitors[i]
+	return m.visitors.at(i)
 }
 
 func (m *Model) view(user string, id uint32, at int64) {
-	m.counts[id].add(kindView, at)
+	m.products.at(int(id)).add(kindView, at)
 	v := m.visitor(user)
 	if v == nil {
 		return
@@ -166,18 +200,18 @@ func (m *Model) view(user string, id uint32, at int64) {
 	if sec-int64(v.lastView) > int64(SessionGap/time.Second) || sec < int64(v.lastView) {
 		v.session = 0
 	}
-	seen := v.viewed()
-	session := seen[len(seen)-int(v.session):]
+	seen := v.viewed(&m.histories)
 	inSession := false
-	for _, prev := range session {
+	for i := seen.len() - int(v.session); i < seen.len(); i++ {
+		prev := seen.at(i)
 		if prev == id {
 			inSession = true
 			continue
 		}
-		m.coViewed[id] = m.coViewed[id].add(prev)
-		m.coViewed[prev] = m.coViewed[prev].add(id)
+		m.addNeighbour(id, prev, false)
+		m.addNeighbour(prev, id, false)
 	}
-	v.pushViewed(id)
+	v.pushViewed(&m.histories, id)
 	if !inSession {
 		v.session = min(v.session+1, v.nViewed)
 	}
@@ -186,61 +220,59 @@ func (m *Model) view(user string, id uint32, at int64) {
 
 func (m *Model) cart(user string, pns []string, at int64) {
 	v := m.visitor(user)
-	ids := make([]uint32, 0, len(pns))
-	for _, pn := range pns {
-		id := m.id(pn)
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
+	ids := m.distinct(pns)
 	// Counted: the products the cart did not hold before.
 	for _, id := range ids {
-		if v == nil || !slices.Contains(v.cart(), id) {
-			m.counts[id].add(kindCart, at)
+		if v == nil || v.cart(&m.histories).index(id) < 0 {
+			m.products.at(int(id)).add(kindCart, at)
 		}
 	}
 	if v != nil {
-		v.setCart(ids)
+		v.setCart(&m.histories, ids)
 	}
 }
 
 // maxOrders is how many order numbers the model remembers at least (and
 // twice as many at most) to count each order once.
-var maxOrders = 1 << 16 // a variable for tests
+var maxOrders = 3 << 14 // 49,152, which fill 65,536 slots three quarters; a variable for tests
 
 func (m *Model) purchase(e *events.Event, at int64) {
 	h := m.hash.sum(e.Website, e.OrderNumber)
-	_, seen := m.orders[h]
-	if _, old := m.oldOrders[h]; seen || old {
+	if m.orders.has(h) || m.oldOrders.has(h) {
 		return
 	}
-	if len(m.orders) >= maxOrders {
-		m.oldOrders, m.orders = m.orders, make(map[uint64]struct{}, maxOrders)
+	if m.orders.n >= maxOrders {
+		m.oldOrders, m.orders = m.orders, orderSet{slots: make([]uint64, len(m.orders.slots))}
 	}
-	m.orders[h] = struct{}{}
-	var ids []uint32
-	for _, pn := range e.Products() {
-		id := m.id(pn)
-		if !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
+	m.orders.add(h)
+	ids := m.distinct(e.Products())
 	for _, id := range ids {
-		m.counts[id].add(kindBuy, at)
+		m.products.at(int(id)).add(kindBuy, at)
 	}
 	paired := ids[:min(len(ids), maxPairs)]
 	for i, a := range paired {
 		for _, b := range paired[i+1:] {
-			m.coBought[a] = m.coBought[a].add(b)
-			m.coBought[b] = m.coBought[b].add(a)
+			m.addNeighbour(a, b, true)
+			m.addNeighbour(b, a, true)
 		}
 	}
 	if v := m.visitor(e.User); v != nil {
 		for _, id := range ids {
-			v.pushBought(id)
+			v.pushBought(&m.histories, id)
 		}
-		v.setCart(nil) // bought: the cart is empty
+		v.setCart(&m.histories, nil) // bought: the cart is empty
 	}
+}
+
+// distinct are the ids of pns, each once, in their order.
+func (m *Model) distinct(pns []string) []uint32 {
+	ids := make([]uint32, 0, len(pns))
+	for _, pn := range pns {
+		if id, ok := m.id(pn); ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // Size is what a model holds: its products, visitors and the orders it
@@ -253,20 +285,26 @@ type Size struct {
 	// History are the products in visitors' histories and carts, and
 	// the room they take.
 	History, HistoryCap int
+	// Released are the elements in blocks released for reuse (a
+	// compaction returns them), and Pages the arenas' pages.
+	Released, Pages int
 }
 
 // Size counts what m holds.
 func (m *Model) Size() Size {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	s := Size{Products: len(m.numbers), Visitors: len(m.visitors), Orders: len(m.orders) + len(m.oldOrders)}
-	for i := range m.coViewed {
-		s.Neighbours += len(m.coViewed[i]) + len(m.coBought[i])
-		s.NeighbourCap += cap(m.coViewed[i]) + cap(m.coBought[i])
+	s := Size{Products: m.numbers.len(), Visitors: m.visitors.len(), Orders: m.orders.n + m.oldOrders.n}
+	for i := range m.products.len() {
+		l := &m.products.at(i).lists
+		s.Neighbours += int(l.nViewed) + int(l.nBought)
+		s.NeighbourCap += m.lists.classes[l.class]
 	}
-	for i := range m.visitors {
-		s.History += len(m.visitors[i].ids)
-		s.HistoryCap += cap(m.visitors[i].ids)
+	s.Released, s.Pages = m.lists.released+m.histories.released/idBytes, len(m.lists.pages)+len(m.histories.pages)
+	for i := range m.visitors.len() {
+		v := m.visitors.at(i)
+		s.History += int(v.nViewed) + int(v.nBought) + int(v.nCart)
+		s.HistoryCap += m.histories.classes[v.class] / idBytes
 	}
 	return s
 }

@@ -163,12 +163,14 @@ func TestVisitors(t *testing.T) {
 // the neighbours of every product are exact while they fit, and bounded
 // with the strongest kept when they do not.
 func TestNeighboursMatchExactCounts(t *testing.T) {
-	for _, products := range []int{30, 400} {
+	// (Few enough orders of the 30 that no count passes maxCount and
+	// halves: TestNeighbourCountsHalveAtTheTop.)
+	for products, orders := range map[int]int{30: 600, 400: 3000} {
 		t.Run(fmt.Sprint(products, " products"), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(products)))
 			m := New()
 			exact := map[string]map[string]int{}
-			for o := range 3000 {
+			for o := range orders {
 				var pns []string
 				for range 2 + r.IntN(3) {
 					// skewed: low numbers are bought far more often
@@ -336,26 +338,33 @@ func TestRankedServesStaleWhileRecomputing(t *testing.T) {
 	}
 }
 
-// TestNeighbourCountsHalveAtTheTop: a count about to pass 65,535
-// halves every count of its list, so the order holds and entries stay 6
+// TestNeighbourCountsHalveAtTheTop: a count about to pass maxCount
+// halves every count of its list, so the order holds and entries stay 4
 // bytes.
 func TestNeighbourCountsHalveAtTheTop(t *testing.T) {
-	if size := unsafe.Sizeof(neighbour{}); size != 6 {
-		t.Fatalf("a neighbour takes %d bytes, want 6", size)
+	if size := unsafe.Sizeof(neighbour(0)); size != 4 {
+		t.Fatalf("a neighbour takes %d bytes, want 4", size)
 	}
-	var ns neighbours
-	ns = ns.add(1 << 20) // an id past 16 bits
-	for range maxCount - 1 {
-		ns = ns.add(1 << 20)
+	m := New()
+	m.id("A")
+	const big = 1<<24 - 1 // the largest id
+	for range maxCount {
+		m.addNeighbour(0, big, false)
 	}
 	for range 3 {
-		ns = ns.add(7)
+		m.addNeighbour(0, 7, false)
 	}
-	if ns[0].id() != 1<<20 || ns[0].count != maxCount || ns[1].count != 3 {
-		t.Fatalf("before the top: %+v", ns)
+	m.addNeighbour(0, 9, true) // the co-bought list beside it is left alone
+	ns := m.neighboursOf(0, false)
+	if len(ns) != 2 || ns[0].id() != big || ns[0].count() != maxCount || ns[1].count() != 3 {
+		t.Fatalf("before the top: %v", ns)
 	}
-	ns = ns.add(1 << 20)
-	if ns[0].count != maxCount/2+2 || ns[1].count != 2 || ns[0].id() != 1<<20 || ns[1].id() != 7 {
-		t.Errorf("after passing the top: %d and %d (ids %d, %d), want %d and 2", ns[0].count, ns[1].count, ns[0].id(), ns[1].id(), maxCount/2+2)
+	m.addNeighbour(0, big, false)
+	ns = m.neighboursOf(0, false)
+	if ns[0].count() != maxCount/2+2 || ns[1].count() != 2 || ns[0].id() != big || ns[1].id() != 7 {
+		t.Errorf("after passing the top: %d and %d (ids %d, %d), want %d and 2", ns[0].count(), ns[1].count(), ns[0].id(), ns[1].id(), maxCount/2+2)
+	}
+	if b := m.neighboursOf(0, true); len(b) != 1 || b[0] != newNeighbour(9, 1) {
+		t.Errorf("co-bought %v, want 9 once", b)
 	}
 }

@@ -1,68 +1,110 @@
 package behaviour
 
-// neighbours are the products seen with one product, each with how often
-// (viewed in one session, or bought in one order), at most 2 ×
-// MaxNeighbours of them: when full, a new one takes the place of the
-// weakest, inheriting its count (the space-saving algorithm), so the
-// strongest MaxNeighbours are kept with bounded memory and their counts
-// over-estimate by at most the weakest's. An entry takes 6 bytes: when a
-// count would pass 65,535 every count of the list is halved, which keeps
-// their order and lets recent sightings weigh more than old ones.
-type neighbours []neighbour
+// A product's neighbours are the products seen with it, each with how
+// often: co-viewed (viewed in one session) and co-bought (bought in one
+// order), at most capNeighbours of each. When a list is full, a new
+// product takes the place of the weakest and inherits its count (the
+// space-saving algorithm), so the strongest MaxNeighbours are kept in
+// bounded memory and their counts over-estimate by at most the
+// weakest's. A product's two lists share one block of the model's
+// neighbour arena, co-viewed first.
 
-// neighbour is a product id in two halves (the struct stays 6 bytes)
-// and its count.
-type neighbour struct {
-	idLo, idHi, count uint16
-}
-
-func newNeighbour(id uint32, count uint16) neighbour {
-	return neighbour{uint16(id), uint16(id >> 16), count}
-}
-
-// id is the neighbour's product id.
-func (n neighbour) id() uint32 { return uint32(n.idHi)<<16 | uint32(n.idLo) }
+// neighbour is an entry of a list in 4 bytes: the product id above an
+// 8-bit count. When a count would pass maxCount every count of its list
+// is halved, which keeps their order and lets recent sightings weigh
+// more than old ones.
+type neighbour uint32
 
 // maxCount is the highest count an entry holds.
-const maxCount = 1<<16 - 1
+const maxCount = 1<<8 - 1
+
+func newNeighbour(id, count uint32) neighbour { return neighbour(id<<8 | count) }
+
+// id is the neighbour's product id.
+func (n neighbour) id() uint32 { return uint32(n) >> 8 }
+
+// count is how often it was seen with the list's product.
+func (n neighbour) count() uint32 { return uint32(n) & maxCount }
+
+// capNeighbours is how many candidates a list keeps to find its
+// strongest MaxNeighbours: a quarter more.
+const capNeighbours = MaxNeighbours + MaxNeighbours/4
+
+// neighbourClasses are the capacities of neighbour blocks, each a tenth
+// or one above the one before, up to both lists full: a list's block
+// moves more often than it would if it doubled (a copy of at most 500
+// bytes), and wastes about a twentieth.
+var neighbourClasses = func() []int {
+	var c []int
+	for n := 1; n < 2*capNeighbours; n += max(1, n/10) {
+		c = append(c, n)
+	}
+	return append(c, 2*capNeighbours)
+}()
+
+// lists places a product's neighbour lists in the arena: the block and
+// each list's length.
+type lists struct {
+	ref              uint32
+	nViewed, nBought uint8
+	class            uint8
+}
+
+// neighboursOf is product id's co-bought list when bought, else its
+// co-viewed one; it is m's, good until the next fold.
+func (m *Model) neighboursOf(id uint32, bought bool) []neighbour {
+	l := &m.products.at(int(id)).lists
+	b := m.lists.block(l.ref, l.class)
+	if bought {
+		return b[l.nViewed : l.nViewed+l.nBought]
+	}
+	return b[:l.nViewed]
+}
 
 // halve halves every count of ns, rounding up so none reaches 0.
-func (ns neighbours) halve() {
-	for i := range ns {
-		ns[i].count = ns[i].count/2 + ns[i].count%2
+func halve(ns []neighbour) {
+	for i, n := range ns {
+		ns[i] = newNeighbour(n.id(), n.count()/2+n.count()%2)
 	}
 }
 
-// capNeighbours is how many candidates a product keeps to find its
-// strongest MaxNeighbours.
-const capNeighbours = 2 * MaxNeighbours
-
-// add counts one more sighting of id beside the list's product.
-func (ns neighbours) add(id uint32) neighbours {
+// addNeighbour counts one more sighting of product other beside product
+// id: bought in one order when bought, else viewed in one session.
+func (m *Model) addNeighbour(id, other uint32, bought bool) {
+	ns := m.neighboursOf(id, bought)
 	weakest := -1
-	for i := range ns {
-		if ns[i].id() == id {
-			if ns[i].count == maxCount {
-				ns.halve()
+	for i, n := range ns {
+		if n.id() == other {
+			if n.count() == maxCount {
+				halve(ns)
 			}
-			ns[i].count++
-			return ns
+			ns[i]++
+			return
 		}
-		if weakest < 0 || ns[i].count < ns[weakest].count {
+		if weakest < 0 || n.count() < ns[weakest].count() {
 			weakest = i
 		}
 	}
-	if len(ns) < capNeighbours {
-		if len(ns) == cap(ns) { // grown by a quarter, not doubled: most lists stay short
-			grown := make(neighbours, len(ns), min(len(ns)+len(ns)/4+4, capNeighbours))
-			copy(grown, ns)
-			ns = grown
+	if len(ns) == capNeighbours {
+		if ns[weakest].count() == maxCount {
+			halve(ns)
 		}
-		return append(ns, newNeighbour(id, 1))
+		ns[weakest] = newNeighbour(other, ns[weakest].count()+1)
+		return
 	}
-	if ns[weakest].count == maxCount {
-		ns.halve()
+	l := &m.products.at(int(id)).lists
+	n := int(l.nViewed) + int(l.nBought)
+	if n == m.lists.classes[l.class] {
+		l.ref, l.class = m.lists.grow(l.ref, l.class, n, n+1)
 	}
-	ns[weakest] = newNeighbour(id, ns[weakest].count+1)
-	return ns
+	b := m.lists.block(l.ref, l.class)[:n+1]
+	at := int(l.nViewed) // a new co-viewed entry goes last of its list
+	if bought {
+		at = n
+		l.nBought++
+	} else {
+		l.nViewed++
+	}
+	copy(b[at+1:], b[at:n])
+	b[at] = newNeighbour(other, 1)
 }

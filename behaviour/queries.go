@@ -83,15 +83,15 @@ func (m *Model) rank(weights Weights, w Window, now time.Time) ([]Scored, int) {
 	m.mu.RLock()
 	at := now.UnixMilli()
 	var out []Scored
-	for id := range m.counts {
+	for id := range m.products.len() {
 		v := 0.0
 		for k, wk := range weights {
 			if wk != 0 {
-				v += wk * m.counts[id].value(Kind(k), w, at)
+				v += wk * m.products.at(int(id)).value(Kind(k), w, at)
 			}
 		}
 		if v > 0 {
-			out = append(out, Scored{m.numbers[id], v})
+			out = append(out, Scored{m.numbers.number(uint32(id)), v})
 		}
 	}
 	events := m.events
@@ -126,17 +126,14 @@ func (m *Model) CoBought(pns ...string) []Scored { return m.neighbours(pns, fals
 func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	lists := make([]neighbours, 0, len(pns))
+	lists := make([][]neighbour, 0, len(pns))
 	var ref int64
 	for _, pn := range pns {
-		if id, ok := m.ids[pn]; ok {
-			ns := m.coBought[id]
-			if viewed {
-				ns = m.coViewed[id]
-			}
+		if id, ok := m.numbers.find(pn); ok {
+			ns := m.neighboursOf(id, !viewed)
 			lists = append(lists, ns)
 			for _, n := range ns {
-				ref = max(ref, m.counts[n.id()].at)
+				ref = max(ref, m.products.at(int(n.id())).atMs())
 			}
 		}
 	}
@@ -156,16 +153,16 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 		if c := cmp.Compare(b.pop, a.pop); c != 0 {
 			return c
 		}
-		return cmp.Compare(m.numbers[a.id], m.numbers[b.id])
+		return cmp.Compare(m.numbers.number(a.id), m.numbers.number(b.id))
 	}
 	var out []candidate
 	at := map[uint32]int{} // a neighbour's place in out
 	for _, ns := range lists {
 		strongest := make([]candidate, len(ns))
 		for i, n := range ns {
-			c := &m.counts[n.id()]
+			c := &m.products.at(int(n.id())).counters
 			pop := c.value(kindView, Long, ref) + 3*c.value(kindCart, Long, ref) + 5*c.value(kindBuy, Long, ref)
-			strongest[i] = candidate{n.id(), float64(n.count), pop}
+			strongest[i] = candidate{n.id(), float64(n.count()), pop}
 		}
 		slices.SortFunc(strongest, better)
 		for _, c := range strongest[:min(MaxNeighbours, len(strongest))] {
@@ -180,7 +177,7 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	slices.SortFunc(out, better)
 	scored := make([]Scored, 0, min(MaxNeighbours, len(out)))
 	for _, c := range out[:min(MaxNeighbours, len(out))] {
-		scored = append(scored, Scored{m.numbers[c.id], c.score})
+		scored = append(scored, Scored{m.numbers.number(c.id), c.score})
 	}
 	return scored
 }
@@ -210,18 +207,19 @@ func (m *Model) Visitor(user string) (v Visitor, ok bool) {
 	if h == nil {
 		return v, false
 	}
-	v.Viewed, v.Bought = m.recent(h.viewed()), m.recent(h.bought())
-	for _, id := range h.cart() {
-		v.Cart = append(v.Cart, m.numbers[id])
+	v.Viewed, v.Bought = m.recent(h.viewed(&m.histories)), m.recent(h.bought(&m.histories))
+	cart := h.cart(&m.histories)
+	for i := range cart.len() {
+		v.Cart = append(v.Cart, m.numbers.number(cart.at(i)))
 	}
 	return v, true
 }
 
 // recent names the products of a history, most recent first.
-func (m *Model) recent(h []uint32) []string {
-	out := make([]string, len(h))
-	for i, id := range h {
-		out[len(h)-1-i] = m.numbers[id]
+func (m *Model) recent(h idList) []string {
+	out := make([]string, h.len())
+	for i := range out {
+		out[len(out)-1-i] = m.numbers.number(h.at(i))
 	}
 	return out
 }

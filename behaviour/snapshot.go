@@ -7,17 +7,15 @@ import (
 	"hash/crc32"
 	"maps"
 	"math"
-	"slices"
-	"time"
 )
 
 // A snapshot is a model as bytes, so a start loads it and folds only
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-2"
+//	"aisle-behaviour-3"
 //	key [16]byte  the id hash's key; seq; events
-//	products: n, then each: number, counters (6 float32 bits, at varint),
+//	products: n, then each: number, counters (6 float32 bits, at in Unix seconds),
 //	          co-viewed and co-bought: n, then (id, count) pairs
 //	visitors: n, then each: hash uint64, nViewed, nBought, session bytes,
 //	          lastView (Unix seconds), ids: n, then each id
@@ -27,7 +25,7 @@ import (
 // Strings are a length and bytes. The ranking cache is not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-2"
+const snapshotMagic = "aisle-behaviour-3"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -58,47 +56,13 @@ func (m *Model) AppendSnapshot(dst []byte) []byte {
 }
 
 // copy is a deep copy of what a snapshot encodes of m, taken under its
-// read lock (not the ids map: the numbers give it back); it is not to be
-// folded into.
+// read lock; it is not to be folded into.
 func (m *Model) copy() *Model {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	c := &Model{numbers: slices.Clone(m.numbers), counts: slices.Clone(m.counts),
-		coViewed: make([]neighbours, len(m.coViewed)), coBought: make([]neighbours, len(m.coBought)),
-		visitors: slices.Clone(m.visitors), links: maps.Clone(m.links),
-		orders: maps.Clone(m.orders), oldOrders: maps.Clone(m.oldOrders), hash: m.hash, events: m.events, seq: m.seq}
-	// The lists are copied into one array each, not one allocation a list.
-	c.coViewed, c.coBought = copyLists(m.coViewed), copyLists(m.coBought)
-	total := 0
-	for i := range m.visitors {
-		total += len(m.visitors[i].ids)
-	}
-	all := make([]uint32, 0, total)
-	for i := range c.visitors {
-		n := len(all)
-		all = append(all, m.visitors[i].ids...)
-		c.visitors[i].ids = all[n:len(all):len(all)]
-	}
-	return c
-}
-
-// copyLists is a deep copy of neighbour lists, sharing one array.
-func copyLists(lists []neighbours) []neighbours {
-	total := 0
-	for _, ns := range lists {
-		total += len(ns)
-	}
-	all := make(neighbours, 0, total)
-	out := make([]neighbours, len(lists))
-	for i, ns := range lists {
-		if len(ns) == 0 {
-			continue
-		}
-		n := len(all)
-		all = append(all, ns...)
-		out[i] = all[n:len(all):len(all)]
-	}
-	return out
+	return &Model{numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
+		visitors: m.visitors.clone(), histories: m.histories.clone(), links: maps.Clone(m.links),
+		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), hash: m.hash, events: m.events, seq: m.seq}
 }
 
 // appendSnapshot encodes m, which no one folds into meanwhile.
@@ -108,39 +72,38 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 	dst = append(dst, m.hash.key[:]...)
 	dst = binary.AppendUvarint(dst, m.seq)
 	dst = binary.AppendUvarint(dst, uint64(m.events))
-	dst = binary.AppendUvarint(dst, uint64(len(m.numbers)))
-	for id, pn := range m.numbers {
-		dst = appendString(dst, pn)
-		c := &m.counts[id]
+	dst = binary.AppendUvarint(dst, uint64(m.numbers.len()))
+	for id := range m.numbers.len() {
+		dst = appendString(dst, m.numbers.number(uint32(id)))
+		c := &m.products.at(id).counters
 		for k := range numKinds {
 			for w := range numWindows {
 				dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(c.v[k][w]))
 			}
 		}
-		dst = binary.AppendVarint(dst, c.at)
-		dst = appendNeighbours(dst, m.coViewed[id])
-		dst = appendNeighbours(dst, m.coBought[id])
+		dst = binary.AppendUvarint(dst, uint64(c.at))
+		dst = appendNeighbours(dst, m.neighboursOf(uint32(id), false))
+		dst = appendNeighbours(dst, m.neighboursOf(uint32(id), true))
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(m.visitors)))
-	for i := range m.visitors {
-		v := &m.visitors[i]
+	dst = binary.AppendUvarint(dst, uint64(m.visitors.len()))
+	for i := range m.visitors.len() {
+		v := m.visitors.at(i)
 		dst = binary.LittleEndian.AppendUint64(dst, v.hash)
 		dst = append(dst, v.nViewed, v.nBought, v.session)
 		dst = binary.AppendUvarint(dst, uint64(v.lastView))
-		dst = binary.AppendUvarint(dst, uint64(len(v.ids)))
-		for _, id := range v.ids {
-			dst = binary.AppendUvarint(dst, uint64(id))
+		ids := v.all(&m.histories)
+		dst = binary.AppendUvarint(dst, uint64(ids.len()))
+		for i := range ids.len() {
+			dst = binary.AppendUvarint(dst, uint64(ids.at(i)))
 		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(m.links)))
 	for k, v := range m.links {
 		dst = appendString(appendString(dst, k), v)
 	}
-	for _, set := range []map[uint64]struct{}{m.orders, m.oldOrders} {
-		dst = binary.AppendUvarint(dst, uint64(len(set)))
-		for h := range set {
-			dst = binary.LittleEndian.AppendUint64(dst, h)
-		}
+	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
+		dst = binary.AppendUvarint(dst, uint64(set.n))
+		set.each(func(h uint64) { dst = binary.LittleEndian.AppendUint64(dst, h) })
 	}
 	return append(dst, crcOf(dst[start:])...)
 }
@@ -149,10 +112,10 @@ func appendString(dst []byte, s string) []byte {
 	return append(binary.AppendUvarint(dst, uint64(len(s))), s...)
 }
 
-func appendNeighbours(dst []byte, ns neighbours) []byte {
+func appendNeighbours(dst []byte, ns []neighbour) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ns)))
 	for _, n := range ns {
-		dst = binary.AppendUvarint(binary.AppendUvarint(dst, uint64(n.id())), uint64(n.count))
+		dst = binary.AppendUvarint(binary.AppendUvarint(dst, uint64(n.id())), uint64(n.count()))
 	}
 	return dst
 }
@@ -171,41 +134,53 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 	r := &snapReader{b: body[len(snapshotMagic):]}
 	var key [16]byte
 	copy(key[:], r.bytes(16))
-	m := &Model{ids: map[string]uint32{}, links: map[string]string{},
-		orders: map[uint64]struct{}{}, hash: newIDHash(key), MaxStale: time.Second}
+	m := New()
+	m.hash = newIDHash(key)
 	m.seq = r.uvarint()
 	m.events = int(r.uvarint())
 	n := r.count(1)
-	m.numbers = make([]string, 0, n)
-	m.counts = make([]counters, n)
-	m.coViewed, m.coBought = make([]neighbours, n), make([]neighbours, n)
+	if n > maxProducts && r.err == nil {
+		r.err = corruptSnapshotf("%d products, at most %d", n, maxProducts)
+	}
+	for range n {
+		m.products.add()
+	}
+	var viewed, bought []neighbour
 	for id := range n {
 		pn := r.string()
-		if _, dup := m.ids[pn]; dup && r.err == nil {
+		if _, dup := m.numbers.find(pn); dup && r.err == nil {
 			r.err = corruptSnapshotf("product %q twice", pn)
 		}
-		m.ids[pn] = uint32(id)
-		m.numbers = append(m.numbers, pn)
-		c := &m.counts[id]
+		m.numbers.add(pn)
+		p := m.products.at(id)
 		for k := range numKinds {
 			for w := range numWindows {
-				c.v[k][w] = math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4)))
+				p.v[k][w] = math.Float32frombits(binary.LittleEndian.Uint32(r.bytes(4)))
 			}
 		}
-		c.at = r.varint()
-		m.coViewed[id] = r.neighbours(n)
-		m.coBought[id] = r.neighbours(n)
+		if at := r.uvarint(); at <= math.MaxUint32 {
+			p.at = uint32(at)
+		} else if r.err == nil {
+			r.err = corruptSnapshotf("product %q counted at %d", pn, at)
+		}
+		viewed, bought = r.neighbours(viewed[:0], n), r.neighbours(bought[:0], n)
+		if len(viewed)+len(bought) > 0 {
+			p.nViewed, p.nBought = uint8(len(viewed)), uint8(len(bought))
+			p.class = m.lists.class(len(viewed) + len(bought))
+			p.ref = m.lists.alloc(p.class)
+			copy(m.lists.block(p.ref, p.class)[copy(m.lists.block(p.ref, p.class), viewed):], bought)
+		}
 	}
 	nv := r.count(12)
-	m.visitors = make([]visitor, nv)
+
 	for i := range nv {
 		h := binary.LittleEndian.Uint64(r.bytes(8))
-		if _, dup := m.visitorIdx.find(m.visitors, h); dup && r.err == nil {
+		if _, dup := m.visitorIdx.find(&m.visitors, h); dup && r.err == nil {
 			r.err = corruptSnapshotf("visitor %d: its hash twice", i)
 		}
-		v := &m.visitors[i]
+		v := m.visitors.add()
 		v.hash = h
-		m.visitorIdx.add(m.visitors, h, i)
+		m.visitorIdx.add(&m.visitors, h, i)
 		head := r.bytes(3)
 		v.nViewed, v.nBought, v.session = head[0], head[1], head[2]
 		if last := r.uvarint(); last <= math.MaxUint32 {
@@ -213,28 +188,36 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 		} else if r.err == nil {
 			r.err = corruptSnapshotf("visitor %d: last view at %d", i, last)
 		}
-		if k := r.count(1); k > 0 {
-			v.ids = make([]uint32, k)
+		k := r.count(1)
+		if r.err == nil && (int(v.nViewed)+int(v.nBought) > k || k-int(v.nViewed)-int(v.nBought) > maxCart ||
+			v.nViewed > MaxHistory || v.nBought > MaxHistory || v.session > v.nViewed) {
+			r.err = corruptSnapshotf("visitor %d: %d viewed, %d bought, session %d in %d ids", i, v.nViewed, v.nBought, v.session, k)
 		}
-		for j := range v.ids {
-			v.ids[j] = r.id(n)
+		if r.err != nil {
+			break
 		}
-		if r.err == nil && (int(v.nViewed)+int(v.nBought) > len(v.ids) || v.nViewed > MaxHistory || v.nBought > MaxHistory || v.session > v.nViewed) {
-			r.err = corruptSnapshotf("visitor %d: %d viewed, %d bought, session %d in %d ids", i, v.nViewed, v.nBought, v.session, len(v.ids))
+		v.nCart = uint8(k - int(v.nViewed) - int(v.nBought))
+		v.class = m.histories.class(k * idBytes)
+		v.ref = m.histories.alloc(v.class)
+		ids := v.all(&m.histories)
+		for j := range k {
+			ids.set(j, r.id(n))
 		}
 	}
 	for range r.count(2) {
 		k := r.string()
 		m.links[k] = r.string()
 	}
-	for i, set := range []*map[uint64]struct{}{&m.orders, &m.oldOrders} {
-		cnt := r.count(8)
-		if i == 1 && cnt == 0 {
-			break
-		}
-		*set = make(map[uint64]struct{}, cnt)
-		for range cnt {
-			(*set)[binary.LittleEndian.Uint64(r.bytes(8))] = struct{}{}
+	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
+		for range r.count(8) {
+			h := binary.LittleEndian.Uint64(r.bytes(8))
+			if m.orders.has(h) || m.oldOrders.has(h) {
+				if r.err == nil {
+					r.err = corruptSnapshotf("order %x twice", h)
+				}
+				break
+			}
+			set.add(h)
 		}
 	}
 	if r.err == nil && len(r.b) > 0 {
@@ -274,12 +257,9 @@ func (r *snapReader) bytes(n int) []byte {
 	return out
 }
 
-func (r *snapReader) uvarint() uint64 { return readNumber(r, binary.Uvarint) }
-func (r *snapReader) varint() int64   { return readNumber(r, binary.Varint) }
-
-// readNumber reads one number with decode (binary.Uvarint, Varint).
-func readNumber[T uint64 | int64](r *snapReader, decode func([]byte) (T, int)) T {
-	v, n := decode(r.b)
+// uvarint reads one number.
+func (r *snapReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.fail("a number")
 		return 0
@@ -313,24 +293,24 @@ func (r *snapReader) id(n int) uint32 {
 	return uint32(v)
 }
 
-func (r *snapReader) neighbours(n int) neighbours {
+// neighbours appends a list of neighbours of products below n to ns.
+func (r *snapReader) neighbours(ns []neighbour, n int) []neighbour {
 	cnt := r.count(2)
 	if cnt > capNeighbours && r.err == nil {
 		r.err = corruptSnapshotf("%d neighbours, at most %d", cnt, capNeighbours)
 	}
-	if cnt == 0 || r.err != nil {
-		return nil
+	if r.err != nil {
+		return ns
 	}
-	ns := make(neighbours, cnt)
-	for i := range ns {
+	for range cnt {
 		id, count := r.id(n), r.uvarint()
 		if count == 0 || count > maxCount {
 			if r.err == nil {
 				r.err = corruptSnapshotf("neighbour count %d: want 1 to %d", count, maxCount)
 			}
-			return nil
+			return ns
 		}
-		ns[i] = newNeighbour(id, uint16(count))
+		ns = append(ns, newNeighbour(id, uint32(count)))
 	}
 	return ns
 }

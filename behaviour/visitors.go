@@ -1,20 +1,70 @@
 package behaviour
 
-import "slices"
-
-// visitor is one tracking id's history in one slice, so a visitor costs
-// about its products' ids: viewed (oldest first, at most MaxHistory),
-// then bought (oldest first, at most MaxHistory), then the cart. The
-// current session is the last session views; lastView is the time (Unix
-// seconds) of the last view. hash is the keyed hash of the tracking id
-// (visitorTable). 40 bytes and the ids.
+// visitor is one tracking id's history: viewed (oldest first, at most
+// MaxHistory), then bought (oldest first, at most MaxHistory), then the
+// cart (at most maxCart), as 3-byte product ids in one block of the
+// model's history arena. The current session is the last session views;
+// lastView is the time (Unix seconds) of the last view. hash is the
+// keyed hash of the tracking id (visitorTable). 24 bytes and the ids.
 type visitor struct {
-	ids      []uint32
-	hash     uint64
-	lastView uint32
-	nViewed  uint8
-	nBought  uint8
-	session  uint8
+	hash                             uint64
+	lastView                         uint32
+	ref                              uint32 // the block in Model.histories
+	nViewed, nBought, nCart, session uint8
+	class                            uint8
+}
+
+// idBytes is the size of a product id in a history, so a model holds at
+// most maxProducts products.
+const (
+	idBytes     = 3
+	maxProducts = 1 << (8 * idBytes)
+)
+
+// maxCart is how many products of a cart a visitor keeps, the first.
+const maxCart = 50
+
+// historyClasses are the capacities of history blocks in bytes: one id
+// more each up to full histories, then a tenth more, up to full
+// histories and a full cart.
+var historyClasses = func() []int {
+	var c []int
+	for n := 1; n < 2*MaxHistory+maxCart; n += max(1, (n-2*MaxHistory)/10) {
+		c = append(c, n*idBytes)
+	}
+	return append(c, (2*MaxHistory+maxCart)*idBytes)
+}()
+
+// idList is a run of 3-byte product ids, little endian.
+type idList []byte
+
+func (l idList) len() int { return len(l) / idBytes }
+
+func (l idList) at(i int) uint32 {
+	return uint32(l[3*i]) | uint32(l[3*i+1])<<8 | uint32(l[3*i+2])<<16
+}
+
+func (l idList) set(i int, id uint32) {
+	l[3*i], l[3*i+1], l[3*i+2] = byte(id), byte(id>>8), byte(id>>16)
+}
+
+// index is the position of id in l, -1 when absent.
+func (l idList) index(id uint32) int {
+	for i := range l.len() {
+		if l.at(i) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// ids are l's ids, for tests and snapshots.
+func (l idList) ids() []uint32 {
+	out := make([]uint32, l.len())
+	for i := range out {
+		out[i] = l.at(i)
+	}
+	return out
 }
 
 // visitorTable finds visitors by the hash of their tracking id: open
@@ -27,7 +77,7 @@ type visitorTable struct {
 }
 
 // find is the position of the visitor of hash h in vs.
-func (t *visitorTable) find(vs []visitor, h uint64) (int, bool) {
+func (t *visitorTable) find(vs *chunked[visitor], h uint64) (int, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
@@ -37,14 +87,14 @@ func (t *visitorTable) find(vs []visitor, h uint64) (int, bool) {
 		if s == 0 {
 			return 0, false
 		}
-		if vs[s-1].hash == h {
+		if vs.at(int(s-1)).hash == h {
 			return int(s - 1), true
 		}
 	}
 }
 
 // add records that vs[pos] has hash h, which is not in the table.
-func (t *visitorTable) add(vs []visitor, h uint64, pos int) {
+func (t *visitorTable) add(vs *chunked[visitor], h uint64, pos int) {
 	if (t.n+1)*4 > len(t.slots)*3 {
 		t.grow(vs)
 	}
@@ -63,67 +113,77 @@ func (t *visitorTable) place(h uint64, pos int) {
 
 // grow doubles the table (from 1,024 slots) and places every visitor
 // again.
-func (t *visitorTable) grow(vs []visitor) {
+func (t *visitorTable) grow(vs *chunked[visitor]) {
 	t.slots = make([]uint32, max(1024, 2*len(t.slots)))
 	for pos := range t.n {
-		t.place(vs[pos].hash, pos)
+		t.place(vs.at(pos).hash, pos)
 	}
 }
 
-func (v *visitor) viewed() []uint32 { return v.ids[:v.nViewed] }
-func (v *visitor) bought() []uint32 { return v.ids[v.nViewed : int(v.nViewed)+int(v.nBought)] }
-func (v *visitor) cart() []uint32   { return v.ids[int(v.nViewed)+int(v.nBought):] }
-
-// visitorGrowth is how many ids a visitor's slice grows by when full:
-// a few, not double, since most visitors stop short of MaxHistory.
-const visitorGrowth = 4
-
-// insert puts id at position at of v.ids, growing it by a few.
-func (v *visitor) insert(at int, id uint32) {
-	if len(v.ids) == cap(v.ids) {
-		grown := make([]uint32, len(v.ids), len(v.ids)+visitorGrowth)
-		copy(grown, v.ids)
-		v.ids = grown
-	}
-	v.ids = slices.Insert(v.ids, at, id)
+// all is every id of v: viewed, bought, cart.
+func (v *visitor) all(a *arena[byte]) idList {
+	return idList(a.block(v.ref, v.class)[:idBytes*(int(v.nViewed)+int(v.nBought)+int(v.nCart))])
 }
 
-// push adds id as the most recent of the history at [start, start+*n):
-// an earlier entry of the same product moves to the end, and past
-// MaxHistory the oldest goes. It reports whether id was there before.
-func (v *visitor) push(start int, n *uint8, id uint32) bool {
-	h := v.ids[start : start+int(*n)]
-	if i := slices.Index(h, id); i >= 0 {
-		copy(h[i:], h[i+1:])
-		h[len(h)-1] = id
-		return true
+func (v *visitor) viewed(a *arena[byte]) idList {
+	return v.all(a)[:idBytes*int(v.nViewed)]
+}
+
+func (v *visitor) bought(a *arena[byte]) idList {
+	return v.all(a)[idBytes*int(v.nViewed) : idBytes*(int(v.nViewed)+int(v.nBought))]
+}
+
+func (v *visitor) cart(a *arena[byte]) idList {
+	return v.all(a)[idBytes*(int(v.nViewed)+int(v.nBought)):]
+}
+
+// room makes v's block hold n ids.
+func (v *visitor) room(a *arena[byte], n int) {
+	if n*idBytes > a.classes[v.class] {
+		v.ref, v.class = a.grow(v.ref, v.class, len(v.all(a)), n*idBytes)
+	}
+}
+
+// push adds id as the most recent of the history at [start, start+*n)
+// of v's ids: an earlier entry of the same product moves to the end, and
+// past MaxHistory the oldest goes.
+func (v *visitor) push(a *arena[byte], start int, n *uint8, id uint32) {
+	h := v.all(a)[idBytes*start : idBytes*(start+int(*n))]
+	if i := h.index(id); i >= 0 {
+		copy(h[idBytes*i:], h[idBytes*(i+1):])
+		h.set(h.len()-1, id)
+		return
 	}
 	if int(*n) == MaxHistory {
-		copy(h, h[1:])
-		h[len(h)-1] = id
-		return false
+		copy(h, h[idBytes:])
+		h.set(h.len()-1, id)
+		return
 	}
-	v.insert(start+int(*n), id)
+	total := len(v.all(a)) / idBytes
+	v.room(a, total+1)
 	*n++
-	return false
+	all := v.all(a)
+	at := idBytes * (start + int(*n) - 1)
+	copy(all[at+idBytes:], all[at:len(all)-idBytes])
+	all.set(start+int(*n)-1, id)
 }
 
 // pushViewed adds a view of id; it stays in the session, whose length
 // counts views, not distinct products, up to MaxHistory.
-func (v *visitor) pushViewed(id uint32) {
-	v.push(0, &v.nViewed, id)
-}
+func (v *visitor) pushViewed(a *arena[byte], id uint32) { v.push(a, 0, &v.nViewed, id) }
 
 // pushBought adds a purchase of id.
-func (v *visitor) pushBought(id uint32) { v.push(int(v.nViewed), &v.nBought, id) }
+func (v *visitor) pushBought(a *arena[byte], id uint32) {
+	v.push(a, int(v.nViewed), &v.nBought, id)
+}
 
-// setCart replaces the cart.
-func (v *visitor) setCart(ids []uint32) {
-	keep := int(v.nViewed) + int(v.nBought)
-	if keep+len(ids) > cap(v.ids) {
-		grown := make([]uint32, keep, keep+len(ids)+visitorGrowth)
-		copy(grown, v.ids)
-		v.ids = grown
+// setCart replaces the cart with ids, at most maxCart of them.
+func (v *visitor) setCart(a *arena[byte], ids []uint32) {
+	ids = ids[:min(len(ids), maxCart)]
+	v.room(a, int(v.nViewed)+int(v.nBought)+len(ids))
+	v.nCart = uint8(len(ids))
+	c := v.cart(a)
+	for i, id := range ids {
+		c.set(i, id)
 	}
-	v.ids = append(v.ids[:keep], ids...)
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // TestVisitorHistoriesMatchAnOracle: a visitor's packed histories and
-// cart behave as three plain lists would, over random pushes and carts.
+// cart behave as three plain lists would, over random pushes and carts
+// (some longer than a visitor keeps), and its block is the smallest that
+// held them.
 func TestVisitorHistoriesMatchAnOracle(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 26))
 	push := func(h []uint32, id uint32) []uint32 {
@@ -17,33 +19,34 @@ func TestVisitorHistoriesMatchAnOracle(t *testing.T) {
 		h = append(h, id)
 		return h[max(0, len(h)-MaxHistory):]
 	}
-	var v visitor
+	a := newArena[byte](historyClasses...)
+	var v, other visitor
 	var viewed, bought, cart []uint32
-	maxCart := 0
+	most := 0
 	for step := range 5000 {
-		id := uint32(r.IntN(40))
+		id := uint32(r.IntN(40)) << (8 * (step % 3)) // ids of one, two and three bytes
 		switch r.IntN(10) {
 		case 0:
 			cart = nil
-			for range r.IntN(5) {
-				cart = append(cart, uint32(r.IntN(40)))
+			for range r.IntN(5) + 60*r.IntN(2)*r.IntN(2) {
+				cart = append(cart, uint32(r.IntN(1<<24)))
 			}
-			v.setCart(cart)
-			maxCart = max(maxCart, len(cart))
+			v.setCart(&a, cart)
+			cart = cart[:min(len(cart), maxCart)]
 		case 1, 2:
 			bought = push(bought, id)
-			v.pushBought(id)
+			v.pushBought(&a, id)
 		default:
 			viewed = push(viewed, id)
-			v.pushViewed(id)
+			v.pushViewed(&a, id)
 		}
-		if !slices.Equal(v.viewed(), viewed) || !slices.Equal(v.bought(), bought) || !slices.Equal(v.cart(), cart) {
-			t.Fatalf("step %d: packed %v | %v | %v, want %v | %v | %v", step, v.viewed(), v.bought(), v.cart(), viewed, bought, cart)
+		other.pushViewed(&a, uint32(step)) // a neighbour in the arena, moving too
+		if !slices.Equal(v.viewed(&a).ids(), viewed) || !slices.Equal(v.bought(&a).ids(), bought) || !slices.Equal(v.cart(&a).ids(), cart) {
+			t.Fatalf("step %d: packed %v | %v | %v, want %v | %v | %v", step, v.viewed(&a).ids(), v.bought(&a).ids(), v.cart(&a).ids(), viewed, bought, cart)
 		}
-		// Grown by a few, never doubled: room for the histories, the
-		// largest cart and a few more.
-		if cap(v.ids) > len(viewed)+len(bought)+maxCart+visitorGrowth {
-			t.Fatalf("step %d: %d ids in room for %d", step, len(v.ids), cap(v.ids))
+		most = max(most, len(viewed)+len(bought)+len(cart))
+		if want := a.class(most * idBytes); v.class != want {
+			t.Fatalf("step %d: class %d (%d bytes), want %d: the smallest to hold %d ids", step, v.class, a.classes[v.class], want, most)
 		}
 	}
 }
@@ -101,7 +104,7 @@ func TestOrdersRememberedBounded(t *testing.T) {
 func TestVisitorTableFindsEveryVisitor(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	var tab visitorTable
-	var vs []visitor
+	var vs chunked[visitor]
 	added := map[uint64]int{}
 	for i := range 20000 {
 		h := r.Uint64()
@@ -111,23 +114,23 @@ func TestVisitorTableFindsEveryVisitor(t *testing.T) {
 		if _, dup := added[h]; dup {
 			continue
 		}
-		vs = append(vs, visitor{hash: h})
-		tab.add(vs, h, len(vs)-1)
-		added[h] = len(vs) - 1
+		vs.add().hash = h
+		tab.add(&vs, h, vs.len()-1)
+		added[h] = vs.len() - 1
 	}
 	for h, pos := range added {
-		if got, ok := tab.find(vs, h); !ok || got != pos {
+		if got, ok := tab.find(&vs, h); !ok || got != pos {
 			t.Fatalf("hash %x: found %d %v, want %d", h, got, ok, pos)
 		}
 	}
 	for range 1000 {
 		if h := r.Uint64(); !containsKey(added, h) {
-			if _, ok := tab.find(vs, h); ok {
+			if _, ok := tab.find(&vs, h); ok {
 				t.Fatalf("hash %x found, never added", h)
 			}
 		}
 	}
-	if tab.n != len(vs) || tab.n*4 > len(tab.slots)*3 {
+	if tab.n != vs.len() || tab.n*4 > len(tab.slots)*3 {
 		t.Errorf("%d visitors in %d slots", tab.n, len(tab.slots))
 	}
 }
