@@ -164,76 +164,97 @@ func TestVisitors(t *testing.T) {
 // with the strongest kept when they do not.
 func TestNeighboursMatchExactCounts(t *testing.T) {
 	// (Few enough orders of the 30 that no count passes maxCount and
-	// halves: TestNeighbourCountsHalveAtTheTop.)
-	for products, orders := range map[int]int{30: 600, 400: 3000} {
-		t.Run(fmt.Sprint(products, " products"), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(7, uint64(products)))
-			m := New()
-			exact := map[string]map[string]int{}
-			for o := range orders {
-				var pns []string
-				for range 2 + r.IntN(3) {
-					// skewed: low numbers are bought far more often
-					p := fmt.Sprintf("P%03d", int(float64(products)*math.Pow(r.Float64(), 3)))
-					if !slices.Contains(pns, p) {
-						pns = append(pns, p)
+	// halves: TestNeighbourCountsHalveAtTheTop.) The same sets are
+	// bought in one order, or viewed in one session.
+	for _, bought := range []bool{true, false} {
+		for products, orders := range map[int]int{30: 600, 400: 3000} {
+			t.Run(fmt.Sprint(products, " products, bought ", bought), func(t *testing.T) {
+				testNeighbours(t, products, orders, bought)
+			})
+		}
+	}
+}
+
+func testNeighbours(t *testing.T, products, orders int, bought bool) {
+	r := rand.New(rand.NewPCG(7, uint64(products)))
+	m := New()
+	exact := map[string]map[string]int{}
+	for o := range orders {
+		var pns []string
+		for range 2 + r.IntN(3) {
+			// skewed: low numbers are bought far more often
+			p := fmt.Sprintf("P%03d", int(float64(products)*math.Pow(r.Float64(), 3)))
+			if !slices.Contains(pns, p) {
+				pns = append(pns, p)
+			}
+		}
+		if bought {
+			fold(m, order("u", fmt.Sprint("O", o), time.Duration(o)*time.Second, pns...))
+		} else {
+			for i, pn := range pns { // sessions an hour apart
+				fold(m, view("u", pn, time.Duration(o)*time.Hour+time.Duration(i)*time.Minute))
+			}
+		}
+		for _, a := range pns {
+			for _, b := range pns {
+				if a != b {
+					if exact[a] == nil {
+						exact[a] = map[string]int{}
 					}
-				}
-				fold(m, order("u", fmt.Sprint("O", o), time.Duration(o)*time.Second, pns...))
-				for _, a := range pns {
-					for _, b := range pns {
-						if a != b {
-							if exact[a] == nil {
-								exact[a] = map[string]int{}
-							}
-							exact[a][b]++
-						}
-					}
+					exact[a][b]++
 				}
 			}
-			over := 0
-			defer func() {
-				if products > capNeighbours && over == 0 {
-					t.Error("no product had more neighbours than it keeps: the bound was not tested")
-				}
-			}()
-			for a, counts := range exact {
-				got := m.CoBought(a)
-				if len(counts) > capNeighbours {
-					over++
-				}
-				if len(counts) <= capNeighbours {
-					if len(got) != min(len(counts), MaxNeighbours) {
-						t.Fatalf("%s: %d neighbours, want %d", a, len(got), min(len(counts), MaxNeighbours))
-					}
-					for _, s := range got {
-						if int(s.Score) != counts[s.ProductNumber] {
-							t.Fatalf("%s with %s: %v, exact %d", a, s.ProductNumber, s.Score, counts[s.ProductNumber])
-						}
-					}
-					continue
-				}
-				if len(got) != MaxNeighbours {
-					t.Fatalf("%s: %d neighbours, want %d", a, len(got), MaxNeighbours)
-				}
-				// The exact strongest five, well above the weakest kept,
-				// are among them.
-				type pc struct {
-					p string
-					c int
-				}
-				var all []pc
-				for p, c := range counts {
-					all = append(all, pc{p, c})
-				}
-				slices.SortFunc(all, func(x, y pc) int { return y.c - x.c })
-				for _, s := range all[:5] {
-					if !slices.ContainsFunc(got, func(g Scored) bool { return g.ProductNumber == s.p }) {
-						t.Errorf("%s: its %d-time neighbour %s is not kept", a, s.c, s.p)
-					}
+		}
+	}
+	over := 0
+	keeps := capOf(bought)
+	neighboursOf := m.CoViewed
+	if bought {
+		neighboursOf = m.CoBought
+	}
+	defer func() {
+		if products > keeps && over == 0 {
+			t.Error("no product had more neighbours than it keeps: the bound was not tested")
+		}
+	}()
+	for a, counts := range exact {
+		got := neighboursOf(a)
+		if len(counts) > keeps {
+			over++
+		}
+		if id, _ := m.numbers.find(a); len(m.neighboursOf(id, bought)) > keeps {
+			t.Fatalf("%s: %d candidates kept, at most %d", a, len(m.neighboursOf(id, bought)), keeps)
+		}
+		if len(counts) <= keeps {
+			if len(got) != min(len(counts), MaxNeighbours) {
+				t.Fatalf("%s: %d neighbours, want %d", a, len(got), min(len(counts), MaxNeighbours))
+			}
+			for _, s := range got {
+				if int(s.Score) != counts[s.ProductNumber] {
+					t.Fatalf("%s with %s: %v, exact %d", a, s.ProductNumber, s.Score, counts[s.ProductNumber])
 				}
 			}
-		})
+			continue
+		}
+		if len(got) != MaxNeighbours {
+			t.Fatalf("%s: %d neighbours, want %d", a, len(got), MaxNeighbours)
+		}
+		// The exact strongest five, well above the weakest kept,
+		// are among them.
+		type pc struct {
+			p string
+			c int
+		}
+		var all []pc
+		for p, c := range counts {
+			all = append(all, pc{p, c})
+		}
+		slices.SortFunc(all, func(x, y pc) int { return y.c - x.c })
+		for _, s := range all[:5] {
+			if !slices.ContainsFunc(got, func(g Scored) bool { return g.ProductNumber == s.p }) {
+				t.Errorf("%s: its %d-time neighbour %s is not kept", a, s.c, s.p)
+			}
+		}
 	}
 }
 

@@ -163,7 +163,7 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 		} else if r.err == nil {
 			r.err = corruptSnapshotf("product %q counted at %d", pn, at)
 		}
-		viewed, bought = r.neighbours(viewed[:0], n), r.neighbours(bought[:0], n)
+		viewed, bought = r.neighbours(viewed[:0], n, false), r.neighbours(bought[:0], n, true)
 		if len(viewed)+len(bought) > 0 {
 			p.nViewed, p.nBought = uint8(len(viewed)), uint8(len(bought))
 			p.class = m.lists.class(len(viewed) + len(bought))
@@ -293,11 +293,12 @@ func (r *snapReader) id(n int) uint32 {
 	return uint32(v)
 }
 
-// neighbours appends a list of neighbours of products below n to ns.
-func (r *snapReader) neighbours(ns []neighbour, n int) []neighbour {
+// neighbours appends a list of neighbours of products below n to ns,
+// co-bought ones when bought.
+func (r *snapReader) neighbours(ns []neighbour, n int, bought bool) []neighbour {
 	cnt := r.count(2)
-	if cnt > capNeighbours && r.err == nil {
-		r.err = corruptSnapshotf("%d neighbours, at most %d", cnt, capNeighbours)
+	if cnt > capOf(bought) && r.err == nil {
+		r.err = corruptSnapshotf("%d neighbours, at most %d", cnt, capOf(bought))
 	}
 	if r.err != nil {
 		return ns
