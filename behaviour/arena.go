@@ -3,6 +3,7 @@ package behaviour
 import (
 	"cmp"
 	"slices"
+	"unsafe"
 )
 
 // arena holds many short lists of T in large pages, so a list costs its
@@ -23,10 +24,14 @@ type arena[T ~uint32 | ~byte] struct {
 }
 
 // arenaPageBits: a page holds 65,536 elements, and a reference is the
-// page's number above the element's offset in it.
+// page's number above the element's offset in it. The first page starts
+// at arenaFirstPage elements and doubles until it is whole, so a small
+// website's model stays small; every later page is whole from the
+// start.
 const (
-	arenaPageBits = 16
-	arenaPageSize = 1 << arenaPageBits
+	arenaPageBits  = 16
+	arenaPageSize  = 1 << arenaPageBits
+	arenaFirstPage = 256
 )
 
 // newArena makes an arena of blocks of the capacities classes (ascending,
@@ -53,9 +58,17 @@ func (a *arena[T]) alloc(c uint8) uint32 {
 		return f[len(f)-1]
 	}
 	size := a.classes[c]
-	if len(a.pages) == 0 || a.used+size > arenaPageSize {
-		a.pages = append(a.pages, make([]T, arenaPageSize))
-		a.used = 0
+	if len(a.pages) == 0 {
+		a.pages = append(a.pages, make([]T, max(arenaFirstPage, size)))
+	}
+	if last := a.pages[len(a.pages)-1]; a.used+size > len(last) {
+		if len(last) < arenaPageSize { // the first page, grown: offsets stay
+			a.pages[len(a.pages)-1] = append(last, make([]T, min(max(len(last), size), arenaPageSize-len(last)))...)
+		}
+		if a.used+size > len(a.pages[len(a.pages)-1]) {
+			a.pages = append(a.pages, make([]T, arenaPageSize))
+			a.used = 0
+		}
 	}
 	ref := uint32(len(a.pages)-1)<<arenaPageBits | uint32(a.used)
 	a.used += size
@@ -132,4 +145,16 @@ func (a *arena[T]) clone() arena[T] {
 		c.pages[i] = slices.Clone(p)
 	}
 	return c
+}
+
+// bytes is the room a takes: its pages and free lists.
+func (a *arena[T]) bytes() int {
+	var n int
+	for _, p := range a.pages {
+		n += len(p) * int(unsafe.Sizeof(p[0]))
+	}
+	for _, f := range a.free {
+		n += 4 * cap(f)
+	}
+	return n
 }

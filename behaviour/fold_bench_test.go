@@ -43,7 +43,7 @@ func BenchmarkFold(b *testing.B) {
 	held := with - liveHeap()
 	b.ReportMetric(float64(held), "model-bytes")
 	b.ReportMetric(float64(held)/float64(200*100000+100*size.Visitors), "of-budget")
-	b.Logf("%d events: %+v", len(evs), size)
+	b.Logf("%d events: %+v; the heap held %d bytes, Size.Bytes says %d", len(evs), size, held, size.Bytes)
 	runtime.KeepAlive(m)
 }
 

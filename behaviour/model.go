@@ -288,6 +288,9 @@ type Size struct {
 	// Released are the elements in blocks released for reuse (a
 	// compaction returns them), and Pages the arenas' pages.
 	Released, Pages int
+	// Bytes is the room the model's arenas, chunks and tables take:
+	// about its heap, less the email and customer links.
+	Bytes int
 }
 
 // Size counts what m holds.
@@ -301,6 +304,8 @@ func (m *Model) Size() Size {
 		s.NeighbourCap += m.lists.classes[l.class]
 	}
 	s.Released, s.Pages = m.lists.released+m.histories.released/idBytes, len(m.lists.pages)+len(m.histories.pages)
+	s.Bytes = m.lists.bytes() + m.histories.bytes() + m.products.bytes() + m.visitors.bytes() +
+		4*len(m.visitorIdx.slots) + m.numbers.bytes() + 8*(len(m.orders.slots)+len(m.oldOrders.slots))
 	for i := range m.visitors.len() {
 		v := m.visitors.at(i)
 		s.History += int(v.nViewed) + int(v.nBought) + int(v.nCart)

@@ -389,3 +389,22 @@ func TestNeighbourCountsHalveAtTheTop(t *testing.T) {
 		t.Errorf("co-bought %v, want 9 once", b)
 	}
 }
+
+// TestASmallModelIsSmall: a website with a few events costs a few
+// kilobytes, not a page of each arena, so a server of many small
+// websites stays small; the room grows with what is folded.
+func TestASmallModelIsSmall(t *testing.T) {
+	m := New()
+	fold(m, view("u1", "A", 0), view("u1", "B", time.Minute), view("u2", "A", 2*time.Minute),
+		order("u2", "O1", 3*time.Minute, "A", "C"))
+	small := m.Size().Bytes
+	if small > 4<<10 {
+		t.Errorf("a model of 4 events takes %d bytes, want at most 4 KiB", small)
+	}
+	for i := range 3000 {
+		fold(m, view(fmt.Sprint("u", i%500), fmt.Sprint("P", i%700), time.Duration(i)*time.Minute))
+	}
+	if big := m.Size().Bytes; big < 10*small {
+		t.Errorf("3,000 events more take %d bytes, a 4-event model %d: the room is not counted", big, small)
+	}
+}

@@ -12,7 +12,8 @@ import (
 // open-addressing table of ids over a hash of the number. About 20 bytes
 // and the number's length a product, against a Go map and slice's 56 or
 // so. A chunk's bytes never change once written, so the strings handed
-// out (number) point into them without a copy.
+// out (number) point into them without a copy; the first chunk starts at
+// 1 KiB and doubles into a new array, leaving the old bytes as they were.
 type productNumbers struct {
 	refs   []uint32 // by id: chunk above offset
 	chunks [][]byte
@@ -59,8 +60,17 @@ func (p *productNumbers) add(pn string) uint32 {
 		need++ // a uvarint's byte
 	}
 	last := len(p.chunks) - 1
+	if last == 0 && len(p.chunks[0])+need > cap(p.chunks[0]) && len(p.chunks[0])+need <= numberChunkSize {
+		// The first chunk, grown: strings over its old bytes stay good.
+		grown := make([]byte, len(p.chunks[0]), min(max(2*cap(p.chunks[0]), len(p.chunks[0])+need), numberChunkSize))
+		p.chunks[0] = append(grown[:0], p.chunks[0]...)
+	}
 	if last < 0 || len(p.chunks[last])+need > cap(p.chunks[last]) {
-		p.chunks = append(p.chunks, make([]byte, 0, max(numberChunkSize, need)))
+		size := numberChunkSize
+		if last < 0 {
+			size = 1024 // the first starts small and doubles
+		}
+		p.chunks = append(p.chunks, make([]byte, 0, max(size, need)))
 		last++
 	}
 	c := p.chunks[last]
@@ -70,7 +80,7 @@ func (p *productNumbers) add(pn string) uint32 {
 	id := uint32(len(p.refs))
 	p.refs = append(p.refs, ref)
 	if 4*len(p.refs) > 3*len(p.slots) {
-		p.slots = make([]uint32, max(1024, 2*len(p.slots)))
+		p.slots = make([]uint32, max(16, 2*len(p.slots)))
 		for id := range p.refs {
 			p.place(uint32(id))
 		}
@@ -94,4 +104,13 @@ func (p *productNumbers) place(id uint32) {
 func (p *productNumbers) clone() productNumbers {
 	return productNumbers{refs: append([]uint32(nil), p.refs...), chunks: append([][]byte(nil), p.chunks...),
 		slots: append([]uint32(nil), p.slots...), seed: p.seed}
+}
+
+// bytes is the room p takes.
+func (p *productNumbers) bytes() int {
+	n := 4 * (cap(p.refs) + len(p.slots))
+	for _, c := range p.chunks {
+		n += cap(c)
+	}
+	return n
 }

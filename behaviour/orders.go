@@ -30,7 +30,7 @@ func (s *orderSet) has(h uint64) bool {
 func (s *orderSet) add(h uint64) {
 	if 4*(s.n+1) > 3*len(s.slots) {
 		old := s.slots
-		s.slots = make([]uint64, max(1024, 2*len(old)))
+		s.slots = make([]uint64, max(16, 2*len(old)))
 		for _, o := range old {
 			if o != 0 {
 				s.place(o)

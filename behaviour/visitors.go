@@ -111,10 +111,10 @@ func (t *visitorTable) place(h uint64, pos int) {
 	t.slots[i] = uint32(pos + 1)
 }
 
-// grow doubles the table (from 1,024 slots) and places every visitor
+// grow doubles the table (from 16 slots) and places every visitor
 // again.
 func (t *visitorTable) grow(vs *chunked[visitor]) {
-	t.slots = make([]uint32, max(1024, 2*len(t.slots)))
+	t.slots = make([]uint32, max(16, 2*len(t.slots)))
 	for pos := range t.n {
 		t.place(vs.at(pos).hash, pos)
 	}
