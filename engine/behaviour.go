@@ -48,6 +48,18 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 	return m
 }
 
+// Bytes is the room every website's model takes (behaviour.Size.Bytes),
+// about the heap the behaviour holds.
+func (b *Behaviours) Bytes() int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	n := 0
+	for _, m := range b.models {
+		n += m.Size().Bytes
+	}
+	return n
+}
+
 // fold adds e to its website's model.
 func (b *Behaviours) fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
 

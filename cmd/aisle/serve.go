@@ -170,7 +170,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return fmt.Errorf("replay the visitors' events: %w", err)
 	}
 	if n > 0 || loaded > 0 {
-		log.Info("visitors' events replayed", "events", n, "snapshots", loaded, "took", time.Since(start).Round(time.Millisecond))
+		log.Info("visitors' events replayed", "events", n, "snapshots", loaded, "took", time.Since(start).Round(time.Millisecond),
+			"memory", fmt.Sprintf("%.1f MB", float64(bhv.Bytes())/1e6))
 	}
 	var snapshots sync.WaitGroup
 	snapshot := func(why string) {
@@ -178,7 +179,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		if saved, err := bhv.Snapshot(st); err != nil {
 			log.Warn("behaviour snapshot failed: the next start folds the events again", "err", err)
 		} else if saved > 0 {
-			log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond))
+			log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond),
+				"memory", fmt.Sprintf("%.1f MB", float64(bhv.Bytes())/1e6))
 		}
 	}
 	// After the collector closes (defers run last first): every event

@@ -380,7 +380,7 @@ func TestServeCollectsEventsThatOutliveARestart(t *testing.T) {
 		t.Errorf("the shutdown does not say it saved the snapshot:\n%s", firstRun)
 	}
 	s = startCLI(t, args...)
-	if !regexp.MustCompile(`visitors' events replayed.* events=0 snapshots=1 `).MatchString(s.stderr.String()) {
+	if !regexp.MustCompile(`visitors' events replayed.* events=0 snapshots=1 took=\S+ memory="[0-9.]+ MB"`).MatchString(s.stderr.String()) {
 		t.Errorf("the restart does not say it loaded the snapshot and folded nothing:\n%s", s.stderr.String())
 	}
 	// Events never force a product re-index: the saved index still
