@@ -1,6 +1,6 @@
-// Package config is the console's model: a website, its indexed fields, and
-// its versioned search configurations. Pages and recommendation boxes join
-// it later; everything here is plain data, validated once when loaded.
+// Package config is the console's model: a website, its indexed fields,
+// its versioned search configurations and pages, and its recommendation
+// boxes; everything here is plain data, validated once when loaded.
 package config
 
 // FieldType decides how an indexed field is stored and which filter syntax
@@ -47,6 +47,8 @@ type Website struct {
 	Search        []SearchConfig `json:"searchConfigs"`
 	// Boxes are the website's managed recommendation boxes.
 	Boxes []Box `json:"boxes,omitempty"`
+	// Pages are the website's managed listings (POST /serve/pages/{key}).
+	Pages []Page `json:"pages,omitempty"`
 }
 
 // IndexedField makes a product field filterable, facetable or sortable.

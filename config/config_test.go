@@ -483,6 +483,56 @@ func TestBoxes(t *testing.T) {
 	})
 }
 
+// TestPages: a managed page's members, versions as a search
+// configuration's, and its key unique across the server. (Its base
+// filters and template are the engine's to compile: engine.CheckWebsite.)
+func TestPages(t *testing.T) {
+	page := func(members map[string]any, version map[string]any) func(t *testing.T, doc map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			v := map[string]any{"id": 1, "status": "live", "filters": map[string]any{"brand": "Acme"}, "sorting": []any{"price asc"},
+				"facets":      []any{map[string]any{"field": "brand", "type": "LIST", "title": "Brand"}},
+				"sortOptions": []any{map[string]any{"field": "price", "title": "Price"}}}
+			for k, x := range version {
+				if x == nil {
+					delete(v, k)
+				} else {
+					v[k] = x
+				}
+			}
+			p := map[string]any{"key": "garden", "versions": []any{v}}
+			for k, x := range members {
+				if x == nil {
+					delete(p, k)
+				} else {
+					p[k] = x
+				}
+			}
+			w := at(t, doc, website...)
+			pages, _ := w["pages"].([]any)
+			w["pages"] = append(pages, p)
+		}
+	}
+	twice := func(t *testing.T, doc map[string]any) { page(nil, nil)(t, doc); page(nil, nil)(t, doc) }
+	checkCases(t, "pages.txt", []parseCase{
+		{"a page", page(nil, nil), true},
+		{"html with a template, style and script, a phone's facets", page(nil, map[string]any{"template": "<p>{{.Total}}</p>", "style": "p{}", "javascript": "1",
+			"devices": map[string]any{"MOBILE": map[string]any{"maxFacetValues": 5}}}), true},
+		{"no key", page(map[string]any{"key": nil}, nil), false},
+		{"a key with a slash", page(map[string]any{"key": "garden/tools"}, nil), false},
+		{"no live version", page(nil, map[string]any{"status": "draft"}), false},
+		{"an unknown status", page(nil, map[string]any{"status": "published"}), false},
+		{"a facet on an unindexed field", page(nil, map[string]any{"facets": []any{map[string]any{"field": "colour", "type": "LIST", "title": "Colour"}}}), false},
+		{"a sort option on an unsortable field", page(nil, map[string]any{"sortOptions": []any{map[string]any{"field": "brand", "title": "Brand"}}}), false},
+		{"an unknown device", page(nil, map[string]any{"devices": map[string]any{"TV": map[string]any{}}}), false},
+		{"an unknown member", page(nil, map[string]any{"size": 3}), false},
+		{"a key used twice", twice, false},
+		{"a key of another website's page", func(t *testing.T, doc map[string]any) {
+			page(nil, nil)(t, doc)
+			secondWebsite("another-key")(t, doc)
+		}, false},
+	})
+}
+
 // TestBoosts covers the boosts of docs/decisions.md ("Popularity in
 // search"): weights between 0 and 1, a known listing order, and the
 // indexed field each weighted factor reads.

@@ -82,8 +82,9 @@ func (f *File) Validate() error {
 		return fmt.Errorf("websites: at least one website is required")
 	}
 	uuids := map[string]int{}
-	keys := map[string]int{}    // search configuration key → website
-	boxKeys := map[string]int{} // box key → website
+	keys := map[string]int{}     // search configuration key → website
+	boxKeys := map[string]int{}  // box key → website
+	pageKeys := map[string]int{} // page key → website
 	for i := range f.Websites {
 		w := &f.Websites[i]
 		if err := w.Validate(); err != nil {
@@ -104,6 +105,12 @@ func (f *File) Validate() error {
 				return fmt.Errorf("websites[%d].boxes[%d]: key %q is used by websites[%d] too: a box key names one website's box across the server", i, k, w.Boxes[k].Key, j)
 			}
 			boxKeys[w.Boxes[k].Key] = i
+		}
+		for k := range w.Pages {
+			if j, ok := pageKeys[w.Pages[k].Key]; ok {
+				return fmt.Errorf("websites[%d].pages[%d]: key %q is used by websites[%d] too: a page key names one website's page across the server", i, k, w.Pages[k].Key, j)
+			}
+			pageKeys[w.Pages[k].Key] = i
 		}
 	}
 	return nil
@@ -175,6 +182,17 @@ func (w *Website) Validate() error {
 		}
 		boxes[b.Key] = true
 	}
+	pages := map[string]bool{}
+	for i := range w.Pages {
+		p := &w.Pages[i]
+		if err := w.validatePage(p); err != nil {
+			return fmt.Errorf("pages[%d] (%s): %w", i, p.Key, err)
+		}
+		if pages[p.Key] {
+			return fmt.Errorf("pages[%d]: key %q used twice", i, p.Key)
+		}
+		pages[p.Key] = true
+	}
 	return nil
 }
 
@@ -235,7 +253,21 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 			return fmt.Errorf("synonyms[%d]: needs from and terms, or at least two terms", i)
 		}
 	}
-	for name, d := range v.Devices {
+	if err := w.validateDevices(v.Devices); err != nil {
+		return err
+	}
+	if v.MaxFacetValues < 0 {
+		return fmt.Errorf("maxFacetValues: must not be negative")
+	}
+	if v.Boosts != nil {
+		return w.validateBoosts(v.Boosts)
+	}
+	return nil
+}
+
+// validateDevices checks a version's device overrides.
+func (w *Website) validateDevices(devices map[string]Device) error {
+	for name, d := range devices {
 		if name != "DESKTOP" && name != "MOBILE" {
 			return fmt.Errorf("devices: unknown device %q (DESKTOP, MOBILE)", name)
 		}
@@ -245,12 +277,6 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 		if err := w.validateSorting("devices."+name+".sorting", d.Sorting); err != nil {
 			return err
 		}
-	}
-	if v.MaxFacetValues < 0 {
-		return fmt.Errorf("maxFacetValues: must not be negative")
-	}
-	if v.Boosts != nil {
-		return w.validateBoosts(v.Boosts)
 	}
 	return nil
 }

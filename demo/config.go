@@ -36,7 +36,28 @@ func EnglishConfig() config.Website {
 		},
 		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}}},
 		Boxes:  Boxes(),
+		Pages:  Pages(),
 	}
+}
+
+// Pages are the demo shop's managed pages (README.md): "demo", the
+// Garden department ordered by popularity, with brand, category, price
+// and stock facets (four on a phone) and the search's sorting options;
+// its draft (id 2) shows only what is in stock, cheapest first.
+func Pages() []config.Page {
+	v := liveVersion()
+	live := config.PageVersion{ID: 1, Status: config.StatusLive,
+		Filters:     map[string]any{"hierarchies": "Garden$"},
+		Facets:      v.Facets[:4],
+		SortOptions: v.Sorting,
+		Devices:     map[string]config.Device{"MOBILE": {Facets: v.Facets[:4], MaxFacetValues: 10}},
+		Boosts:      &config.Boosts{Popularity: 0.1, Listing: config.ListingPopularity},
+	}
+	draft := live
+	draft.ID, draft.Status = 2, config.StatusDraft
+	draft.Filters = map[string]any{"hierarchies": "Garden$", "inStock": true}
+	draft.Sorting = []string{"price asc"}
+	return []config.Page{{Key: "demo", Name: "Garden", Versions: []config.PageVersion{live, draft}}}
 }
 
 // Boxes are the demo shop's managed recommendation boxes, json by

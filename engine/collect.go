@@ -62,7 +62,16 @@ func NewCollector(st *store.Store, eng *Engine, bhv *Behaviours) *Collector {
 // website the server does not serve is NotFound; an invalid one is
 // Invalid, naming the member.
 func (c *Collector) Collect(e *events.Event) (uint64, error) {
-	return c.collect([]*events.Event{e}, false)
+	return c.collect([]*events.Event{e}, false, true)
+}
+
+// Record is Collect without waiting for the event to be durable and
+// folded, for an event the server records of a request it answers (a
+// page's first load is a page view), which should not wait for the
+// disk: it returns once e is checked and queued.
+func (c *Collector) Record(e *events.Event) error {
+	_, err := c.collect([]*events.Event{e}, false, false)
+	return err
 }
 
 // CollectAll is Collect for several events at once, all or none: each
@@ -70,10 +79,10 @@ func (c *Collector) Collect(e *events.Event) (uint64, error) {
 // then they commit together. The sequence number is of the last entry
 // holding them (one per website they name).
 func (c *Collector) CollectAll(evs []*events.Event) (uint64, error) {
-	return c.collect(evs, true)
+	return c.collect(evs, true, true)
 }
 
-func (c *Collector) collect(evs []*events.Event, batch bool) (uint64, error) {
+func (c *Collector) collect(evs []*events.Event, batch, wait bool) (uint64, error) {
 	p := &pendingEvents{events: evs, data: make([][]byte, len(evs)), done: make(chan struct{})}
 	now := c.now().UnixMilli()
 	for i, e := range evs {
@@ -105,6 +114,9 @@ func (c *Collector) collect(evs []*events.Event, batch bool) (uint64, error) {
 	select {
 	case c.wake <- struct{}{}:
 	default: // the committer is awake already
+	}
+	if !wait {
+		return 0, nil
 	}
 	<-p.done
 	return p.seq, p.err

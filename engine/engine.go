@@ -27,10 +27,11 @@ type siteTable struct {
 	byUUID map[string]*Generation // website UUID → generation
 	byKey  map[string]*Generation // search configuration key → generation
 	byBox  map[string]*Generation // recommendation box key → generation
+	byPage map[string]*Generation // page key → generation
 }
 
 func newSiteTable(gens []*Generation) *siteTable {
-	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}}
+	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{}}
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
 		for k := range g.search {
@@ -38,6 +39,9 @@ func newSiteTable(gens []*Generation) *siteTable {
 		}
 		for k := range g.boxes {
 			t.byBox[k] = g
+		}
+		for k := range g.pages {
+			t.byPage[k] = g
 		}
 	}
 	return t

@@ -52,6 +52,12 @@ func Unauthorized(format string, args ...any) *Error {
 	return &Error{Kind: KindUnauthorized, Code: "UNAUTHORIZED", Message: fmt.Sprintf(format, args...)}
 }
 
+// templateError is a configured template that failed to render: the
+// shop's to fix, so its message is shown, and no half page is.
+func templateError(err error) *Error {
+	return &Error{Kind: KindInternal, Code: "TEMPLATE_ERROR", Message: err.Error()}
+}
+
 // AsError finds the client-facing error in err's chain; anything else is
 // internal and its text is not shown to clients.
 func AsError(err error) *Error {

@@ -39,13 +39,17 @@ type Generation struct {
 	fields  map[string]config.IndexedField
 	search  map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
 	boxes   map[string]*box          // the managed recommendation boxes, compiled likewise
+	pages   map[string]*page         // the managed pages, compiled likewise
 	// initial caches each version's initial content on Products: a
 	// generation with other products has caches of its own.
 	initial map[*version]*initialCache
 	// boosts caches each version's boost vector on Products, likewise.
 	boosts map[*version]*boostCache
-	// filters caches recommendation source filters on Products.
+	// filters caches recommendation source filters and page requests'
+	// base filters on Products.
 	filters *filterCache
+	// pageBases caches each page version's base filter docs on Products.
+	pageBases map[*pageVersion]*baseCache
 }
 
 type searchConfig struct {
@@ -395,6 +399,13 @@ func (g *Generation) newCaches() {
 			g.boosts[v] = &boostCache{}
 		}
 	}
+	g.pageBases = map[*pageVersion]*baseCache{}
+	for _, p := range g.pages {
+		for _, pv := range p.byID {
+			g.boosts[pv.v] = &boostCache{}
+			g.pageBases[pv] = &baseCache{}
+		}
+	}
 }
 
 // CheckWebsite compiles w's search configurations and boxes as a
@@ -402,7 +413,10 @@ func (g *Generation) newCaches() {
 // catalog, so a
 // configuration the engine cannot serve is refused before it is stored.
 func CheckWebsite(w *config.Website, lang analysis.Language) error {
-	g := &Generation{Website: w, an: analysis.New(lang)}
+	g := &Generation{Website: w, an: analysis.New(lang), fields: map[string]config.IndexedField{}}
+	for _, f := range w.IndexedFields {
+		g.fields[f.Name] = f
+	}
 	return g.compile()
 }
 
@@ -431,6 +445,15 @@ func (g *Generation) compile() error {
 			return fmt.Errorf("box %s: %w", b.Key, err)
 		}
 		g.boxes[b.Key] = &box{cfg: b, tmpl: tmpl}
+	}
+	g.pages = map[string]*page{}
+	for i := range g.Website.Pages {
+		p := &g.Website.Pages[i]
+		cp, err := g.compilePage(p)
+		if err != nil {
+			return fmt.Errorf("page %s: %w", p.Key, err)
+		}
+		g.pages[p.Key] = cp
 	}
 	g.newCaches()
 	return nil

@@ -38,14 +38,18 @@ func serveLiveOpts(t *testing.T, opt Options) string {
 // (Options.Collector), and the store it serves.
 func serveLiveStore(t *testing.T, opt Options) (string, *store.Store) {
 	t.Helper()
+	return serveLiveSite(t, shopSite(config.SearchVersion{}), hardware(), opt)
+}
+
+// serveLiveSite is serveLiveStore for website w and its products.
+func serveLiveSite(t *testing.T, w config.Website, products []catalog.Product, opt Options) (string, *store.Store) {
+	t.Helper()
 	st, err := store.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	w := shopSite(config.SearchVersion{})
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	products := hardware()
 	g, _, err := engine.Import(st, &w, analysis.English, func(fn func(*catalog.Product) error) error {
 		for i := range products {
 			if err := fn(&products[i]); err != nil {

@@ -107,6 +107,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.post(ctx, s.collectBatch)
 		return
 	}
+	if key, ok := strings.CutPrefix(path, pagesPrefix); ok {
+		s.post(ctx, func(ctx *fasthttp.RequestCtx) error { return s.page(ctx, key) })
+		return
+	}
 	if kind, ok := strings.CutPrefix(path, collectPrefix); ok {
 		s.post(ctx, func(ctx *fasthttp.RequestCtx) error { return s.collect(ctx, kind) })
 		return

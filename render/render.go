@@ -72,6 +72,45 @@ const DefaultRecoms = `<div class="aisle-recoms" data-box="{{.Key}}">
 </ul>
 </div>`
 
+// PageView is the data a page's template renders: the page's products
+// and counts; on a first load its facets (a list of name, settings and
+// values, as the json response's products.filters) and sorting options.
+type PageView struct {
+	Key, Name  string
+	Products   []Item
+	Start      int
+	Count      int // the products shown
+	Total      int // the products the page's filters allow
+	FirstLoad  bool
+	DeviceType string
+	Filters    any
+	Sorting    any
+}
+
+// DefaultPage is a page's template when its version has none: a product
+// grid, with its facets' values on a first load.
+const DefaultPage = `<div class="aisle-page" data-page="{{.Key}}">
+{{- with .Name}}<h1 class="aisle-page-title">{{.}}</h1>{{end}}
+<p class="aisle-count">{{.Total}} products</p>
+{{- if .FirstLoad}}{{with .Filters}}
+<div class="aisle-facets">
+{{- range .}}<section class="aisle-facet" data-field="{{.Name}}"><h3>{{.Settings.Title}}</h3>
+{{- if .Values}}<ul>{{range .Values}}<li data-filter="{{.Query}}"{{if .Selected}} class="aisle-selected"{{end}}>{{.Title}} <span class="aisle-facet-count">{{.Count}}</span></li>{{end}}</ul>{{end}}
+{{- if .Min}}<p class="aisle-range">{{.Min}} – {{.Max}}</p>{{end}}
+</section>
+{{- end}}
+</div>{{end}}{{end}}
+<ul class="aisle-products aisle-grid">
+{{- range .Products}}
+<li class="aisle-product"><a href="{{index . "url"}}">
+{{- with index . "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
+<span class="aisle-title">{{index . "title"}}</span>
+{{- with index . "brand"}}<span class="aisle-brand">{{.}}</span>{{end}}
+<span class="aisle-price">{{index . "priceFormatted"}}</span></a></li>
+{{- end}}
+</ul>
+</div>`
+
 var funcs = template.FuncMap{
 	"dict": func(kv ...any) (map[string]any, error) {
 		if len(kv)%2 != 0 {
@@ -105,6 +144,15 @@ func Compile(name, src string) (*template.Template, error) {
 func CompileRecoms(name, src string) (*template.Template, error) {
 	if src == "" {
 		src = DefaultRecoms
+	}
+	return parse(name, src)
+}
+
+// CompilePage is Compile for a page's template, whose default is
+// DefaultPage.
+func CompilePage(name, src string) (*template.Template, error) {
+	if src == "" {
+		src = DefaultPage
 	}
 	return parse(name, src)
 }

@@ -1,0 +1,66 @@
+package engine
+
+// PageRequest is the body of POST /serve/pages/{key} (spec section 2).
+type PageRequest struct {
+	URL        *string     `json:"url"`
+	ID         *int        `json:"id"`
+	Format     string      `json:"format"`
+	FirstLoad  *bool       `json:"firstLoad"`
+	Params     *PageParams `json:"params"`
+	DeviceType string      `json:"deviceType"`
+	// TrackingUserID names the visitor whose page view a first load
+	// records; the adapter fills it from the retail_id cookie when empty.
+	TrackingUserID             string        `json:"trackingUserId"`
+	IncludeRetailMediaInReview bool          `json:"includeRetailMediaInReview"`
+	Products                   *PageProducts `json:"products"`
+}
+
+// PageParams is a page request's input; only its base filters are used.
+type PageParams struct {
+	Filters map[string]any `json:"filters"`
+}
+
+// PageProducts asks for a page's products.
+type PageProducts struct {
+	PageSettings
+	Fields  []string `json:"fields"`
+	Filters []string `json:"filters"`
+	Sorting []string `json:"sorting"`
+}
+
+// Validate checks what the JSON decoder cannot: the members the spec
+// requires, ranges and enumerations. Its errors name the member.
+func (r *PageRequest) Validate() error {
+	switch {
+	case r.URL == nil:
+		return Invalid("url", "is required: the page's address, for analytics")
+	case r.FirstLoad == nil:
+		return Invalid("firstLoad", "is required: true for the first render of the page")
+	case r.Params == nil:
+		return Invalid("params", "is required: an object, whose filters are the base filters ({} for none)")
+	case r.Products == nil:
+		return Invalid("products", "is required: products.start and products.count")
+	case r.Products.Start == nil:
+		return Invalid("products.start", "is required")
+	}
+	if _, _, err := r.Products.window("products"); err != nil {
+		return err
+	}
+	switch r.Format {
+	case "", "json", "html":
+	default:
+		return Invalid("format", "must be \"html\" or \"json\", got %q", r.Format)
+	}
+	switch r.DeviceType {
+	case "", "DESKTOP", "MOBILE":
+	default:
+		return Invalid("deviceType", "must be DESKTOP or MOBILE, got %q", r.DeviceType)
+	}
+	if len(r.Products.Filters) > MaxFilters {
+		return Invalid("products.filters", "at most %d filters", MaxFilters)
+	}
+	return nil
+}
+
+// html reports whether the answer is rendered: html is a page's default.
+func (r *PageRequest) html() bool { return r.Format != "json" }

@@ -1,0 +1,52 @@
+package httpapi
+
+import (
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
+)
+
+// pagesPrefix begins POST /serve/pages/{key}.
+const pagesPrefix = "/serve/pages/"
+
+// page serves POST /serve/pages/{key} (spec section 2): JSON or
+// text/plain. A first load records a page view of its url for the
+// visitor (trackingUserId, else the retail_id cookie, else a new id set
+// in it) when the server takes events, without waiting for it to be
+// durable.
+func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
+	if key == "" || strings.Contains(key, "/") {
+		return engine.NotFound("key", "no page with key %q: the address is /serve/pages/{key}", key)
+	}
+	b, err := body(ctx, s.opt.MaxBodyBytes)
+	if err != nil {
+		return err
+	}
+	var req engine.PageRequest
+	if err := decode(b, &req); err != nil {
+		return err
+	}
+	if req.TrackingUserID == "" {
+		req.TrackingUserID = string(ctx.Request.Header.Cookie(retailIDCookie))
+	}
+	res, err := s.eng.Page(key, &req, bearer(ctx), time.Now())
+	if err != nil {
+		return err
+	}
+	if c := s.opt.Collector; c != nil && res.FirstLoad {
+		e := events.Event{Kind: events.Pageview, Website: res.Website, URL: *req.URL, User: req.TrackingUserID}
+		v := visitor{ctx: ctx}
+		v.fill(&e)
+		if err := c.Record(&e); err != nil { // a url the events refuse: the page is answered all the same
+			s.opt.Logger.Warn("page view not recorded", "page", key, "err", err)
+		} else {
+			v.setCookie()
+		}
+	}
+	s.writeJSON(ctx, res.AppendJSON)
+	return nil
+}
