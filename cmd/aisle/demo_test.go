@@ -57,6 +57,32 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 			t.Errorf("box %s: success %v, %d products:\n%s", r.Key, r.Success, len(r.Products), body)
 		}
 	}
+	// The README's page: the Garden department, its base filters and
+	// facets; html by default.
+	status, body = s.admin(t, "", "POST", "/serve/pages/demo", "application/json",
+		`{"url":"https://shop.example/garden","firstLoad":true,"format":"json","params":{"filters":{"price":{"$lte":50}}},"products":{"start":0,"count":12}}`)
+	var page struct {
+		Success  bool
+		Products struct {
+			Count, Total int
+			Result       []struct {
+				Hierarchies [][]string
+				Price       float64
+			}
+			Filters []any
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &page); status != 200 || err != nil || !page.Success || page.Products.Total == 0 || len(page.Products.Filters) != 4 {
+		t.Fatalf("page demo: %d %s", status, body)
+	}
+	for _, p := range page.Products.Result {
+		if p.Hierarchies[0][0] != "Garden" || p.Price > 50 {
+			t.Errorf("page demo: %+v is not a Garden product of at most 50", p)
+		}
+	}
+	if status, body = s.admin(t, "", "POST", "/serve/pages/demo", "text/plain", `{"url":"u","firstLoad":false,"params":{},"products":{"start":0,"count":4}}`); status != 200 || !strings.Contains(body, `"html":"\u003cdiv class=\"aisle-page\"`) {
+		t.Errorf("page demo in html: %d %.300s", status, body)
+	}
 	s.shutdown(t)
 	// Each website's visitors' behaviour is generated with it, and
 	// replayed by the restart below.
