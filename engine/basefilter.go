@@ -226,6 +226,10 @@ func scalarValue(v any, path string) (string, error) {
 			return "", Invalid(path, "not a finite number")
 		}
 		return strconv.FormatFloat(v, 'f', -1, 64), nil
+	case int:
+		return strconv.Itoa(v), nil // a configuration built in Go
+	case int64:
+		return strconv.FormatInt(v, 10), nil
 	case bool:
 		return strconv.FormatBool(v), nil
 	case nil:
