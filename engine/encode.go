@@ -85,6 +85,9 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte)
 		}
 		dst = append(dst, ']')
 	}
+	if r.formatHTML { // the counters only: the template has the rest
+		return append(dst, '}')
+	}
 	if p.withFilters {
 		dst = append(dst, `,"filters":`...)
 		dst = appendMarshal(dst, p.Filters)
@@ -94,7 +97,7 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte)
 	dst = append(dst, `,"suggestedProductStatus":"`...)
 	dst = append(dst, p.SuggestedStatus...)
 	dst = append(dst, '"')
-	if p.Initial != nil && !r.formatHTML {
+	if p.Initial != nil {
 		dst = append(dst, `,"initialContent":[`...)
 		for i, h := range p.Initial {
 			if i > 0 {

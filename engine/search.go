@@ -36,6 +36,7 @@ type SearchResult struct {
 	Redirects  *RedirectResult
 	HTML       string
 	formatHTML bool
+	deviceType string // the request's, for the template
 }
 
 // ProductResult is the products member of a search response.
@@ -171,7 +172,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html"}
+	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType}
 	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)
@@ -222,7 +223,12 @@ func (r *SearchResult) view() *render.SearchView {
 	if p := r.Products; p != nil {
 		v.Products, v.Total, v.Start, v.Suggested = items(r.gen.Products, p.Hits), p.Total, p.Start, p.Suggested
 		v.Initial = items(r.gen.Products, p.Initial)
+		if p.withFilters {
+			v.Filters = p.Filters
+		}
+		v.Sorting = p.Sorting
 	}
+	v.DeviceType = r.deviceType
 	for _, c := range r.Content {
 		it := items(c.seg, c.Hits)
 		switch c.Kind {

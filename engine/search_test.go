@@ -146,7 +146,8 @@ func shopWebsite() *config.Website {
 						`{{if index $.Suggested $i}}*{{end}};{{end}}|{{range .Initial}}{{index . "productNumber"}};{{end}}|` +
 						`{{range .Categories}}{{index . "title"}};{{end}}|{{range .Brands}}{{index . "title"}};{{end}}|` +
 						`{{range .SitePages}}{{index . "title"}};{{end}}|{{range .BlogPosts}}{{index . "title"}};{{end}}|` +
-						`{{range .Redirects}}{{index . "title"}}={{index . "url"}};{{end}}`,
+						`{{range .Redirects}}{{index . "title"}}={{index . "url"}};{{end}}|` +
+						`{{range .Filters}}{{.Name}}:{{len .Values}};{{end}}|{{range .Sorting}}{{.Name}};{{end}}|{{.DeviceType}}`,
 				},
 			}},
 			{Key: "plain", Versions: []config.SearchVersion{
@@ -284,6 +285,7 @@ func TestResponseBodies(t *testing.T) {
 		{"html", `{"query":"drill","key":"shop","id":2,"format":"html","products":{"count":5},"categories":{"count":5},"brands":{"count":1},"sitePages":{"count":1},"blogPosts":{"count":5},"redirects":{"count":1}}`},
 		{"html-suggested", `{"query":"couch","key":"shop","id":2,"format":"html","products":{"start":1,"count":5}}`},
 		{"html-initial", `{"query":"zebra","key":"shop","id":2,"format":"html","products":{"count":5}}`},
+		{"html-facets", `{"query":"drill","key":"shop","id":2,"format":"html","deviceType":"DESKTOP","products":{"count":2,"returnFilters":true}}`},
 		{"html-redirect", `{"query":"refund","key":"shop","id":2,"format":"html","redirects":{"count":1},"sitePages":{"count":1},"brands":{"count":1}}`},
 		{"html-default-template", `{"query":"drill","key":"shop","format":"html","products":{"count":2},"categories":{"count":1}}`},
 		{"html-default-template-empty", `{"query":"refund","key":"shop","format":"html","products":{"count":2},"redirects":{"count":1}}`},

@@ -26,6 +26,12 @@ type SearchView struct {
 	SitePages  []Item
 	BlogPosts  []Item
 	Redirects  []Item
+	// Filters and Sorting are the products' facets (with returnFilters)
+	// and sorting options, as the json response's products.filters and
+	// products.sorting; DeviceType is the request's.
+	Filters    any
+	Sorting    any
+	DeviceType string
 }
 
 // DefaultSearch is the template used when a configuration has none. It
