@@ -170,7 +170,7 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 	result := base.Clone()
 	applyFilters(result, filters, -1, seg.Len())
 	res := &PageResult{gen: g, pv: pv, Website: g.Website.UUID, FirstLoad: *req.FirstLoad, HTML: req.html(),
-		Start: start, Total: int(result.GetCardinality()), Fields: ps.Fields, DeviceType: req.DeviceType}
+		Start: start, Total: int(result.GetCardinality()), Fields: ps.Fields, DeviceType: req.DeviceType, url: *req.URL}
 	keys := make([]ranking.SortKey, 0, len(sorts))
 	for _, s := range sorts {
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})

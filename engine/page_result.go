@@ -23,6 +23,7 @@ type PageResult struct {
 	Hits       []ranking.Hit
 	Fields     []string
 	DeviceType string
+	url        string // the request's, for the template's links
 	// Filters and Sorting are the facets and sorting options, on a first
 	// load only.
 	Filters  []FacetOut
@@ -72,7 +73,7 @@ func (r *PageResult) AppendJSON(dst []byte) []byte {
 
 // view decodes the page's products for its template.
 func (r *PageResult) view() *render.PageView {
-	v := &render.PageView{Key: r.pv.key, Name: r.pv.name, Count: len(r.Hits), Total: r.Total, Start: r.Start, FirstLoad: r.FirstLoad, DeviceType: r.DeviceType}
+	v := &render.PageView{Key: r.pv.key, Name: r.pv.name, URL: r.url, Count: len(r.Hits), Total: r.Total, Start: r.Start, FirstLoad: r.FirstLoad, DeviceType: r.DeviceType}
 	for _, h := range r.Hits {
 		var it render.Item
 		if json.Unmarshal(r.gen.Products.Stored(h.Doc), &it) == nil {

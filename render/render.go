@@ -1,12 +1,18 @@
 // Package render turns results into HTML with html/template, for the
 // managed solution that asks for format "html". Templates come from the
-// configuration; a built-in one is used when none is set.
+// configuration; a built-in one is used when none is set. A template
+// sees only the data it is given and these functions: dict, join,
+// money (amounts with their currency) and urlWith (links carrying a
+// filter or a sorting); it has no access to files, the environment or
+// the network, and everything it writes is escaped for its context.
 package render
 
 import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -83,6 +89,7 @@ const DefaultRecoms = `<div class="aisle-recoms" data-box="{{.Key}}">
 // values, as the json response's products.filters) and sorting options.
 type PageView struct {
 	Key, Name  string
+	URL        string // the request's url
 	Products   []Item
 	Start      int
 	Count      int // the products shown
@@ -132,7 +139,70 @@ var funcs = template.FuncMap{
 		}
 		return m, nil
 	},
-	"join": strings.Join,
+	"join":    strings.Join,
+	"money":   money,
+	"urlWith": urlWith,
+}
+
+// currencySigns are the symbols money writes before an amount; other
+// currencies' codes follow it.
+var currencySigns = map[string]string{"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+
+// money writes an amount (a JSON number, or anything fmt prints) with two
+// decimals, a thousands separator and its currency: money 1234.5 "USD"
+// is "$1,234.50", money 99 "DKK" is "99.00 DKK", money 5 "" is "5.00".
+func money(amount any, currency string) string {
+	var v float64
+	switch a := amount.(type) {
+	case float64:
+		v = a
+	case float32:
+		v = float64(a)
+	case int:
+		v = float64(a)
+	case int64:
+		v = float64(a)
+	default:
+		if _, err := fmt.Sscan(fmt.Sprint(amount), &v); err != nil {
+			return ""
+		}
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	whole, cents, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	n := b.String() + "." + cents
+	if sym, ok := currencySigns[strings.ToUpper(currency)]; ok {
+		return sign + sym + n
+	}
+	if currency == "" {
+		return sign + n
+	}
+	return sign + n + " " + currency
+}
+
+// urlWith is address u with the query parameter name set to value
+// (added beside the others; a link for a filter or a sorting:
+// urlWith $.URL "filter" .Query); an address that does not parse is
+// returned as it is. html/template escapes it where it is written.
+func urlWith(u, name, value string) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	q := parsed.Query()
+	q.Add(name, value)
+	parsed.RawQuery = q.Encode()
+	return parsed.String()
 }
 
 // Compile parses a configuration's search template, or DefaultSearch

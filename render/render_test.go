@@ -43,3 +43,36 @@ func TestCompileError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestHelpers: money and urlWith, as templates call them.
+func TestHelpers(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`{{money 1234.5 "USD"}}`, "$1,234.50"},
+		{`{{money 99 "DKK"}}`, "99.00 DKK"},
+		{`{{money 0.005 "eur"}}`, "€0.01"},
+		{`{{money -1234567.891 "GBP"}}`, "-£1,234,567.89"},
+		{`{{money 5 ""}}`, "5.00"},
+		{`{{money "12.5" "USD"}}`, "$12.50"},
+		{`{{money "cheap" "USD"}}`, ""},
+		{`<a href="{{urlWith "https://shop.test/garden?page=2" "filter" "brand:Zinc & Co"}}">`, `<a href="https://shop.test/garden?filter=brand%3AZinc&#43;%26&#43;Co&amp;page=2">`},
+		{`<a href="{{urlWith "javascript:alert(1)" "x" "y"}}">`, `<a href="#ZgotmplZ">`},
+	} {
+		tm, err := Compile("t", tc.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Execute(tm, &SearchView{}); err != nil || got != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.src, got, err, tc.want)
+		}
+	}
+}
+
+// TestTemplatesReachNothingElse: a template naming a function it is not
+// given (files, the environment, the network) does not compile.
+func TestTemplatesReachNothingElse(t *testing.T) {
+	for _, src := range []string{`{{readFile "/etc/passwd"}}`, `{{env "HOME"}}`, `{{http "https://x"}}`, `{{exec "ls"}}`} {
+		if _, err := Compile("t", src); err == nil || !strings.Contains(err.Error(), "not defined") {
+			t.Errorf("%s: %v, want the function not defined", src, err)
+		}
+	}
+}
