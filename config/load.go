@@ -197,22 +197,30 @@ func (w *Website) Validate() error {
 }
 
 func (w *Website) validateSearch(s *SearchConfig) error {
+	return checkVersions(len(s.Versions), func(i int) (int, string) { return s.Versions[i].ID, s.Versions[i].Status },
+		func(i int) error { return w.validateVersion(&s.Versions[i]) })
+}
+
+// checkVersions checks what a search configuration's and a page's n
+// versions share: ids used once, each status live or draft, exactly one
+// live, and each version's own members (check).
+func checkVersions(n int, version func(i int) (id int, status string), check func(i int) error) error {
 	live := 0
 	ids := map[int]bool{}
-	for i := range s.Versions {
-		v := &s.Versions[i]
-		if ids[v.ID] {
-			return fmt.Errorf("versions[%d]: id %d used twice", i, v.ID)
+	for i := range n {
+		id, status := version(i)
+		if ids[id] {
+			return fmt.Errorf("versions[%d]: id %d used twice", i, id)
 		}
-		ids[v.ID] = true
-		switch v.Status {
+		ids[id] = true
+		switch status {
 		case StatusLive:
 			live++
 		case StatusDraft:
 		default:
-			return fmt.Errorf("versions[%d].status: must be %q or %q, got %q", i, StatusLive, StatusDraft, v.Status)
+			return fmt.Errorf("versions[%d].status: must be %q or %q, got %q", i, StatusLive, StatusDraft, status)
 		}
-		if err := w.validateVersion(v); err != nil {
+		if err := check(i); err != nil {
 			return fmt.Errorf("versions[%d]: %w", i, err)
 		}
 	}
@@ -253,14 +261,21 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 			return fmt.Errorf("synonyms[%d]: needs from and terms, or at least two terms", i)
 		}
 	}
-	if err := w.validateDevices(v.Devices); err != nil {
+	return w.validateListing(v.Devices, v.MaxFacetValues, v.Boosts)
+}
+
+// validateListing checks what a search version and a page version
+// share beside their facets and sorting: device overrides, the facet
+// values' bound and the boosts.
+func (w *Website) validateListing(devices map[string]Device, maxFacetValues int, boosts *Boosts) error {
+	if err := w.validateDevices(devices); err != nil {
 		return err
 	}
-	if v.MaxFacetValues < 0 {
+	if maxFacetValues < 0 {
 		return fmt.Errorf("maxFacetValues: must not be negative")
 	}
-	if v.Boosts != nil {
-		return w.validateBoosts(v.Boosts)
+	if boosts != nil {
+		return w.validateBoosts(boosts)
 	}
 	return nil
 }

@@ -56,29 +56,8 @@ func (w *Website) validatePage(p *Page) error {
 	if !pageKeyRE.MatchString(p.Key) {
 		return fmt.Errorf("key %q: want 1 to 100 letters, digits, '-', '_' or '.'", p.Key)
 	}
-	live := 0
-	ids := map[int]bool{}
-	for i := range p.Versions {
-		v := &p.Versions[i]
-		if ids[v.ID] {
-			return fmt.Errorf("versions[%d]: id %d used twice", i, v.ID)
-		}
-		ids[v.ID] = true
-		switch v.Status {
-		case StatusLive:
-			live++
-		case StatusDraft:
-		default:
-			return fmt.Errorf("versions[%d].status: must be %q or %q, got %q", i, StatusLive, StatusDraft, v.Status)
-		}
-		if err := w.validatePageVersion(v); err != nil {
-			return fmt.Errorf("versions[%d]: %w", i, err)
-		}
-	}
-	if live != 1 {
-		return fmt.Errorf("versions: exactly one must be live, found %d", live)
-	}
-	return nil
+	return checkVersions(len(p.Versions), func(i int) (int, string) { return p.Versions[i].ID, p.Versions[i].Status },
+		func(i int) error { return w.validatePageVersion(&p.Versions[i]) })
 }
 
 func (w *Website) validatePageVersion(v *PageVersion) error {
@@ -88,14 +67,5 @@ func (w *Website) validatePageVersion(v *PageVersion) error {
 	if err := w.validateSorting("sortOptions", v.SortOptions); err != nil {
 		return err
 	}
-	if err := w.validateDevices(v.Devices); err != nil {
-		return err
-	}
-	if v.MaxFacetValues < 0 {
-		return fmt.Errorf("maxFacetValues: must not be negative")
-	}
-	if v.Boosts != nil {
-		return w.validateBoosts(v.Boosts)
-	}
-	return nil
+	return w.validateListing(v.Devices, v.MaxFacetValues, v.Boosts)
 }

@@ -52,10 +52,15 @@ func BenchmarkPage(b *testing.B) {
 				lats = append(lats, time.Since(t0))
 				i++
 			}
-			slices.Sort(lats)
-			b.ReportMetric(float64(lats[len(lats)/2].Microseconds()), "p50-µs")
-			b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds()), "p99-µs")
+			reportLatencies(b, lats)
 		})
 	}
 	b.Logf("%s products", fmt.Sprint(n))
+}
+
+// reportLatencies reports the median and the 99th percentile of lats.
+func reportLatencies(b *testing.B, lats []time.Duration) {
+	slices.Sort(lats)
+	b.ReportMetric(float64(lats[len(lats)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds()), "p99-µs")
 }

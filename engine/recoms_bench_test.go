@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -195,7 +194,5 @@ func BenchmarkRecomsLatency(b *testing.B) {
 		lats = append(lats, time.Since(t0))
 		i++
 	}
-	slices.Sort(lats)
-	b.ReportMetric(float64(lats[len(lats)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(lats[len(lats)*99/100].Microseconds()), "p99-µs")
+	reportLatencies(b, lats)
 }
