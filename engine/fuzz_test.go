@@ -1,7 +1,12 @@
 package engine
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/config"
 )
 
 func FuzzParseFilter(f *testing.F) {
@@ -33,6 +38,48 @@ func FuzzParseSorting(f *testing.F) {
 		field, _, err := ParseSorting(s)
 		if err == nil && field == "" {
 			t.Fatalf("%q: empty field accepted", s)
+		}
+	})
+}
+
+// FuzzParseBaseFilter: any JSON object reads as a base filter or fails
+// with a client error naming a member under params.filters, without a
+// panic; what reads has at most MaxFilters values.
+func FuzzParseBaseFilter(f *testing.F) {
+	for _, s := range []string{`{}`, `{"brand":"Acme"}`, `{"brand":["a","b"],"price":{"$gte":1,"$lte":2}}`,
+		`{"$or":[{"brand":"a"},{"$and":[{"inStock":true},{"created":{"$gte":"2024-01-01"}}]}]}`,
+		`{"price":{"$in":[1,2],"$eq":3}}`, `{"$or":[]}`, `{"hierarchies":"a$b$"}`, `{"x":null}`} {
+		f.Add(s)
+	}
+	fields := map[string]config.IndexedField{}
+	for _, fd := range []config.IndexedField{{Name: "brand", Type: config.TypeKeyword}, {Name: "price", Type: config.TypeNumber},
+		{Name: "inStock", Type: config.TypeBoolean}, {Name: "created", Type: config.TypeDate}, {Name: "hierarchies", Type: config.TypeHierarchy},
+		{Name: "title", Type: config.TypeText}} {
+		fields[fd.Name] = fd
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var obj map[string]any
+		if json.Unmarshal([]byte(s), &obj) != nil {
+			return
+		}
+		bf, err := parseBaseFilter(obj, fields, "params.filters")
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok || e.Kind != KindInvalid || !strings.HasPrefix(e.Field, "params.filters") {
+				t.Fatalf("%s: %v (%T): want an invalid-request error naming a member of params.filters", s, err, err)
+			}
+			return
+		}
+		var values func(b *baseFilter) int
+		values = func(b *baseFilter) int {
+			n := len(b.strs)
+			for i := range b.kids {
+				n += values(&b.kids[i])
+			}
+			return n
+		}
+		if n := values(&bf); n > MaxFilters {
+			t.Fatalf("%s: %d values read", s, n)
 		}
 	})
 }
