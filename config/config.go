@@ -49,6 +49,8 @@ type Website struct {
 	Boxes []Box `json:"boxes,omitempty"`
 	// Pages are the website's managed listings (POST /serve/pages/{key}).
 	Pages []Page `json:"pages,omitempty"`
+	// Campaigns are the website's retail media campaigns.
+	Campaigns []Campaign `json:"campaigns,omitempty"`
 }
 
 // IndexedField makes a product field filterable, facetable or sortable.

@@ -533,6 +533,48 @@ func TestPages(t *testing.T) {
 	})
 }
 
+// TestCampaigns: a retail media campaign's members: a known state,
+// dates in order, products and positions, placements and devices.
+func TestCampaigns(t *testing.T) {
+	campaign := func(members map[string]any) func(t *testing.T, doc map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			c := map[string]any{"id": "spring", "state": "ACTIVE", "products": []any{"P1", "P2"}, "positions": []any{1, 5},
+				"start": "2026-03-01T00:00:00Z", "end": "2026-06-01T00:00:00Z", "placements": []any{"search", "pages"}, "devices": []any{"MOBILE"},
+				"target": map[string]any{"queries": []any{"drill"}, "brands": []any{"Acme"}, "hierarchies": []any{"Tools$"}}}
+			for k, v := range members {
+				if v == nil {
+					delete(c, k)
+				} else {
+					c[k] = v
+				}
+			}
+			w := at(t, doc, website...)
+			cs, _ := w["campaigns"].([]any)
+			w["campaigns"] = append(cs, c)
+		}
+	}
+	twice := func(t *testing.T, doc map[string]any) { campaign(nil)(t, doc); campaign(nil)(t, doc) }
+	checkCases(t, "campaigns.txt", []parseCase{
+		{"a campaign", campaign(nil), true},
+		{"open dates, every placement and device, no target", campaign(map[string]any{"start": nil, "end": nil, "placements": nil, "devices": nil, "target": nil}), true},
+		{"in review", campaign(map[string]any{"state": "REVIEW"}), true},
+		{"no id", campaign(map[string]any{"id": nil}), false},
+		{"an unknown state", campaign(map[string]any{"state": "LIVE"}), false},
+		{"a lower-case state", campaign(map[string]any{"state": "active"}), false},
+		{"ending before it starts", campaign(map[string]any{"end": "2026-02-01T00:00:00Z"}), false},
+		{"a date that is not RFC 3339", campaign(map[string]any{"start": "March 1"}), false},
+		{"no products", campaign(map[string]any{"products": []any{}}), false},
+		{"no positions", campaign(map[string]any{"positions": nil}), false},
+		{"position 0", campaign(map[string]any{"positions": []any{0}}), false},
+		{"position 101", campaign(map[string]any{"positions": []any{101}}), false},
+		{"a position twice", campaign(map[string]any{"positions": []any{3, 3}}), false},
+		{"an unknown placement", campaign(map[string]any{"placements": []any{"email"}}), false},
+		{"an unknown device", campaign(map[string]any{"devices": []any{"TV"}}), false},
+		{"an unknown target", campaign(map[string]any{"target": map[string]any{"colors": []any{"red"}}}), false},
+		{"an id used twice", twice, false},
+	})
+}
+
 // TestBoosts covers the boosts of docs/decisions.md ("Popularity in
 // search"): weights between 0 and 1, a known listing order, and the
 // indexed field each weighted factor reads.

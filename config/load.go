@@ -193,6 +193,17 @@ func (w *Website) Validate() error {
 		}
 		pages[p.Key] = true
 	}
+	campaigns := map[string]bool{}
+	for i := range w.Campaigns {
+		c := &w.Campaigns[i]
+		if err := c.validate(); err != nil {
+			return fmt.Errorf("campaigns[%d] (%s): %w", i, c.ID, err)
+		}
+		if campaigns[c.ID] {
+			return fmt.Errorf("campaigns[%d]: id %q used twice", i, c.ID)
+		}
+		campaigns[c.ID] = true
+	}
 	return nil
 }
 
