@@ -79,7 +79,7 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte)
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			extra := productExtra{score: h.Score, suggested: p.Suggested[i], search: true}
+			extra := productExtra{score: h.Score, suggested: p.Suggested[i], search: true, campaign: p.campaign(i)}
 			*doc = seg.AppendStored((*doc)[:0], h.Doc)
 			dst = appendProjected(dst, *doc, p.Fields, &extra)
 		}
@@ -116,6 +116,18 @@ type productExtra struct {
 	score     float32
 	suggested bool
 	search    bool
+	// campaign is the retail media campaign that placed it: "" for an
+	// organic result. A sponsored one says so whatever the fields asked.
+	campaign string
+	noScore  bool // a page's product: no score
+}
+
+// campaign is the campaign that placed hit i, "" for an organic one.
+func (p *ProductResult) campaign(i int) string {
+	if p.Sponsored == nil {
+		return ""
+	}
+	return p.Sponsored[i]
 }
 
 func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte {
@@ -130,7 +142,7 @@ func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte 
 		}
 		return false
 	}
-	if want("score") {
+	if !e.noScore && want("score") {
 		if !first {
 			dst = append(dst, ',')
 		}
@@ -146,8 +158,16 @@ func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte 
 		if !first {
 			dst = append(dst, ',')
 		}
+		first = false
 		dst = append(dst, `"suggestedResult":`...)
 		dst = strconv.AppendBool(dst, e.suggested)
+	}
+	if e.campaign != "" {
+		if !first {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"sponsored":true,"retailMediaCampaignId":`...)
+		dst = appendString(dst, e.campaign)
 	}
 	return dst
 }

@@ -40,6 +40,8 @@ type Generation struct {
 	search  map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
 	boxes   map[string]*box          // the managed recommendation boxes, compiled likewise
 	pages   map[string]*page         // the managed pages, compiled likewise
+	// campaigns are the retail media campaigns, in configuration order.
+	campaigns []*campaign
 	// initial caches each version's initial content on Products: a
 	// generation with other products has caches of its own.
 	initial map[*version]*initialCache
@@ -445,6 +447,10 @@ func (g *Generation) compile() error {
 			return fmt.Errorf("box %s: %w", b.Key, err)
 		}
 		g.boxes[b.Key] = &box{cfg: b, tmpl: tmpl}
+	}
+	g.campaigns = nil
+	for i := range g.Website.Campaigns {
+		g.campaigns = append(g.campaigns, compileCampaign(&g.Website.Campaigns[i]))
 	}
 	g.pages = map[string]*page{}
 	for i := range g.Website.Pages {

@@ -183,10 +183,20 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 	} else {
 		sc.Collect(result)
 	}
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count, nil)
+	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
+		now: now, result: result, total: res.Total,
+		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
+	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count+len(sps), nil)
 	ranking.PutScratch(sc)
+	var camps []string
+	if len(sps) > 0 {
+		hits, camps = placeSponsors(hits, sps, start+count)
+	}
 	if start < len(hits) {
 		res.Hits = hits[start:]
+		if camps != nil {
+			res.Sponsored = camps[start:]
+		}
 	}
 	if res.FirstLoad {
 		dv := pv.v.device(req.DeviceType)

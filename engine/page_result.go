@@ -15,12 +15,15 @@ type PageResult struct {
 	pv  *pageVersion
 	// Website is the page's website's UUID, for the page view a first
 	// load records.
-	Website    string
-	FirstLoad  bool
-	HTML       bool // rendered: html, javascript and style, no products
-	Start      int
-	Total      int // the products the page's base and the user filters allow
-	Hits       []ranking.Hit
+	Website   string
+	FirstLoad bool
+	HTML      bool // rendered: html, javascript and style, no products
+	Start     int
+	Total     int // the products the page's base and the user filters allow
+	Hits      []ranking.Hit
+	// Sponsored is, by hit, the campaign that placed it ("" organic);
+	// nil when none did.
+	Sponsored  []string
 	Fields     []string
 	DeviceType string
 	url        string // the request's, for the template's links
@@ -59,7 +62,11 @@ func (r *PageResult) AppendJSON(dst []byte) []byte {
 			dst = append(dst, ',')
 		}
 		doc = r.gen.Products.AppendStored(doc[:0], h.Doc)
-		dst = appendProjected(dst, doc, r.Fields, nil)
+		var extra *productExtra
+		if r.Sponsored != nil && r.Sponsored[i] != "" {
+			extra = &productExtra{campaign: r.Sponsored[i], noScore: true}
+		}
+		dst = appendProjected(dst, doc, r.Fields, extra)
 	}
 	dst = append(dst, ']')
 	if r.FirstLoad {
@@ -80,6 +87,7 @@ func (r *PageResult) view() *render.PageView {
 			v.Products = append(v.Products, it)
 		}
 	}
+	markSponsored(v.Products, r.Sponsored)
 	if r.FirstLoad {
 		v.Filters, v.Sorting = r.Filters, r.Sorting
 	}

@@ -41,6 +41,9 @@ type SearchResult struct {
 
 // ProductResult is the products member of a search response.
 type ProductResult struct {
+	// Sponsored is, by hit, the retail media campaign that placed it
+	// ("" for an organic one); nil when none did.
+	Sponsored               []string
 	Start, Requested, Total int
 	Hits                    []ranking.Hit
 	Suggested               []bool
@@ -207,6 +210,19 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 	return res, nil
 }
 
+// markSponsored flags the template's items that a campaign placed, as
+// the json response does; campaigns is by item, nil when none.
+func markSponsored(items []render.Item, campaigns []string) {
+	if len(items) != len(campaigns) { // none placed, or an item failed to decode
+		return
+	}
+	for i, c := range campaigns {
+		if c != "" {
+			items[i]["sponsored"], items[i]["retailMediaCampaignId"] = true, c
+		}
+	}
+}
+
 // view decodes the page's documents for a template.
 func (r *SearchResult) view() *render.SearchView {
 	items := func(seg *index.Segment, hits []ranking.Hit) []render.Item {
@@ -222,6 +238,7 @@ func (r *SearchResult) view() *render.SearchView {
 	v := &render.SearchView{Query: r.Query}
 	if p := r.Products; p != nil {
 		v.Products, v.Total, v.Start, v.Suggested = items(r.gen.Products, p.Hits), p.Total, p.Start, p.Suggested
+		markSponsored(v.Products, p.Sponsored)
 		v.Initial = items(r.gen.Products, p.Initial)
 		if p.withFilters {
 			v.Filters = p.Filters
@@ -305,10 +322,20 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	default:
 		sc.Collect(result)
 	}
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count, nil)
+	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
+		now: now, query: *req.Query, result: result, total: pr.Total,
+		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
+	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count+len(sps), nil)
 	ranking.PutScratch(sc)
+	var camps []string
+	if len(sps) > 0 {
+		hits, camps = placeSponsors(hits, sps, start+count)
+	}
 	if start < len(hits) {
 		pr.Hits = hits[start:]
+		if camps != nil {
+			pr.Sponsored = camps[start:]
+		}
 	}
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {

@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/ranking"
+)
+
+// Retail media (docs/decisions.md, Retail media): a running campaign
+// whose placement, device and target fit a request puts its first
+// fitting product at each position it reserves in the list, moving it
+// there if it ranked elsewhere; organic results fill the other
+// positions in order. The total and the facets stay the organic ones.
+
+// campaign is a campaign compiled on a generation.
+type campaign struct {
+	cfg     *config.Campaign
+	queries [][]string // each target query's folded words
+}
+
+func compileCampaign(c *config.Campaign) *campaign {
+	out := &campaign{cfg: c}
+	for _, q := range c.Target.Queries {
+		if words := strings.Fields(normalizeQuery(q)); len(words) > 0 {
+			out.queries = append(out.queries, words)
+		}
+	}
+	return out
+}
+
+// adRequest is what a list's sponsors depend on.
+type adRequest struct {
+	placement string // config.PlaceSearch, PlacePages or PlaceRecoms
+	device    string
+	review    bool // includeRetailMediaInReview
+	now       time.Time
+	query     string          // a search's; "" elsewhere
+	result    *roaring.Bitmap // the organic results, after the filters
+	// allowed reports whether a product may be shown: it passes the
+	// request's filters and base filters.
+	allowed func(doc uint32) bool
+	// total is how many organic results there are: a position past it
+	// is not filled.
+	total int
+}
+
+// sponsor is a product placed at a reserved position (from 0).
+type sponsor struct {
+	pos      int
+	doc      uint32
+	campaign string
+}
+
+// sponsors chooses the sponsored products of a list's first limit
+// positions: campaigns in their configured order, each position once,
+// each product once.
+func (g *Generation) sponsors(r *adRequest, limit int) []sponsor {
+	if len(g.campaigns) == 0 {
+		return nil
+	}
+	var out []sponsor
+	var words []string
+	for _, c := range g.campaigns {
+		cfg := c.cfg
+		if !cfg.RunsAt(r.now, r.review) || !cfg.ShowsIn(r.placement, r.device) {
+			continue
+		}
+		if len(c.queries) > 0 {
+			if r.placement != config.PlaceSearch {
+				continue
+			}
+			if words == nil {
+				words = strings.Fields(normalizeQuery(r.query))
+			}
+			if !slices.ContainsFunc(c.queries, func(q []string) bool { return containsAll(words, q) }) {
+				continue
+			}
+		}
+		if !g.targets(r.result, "hierarchies", cfg.Target.Hierarchies) || !g.targets(r.result, "brand", cfg.Target.Brands) {
+			continue
+		}
+		for _, p := range cfg.Positions {
+			pos := p - 1
+			if pos >= limit || p > r.total || slices.ContainsFunc(out, func(s sponsor) bool { return s.pos == pos }) {
+				continue
+			}
+			for _, pn := range cfg.Products {
+				doc, ok := g.productDoc(pn)
+				if !ok || slices.ContainsFunc(out, func(s sponsor) bool { return s.doc == doc }) || !r.allowed(doc) {
+					continue
+				}
+				out = append(out, sponsor{pos: pos, doc: doc, campaign: cfg.ID})
+				break
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b sponsor) int { return a.pos - b.pos })
+	return out
+}
+
+// containsAll reports whether words holds every one of want.
+func containsAll(words, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(words, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// targets reports whether result holds a product of one of values of
+// field (a keyword or hierarchy field); no values: true.
+func (g *Generation) targets(result *roaring.Bitmap, field string, values []string) bool {
+	if len(values) == 0 {
+		return true
+	}
+	kf := g.Products.Keyword(field)
+	if kf == nil {
+		return false
+	}
+	var fold []byte
+	for _, v := range values {
+		if field == "hierarchies" && !strings.HasSuffix(v, "$") {
+			v += "$"
+		}
+		fold = analysis.Fold(fold[:0], v)
+		if id, ok := kf.Lookup(string(fold)); ok && kf.Bitmaps[id].Intersects(result) {
+			return true
+		}
+	}
+	return false
+}
+
+// filtersAllow reports whether doc passes filters (and lies in base,
+// when given).
+func (g *Generation) filtersAllow(doc uint32, base *roaring.Bitmap, filters []fieldFilter) bool {
+	if base != nil && !base.Contains(doc) {
+		return false
+	}
+	if len(filters) == 0 {
+		return true
+	}
+	one := roaring.BitmapOf(doc)
+	applyFilters(one, filters, -1, g.Products.Slots())
+	return !one.IsEmpty()
+}
+
+// placeSponsors merges sps (by position) into the organic ranking hits:
+// a sponsored product takes its position and leaves the organic list;
+// organic results fill the other positions in order, up to limit. It
+// returns the merged list and, by position, the campaign of each
+// sponsored one ("" for organic).
+func placeSponsors(hits []ranking.Hit, sps []sponsor, limit int) ([]ranking.Hit, []string) {
+	out := make([]ranking.Hit, 0, min(limit, len(hits)+len(sps)))
+	camps := make([]string, 0, cap(out))
+	next := 0
+	for i := 0; i < limit; i++ {
+		if len(sps) > 0 && sps[0].pos == i {
+			out, camps = append(out, ranking.Hit{Doc: sps[0].doc}), append(camps, sps[0].campaign)
+			sps = sps[1:]
+			continue
+		}
+		for next < len(hits) && isSponsored(hits[next].Doc, out, camps, sps) {
+			next++
+		}
+		if next == len(hits) {
+			break
+		}
+		out, camps = append(out, hits[next]), append(camps, "")
+		next++
+	}
+	return out, camps
+}
+
+// isSponsored reports whether doc is placed, or to be placed, as a
+// sponsored product.
+func isSponsored(doc uint32, out []ranking.Hit, camps []string, rest []sponsor) bool {
+	for i := range out {
+		if camps[i] != "" && out[i].Doc == doc {
+			return true
+		}
+	}
+	return slices.ContainsFunc(rest, func(s sponsor) bool { return s.doc == doc })
+}
