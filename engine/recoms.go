@@ -93,9 +93,12 @@ type RecomResponse struct {
 	Success          bool
 	Code, Message    string
 	Docs             []uint32 // the products, in order
-	Fields           []string
-	HTML             *string
-	gen              *Generation // whose products Docs are
+	// Sponsored is, by product, the retail media campaign that placed
+	// it ("" organic); nil when none did.
+	Sponsored []string
+	Fields    []string
+	HTML      *string
+	gen       *Generation // whose products Docs are
 }
 
 // fail is r failed with code and a message.
@@ -135,7 +138,8 @@ func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*Re
 		c := calls[g]
 		if c == nil {
 			m := bhv.Model(g.Website.UUID)
-			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID)}
+			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID),
+				review: req.IncludeRetailMediaInReview}
 			calls[g] = c
 		}
 		return c
@@ -174,6 +178,7 @@ type recomCall struct {
 	m       *behaviour.Model
 	now     time.Time
 	visitor string          // the resolved tracking id; "" when none
+	review  bool            // includeRetailMediaInReview
 	used    *roaring.Bitmap // products already answered in this call
 	inStock *roaring.Bitmap // the products in stock, once a source asked; read only
 	doc     []byte          // a stored doc, reused
@@ -185,7 +190,7 @@ func (c *recomCall) unmanaged(r *RecomRequest, out *RecomResponse) {
 		out.fail(codeBadRequest, "%s", msg)
 		return
 	}
-	c.answer(r, out)
+	c.answer(r, out, false)
 }
 
 // managed answers request r for box b into out: the box's sources,
@@ -209,7 +214,7 @@ func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 		out.fail(codeBadRequest, "%s", msg)
 		return
 	}
-	if !c.answer(&u, out) || format != "html" {
+	if !c.answer(&u, out, true) || format != "html" {
 		return
 	}
 	view := render.RecomsView{Key: b.cfg.Key, Name: b.cfg.Name, Products: make([]render.Item, len(out.Docs))}
@@ -219,6 +224,7 @@ func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 			return
 		}
 	}
+	markSponsored(view.Products, out.Sponsored)
 	html, err := render.Execute(b.tmpl, view)
 	if err != nil {
 		out.fail(codeBadRequest, "%v", err)
@@ -227,10 +233,14 @@ func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 	out.HTML = &html
 }
 
-// answer fills out with the products of checked request r, and says
+// answer fills out with the products of checked request r, with the
+// retail media campaigns' when sponsored (a managed box), and says
 // whether it succeeded.
-func (c *recomCall) answer(r *RecomRequest, out *RecomResponse) bool {
+func (c *recomCall) answer(r *RecomRequest, out *RecomResponse, sponsored bool) bool {
 	docs, err := c.fill(r)
+	if err == nil && sponsored && len(c.g.campaigns) > 0 {
+		docs, out.Sponsored, err = c.sponsor(r, docs)
+	}
 	if err != nil {
 		out.fail(codeBadRequest, "%v", err)
 		return false
@@ -315,7 +325,11 @@ func (r *RecomsResult) AppendJSON(dst []byte) []byte {
 				dst = append(dst, ',')
 			}
 			doc = rr.gen.Products.AppendStored(doc[:0], d)
-			dst = appendProjected(dst, doc, rr.Fields, nil)
+			var extra *productExtra
+			if rr.Sponsored != nil && rr.Sponsored[k] != "" {
+				extra = &productExtra{campaign: rr.Sponsored[k], noScore: true}
+			}
+			dst = appendProjected(dst, doc, rr.Fields, extra)
 		}
 		dst = append(dst, "]}"...)
 	}

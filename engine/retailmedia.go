@@ -188,3 +188,40 @@ func isSponsored(doc uint32, out []ranking.Hit, camps []string, rest []sponsor) 
 	}
 	return slices.ContainsFunc(rest, func(s sponsor) bool { return s.doc == doc })
 }
+
+// sponsor places the campaigns' products in a box's docs: a sponsored
+// product is in stock and passes one of the box's sources' filters (as
+// the box's own products do), is not in the context and was not
+// answered before in the call.
+func (c *recomCall) sponsor(r *RecomRequest, docs []uint32) ([]uint32, []string, error) {
+	ctxDocs := c.contextDocs(r.Context)
+	var allowed []*roaring.Bitmap
+	for _, s := range r.Sources {
+		bm, err := c.sourceFilter(s.Filters, r.Context)
+		if err != nil {
+			return nil, nil, err
+		}
+		allowed = append(allowed, bm)
+	}
+	result := roaring.BitmapOf(docs...)
+	sps := c.g.sponsors(&adRequest{placement: config.PlaceRecoms, device: r.DeviceType, review: c.review, now: c.now, result: result, total: len(docs),
+		allowed: func(d uint32) bool {
+			if c.used.Contains(d) || slices.Contains(ctxDocs, d) {
+				return false
+			}
+			return slices.ContainsFunc(allowed, func(bm *roaring.Bitmap) bool { return bm == nil || bm.Contains(d) })
+		}}, r.Count)
+	if len(sps) == 0 {
+		return docs, nil, nil
+	}
+	hits := make([]ranking.Hit, len(docs))
+	for i, d := range docs {
+		hits[i].Doc = d
+	}
+	merged, camps := placeSponsors(hits, sps, r.Count)
+	out := make([]uint32, len(merged))
+	for i, h := range merged {
+		out[i] = h.Doc
+	}
+	return out, camps, nil
+}

@@ -229,3 +229,59 @@ func TestCampaignOnPages(t *testing.T) {
 		t.Errorf("a pages campaign placed %v in a search", res.Products.Sponsored)
 	}
 }
+
+// TestCampaignInBoxes: a managed box places a recoms campaign's product
+// at its reserved position; one call never repeats it (the next call's
+// box takes the campaign's next product), a context product is not
+// placed, and a search-only campaign stays out.
+func TestCampaignInBoxes(t *testing.T) {
+	camp := config.Campaign{ID: "box-ad", State: config.CampaignActive, Products: []string{"P9", "P8"}, Positions: []int{1}, Placements: []string{config.PlaceRecoms}}
+	searchOnly := config.Campaign{ID: "search-ad", State: config.CampaignActive, Products: []string{"P5"}, Positions: []int{2}, Placements: []string{config.PlaceSearch}}
+	g := adGen(t, camp, searchOnly)
+	g.Website.Boxes = []config.Box{{Key: "alt", Count: 3, Sources: []config.BoxSource{{Type: "ALTERNATIVES"}}}}
+	if err := g.compile(); err != nil {
+		t.Fatal(err)
+	}
+	e := New("", g)
+	call := func(body string) []string {
+		t.Helper()
+		var req RecomsRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.Recoms(&req, NewBehaviours(), adNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range res.Responses {
+			if !r.Success {
+				t.Fatalf("%s: %s %s", body, r.Code, r.Message)
+			}
+			for i, d := range r.Docs {
+				s := g.Products.Key(d)
+				if r.Sponsored != nil && r.Sponsored[i] != "" {
+					s += "*" + r.Sponsored[i]
+				}
+				out = append(out, s)
+			}
+			out = append(out, "|")
+		}
+		return out
+	}
+	got := call(`{"requests":[{"key":"alt","context":{"productNumbers":["P0"]}},{"key":"alt","context":{"productNumbers":["P2"]}}]}`)
+	if len(got) != 8 || got[0] != "P9*box-ad" || got[4] != "P8*box-ad" || slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "search-ad") }) {
+		t.Errorf("two boxes in one call: %v, want P9 then P8 first, placed by box-ad", got)
+	}
+	seen := map[string]bool{}
+	for _, s := range got {
+		pn, _, _ := strings.Cut(s, "*")
+		if s != "|" && seen[pn] {
+			t.Errorf("%s twice in one call: %v", pn, got)
+		}
+		seen[pn] = true
+	}
+	if got := call(`{"requests":[{"key":"alt","context":{"productNumbers":["P9"]}}]}`); got[0] != "P8*box-ad" {
+		t.Errorf("context P9: %v, want P8 placed", got)
+	}
+}
