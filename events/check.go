@@ -27,13 +27,15 @@ const (
 //	purchase  orderNumber, and productNumbers or lines (not both)
 //	search    query and results (how many products it found)
 //	pageview  url
+//	impression productNumber and shown with its retailMediaCampaignId
+//	          (recorded by the server; the HTTP adapter takes none)
 //
 // Every kind needs websiteUuid; trackingUserId, email and customerId are
 // optional here (the server gives an event without a tracking id the
 // visitor's cookie). Members another kind carries are refused, so a
 // misplaced member is not silently dropped.
 func Check(e *Event) error {
-	if !slices.Contains(Kinds, e.Kind) {
+	if !slices.Contains(Kinds, e.Kind) && e.Kind != Impression {
 		return invalid("", "no event kind %q: want %s", e.Kind, joinKinds(Kinds, "or"))
 	}
 	for _, s := range []struct {
@@ -66,19 +68,15 @@ func Check(e *Event) error {
 		if e.ProductNumber == "" {
 			return invalid("productNumber", "is required: the product clicked")
 		}
-		if e.Shown == nil {
-			return invalid("shown", "is required: where the product was shown, as {\"source\": \"search\", \"key\": ..., \"position\": ...}")
-		}
-		switch e.Shown.Source {
-		case SourceSearch, SourcePage, SourceRecoms:
-		default:
-			return invalid("shown.source", "%q: want %s, %s or %s", e.Shown.Source, SourceSearch, SourcePage, SourceRecoms)
-		}
-		if err := checkID("shown.key", &e.Shown.Key); err != nil {
+		if err := checkShown(e.Shown, false); err != nil {
 			return err
 		}
-		if e.Shown.Position < 0 {
-			return invalid("shown.position", "%d: want the place in the list, from 1", e.Shown.Position)
+	case Impression:
+		if e.ProductNumber == "" {
+			return invalid("productNumber", "is required: the sponsored product shown")
+		}
+		if err := checkShown(e.Shown, true); err != nil {
+			return err
 		}
 	case Cart:
 		if err := checkNumbers("productNumbers", e.ProductNumbers); err != nil {
@@ -118,6 +116,32 @@ func Check(e *Event) error {
 	return nil
 }
 
+// checkShown checks where a product was shown; campaign: its campaign is
+// required.
+func checkShown(sh *Shown, campaign bool) error {
+	if sh == nil {
+		return invalid("shown", "is required: where the product was shown, as {\"source\": \"search\", \"key\": ..., \"position\": ...}")
+	}
+	switch sh.Source {
+	case SourceSearch, SourcePage, SourceRecoms:
+	default:
+		return invalid("shown.source", "%q: want %s, %s or %s", sh.Source, SourceSearch, SourcePage, SourceRecoms)
+	}
+	if err := checkID("shown.key", &sh.Key); err != nil {
+		return err
+	}
+	if err := checkID("shown.retailMediaCampaignId", &sh.Campaign); err != nil {
+		return err
+	}
+	if campaign && sh.Campaign == "" {
+		return invalid("shown.retailMediaCampaignId", "is required: the campaign that placed the product")
+	}
+	if sh.Position < 0 {
+		return invalid("shown.position", "%d: want the place in the list, from 1", sh.Position)
+	}
+	return nil
+}
+
 // checkMembers refuses the members e's kind does not carry.
 func checkMembers(e *Event) error {
 	type member struct {
@@ -126,9 +150,9 @@ func checkMembers(e *Event) error {
 		kinds []Kind
 	}
 	for _, m := range []member{
-		{"productNumber", e.ProductNumber != "", []Kind{View, Click}},
+		{"productNumber", e.ProductNumber != "", []Kind{View, Click, Impression}},
 		{"url", e.URL != "", []Kind{View, Pageview}},
-		{"shown", e.Shown != nil, []Kind{Click}},
+		{"shown", e.Shown != nil, []Kind{Click, Impression}},
 		{"productNumbers", e.ProductNumbers != nil, []Kind{Cart, Purchase}},
 		{"orderNumber", e.OrderNumber != "", []Kind{Purchase}},
 		{"lines", e.Lines != nil, []Kind{Purchase}},

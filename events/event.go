@@ -18,9 +18,13 @@ const (
 	Purchase Kind = "purchase" // an order
 	Search   Kind = "search"   // a search phrase and how many results it had
 	Pageview Kind = "pageview" // any other page: url
+	// Impression is a sponsored product the server showed (retail
+	// media): recorded by the server as it answers, never collected.
+	Impression Kind = "impression"
 )
 
-// Kinds lists the kinds in the order the documentation gives them.
+// Kinds lists the kinds a visitor's browser or the shop sends, in the
+// order the documentation gives them (Impression is the server's).
 var Kinds = []Kind{View, Click, Cart, Purchase, Search, Pageview}
 
 // Where a clicked product was shown: Shown.Source.
@@ -45,10 +49,11 @@ type Event struct {
 	Email      string `json:"email,omitempty"`
 	CustomerID string `json:"customerId,omitempty"`
 
-	// View, Click: the product. View and Pageview: the page's address.
+	// View, Click, Impression: the product. View and Pageview: the
+	// page's address.
 	ProductNumber string `json:"productNumber,omitempty"`
 	URL           string `json:"url,omitempty"`
-	// Click: where the product was shown.
+	// Click, Impression: where the product was shown.
 	Shown *Shown `json:"shown,omitempty"`
 	// Cart: the cart's products; Purchase: the order's (or Lines).
 	ProductNumbers []string `json:"productNumbers,omitempty"`
@@ -68,6 +73,10 @@ type Shown struct {
 	// Position is the product's place in the list shown, from 1; 0 when
 	// not given.
 	Position int `json:"position,omitempty"`
+	// Campaign is the retail media campaign that placed the product
+	// (its retailMediaCampaignId): a click on a sponsored product names
+	// it, so the campaign's clicks are counted; an impression always.
+	Campaign string `json:"retailMediaCampaignId,omitempty"`
 }
 
 // Line is a line of an order.
