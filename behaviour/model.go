@@ -54,6 +54,8 @@ type Model struct {
 	visitors   chunked[visitor]
 	histories  arena[byte]       // the visitors' ids
 	links      map[string]string // "email:" or "customer:" + id → tracking id
+	// campaigns are the retail media campaigns' counts, by id.
+	campaigns map[string]CampaignStats
 	// orders and oldOrders hold the hashes of the order numbers counted
 	// lately: when orders holds maxOrders, it becomes oldOrders and the
 	// oldest are forgotten, so memory stays bounded and a repeated
@@ -109,7 +111,8 @@ func (m *Model) Events() int {
 // Fold adds event e, which events.Check accepted, to the model. Events
 // come in log order; an event of another website is the caller's to keep
 // out. Only view (by product number), cart and purchase events change
-// counts and histories; email and customer ids on any event link to its
+// counts and histories; impressions and clicks of sponsored products
+// count for their campaign (Campaign); email and customer ids on any event link to its
 // tracking id. A purchase whose order number was counted before is not
 // counted again.
 func (m *Model) Fold(e *events.Event) {
@@ -136,6 +139,8 @@ func (m *Model) Fold(e *events.Event) {
 		m.cart(e.User, e.ProductNumbers, e.Time)
 	case events.Purchase:
 		m.purchase(e, e.Time)
+	case events.Click, events.Impression:
+		m.countCampaign(e)
 	}
 	m.compact()
 }

@@ -408,3 +408,31 @@ func TestASmallModelIsSmall(t *testing.T) {
 		t.Errorf("3,000 events more take %d bytes, a 4-event model %d: the room is not counted", big, small)
 	}
 }
+
+// TestCampaignCounts: a campaign counts the impressions the server
+// recorded and the clicks naming it; a click without a campaign counts
+// for none; at most maxCampaigns campaigns are counted.
+func TestCampaignCounts(t *testing.T) {
+	m := New()
+	sh := func(c string) *events.Shown {
+		return &events.Shown{Source: events.SourcePage, Key: "garden", Campaign: c}
+	}
+	for range 3 {
+		fold(m, &events.Event{Kind: events.Impression, Website: "w", ProductNumber: "P1", Shown: sh("spring")})
+	}
+	fold(m, &events.Event{Kind: events.Click, Website: "w", ProductNumber: "P1", Shown: sh("spring")},
+		&events.Event{Kind: events.Click, Website: "w", ProductNumber: "P1", Shown: sh("")},
+		&events.Event{Kind: events.Impression, Website: "w", ProductNumber: "P2", Shown: sh("autumn")})
+	if got := m.Campaign("spring"); got != (CampaignStats{Impressions: 3, Clicks: 1}) {
+		t.Errorf("spring: %+v, want 3 impressions and 1 click", got)
+	}
+	if got := m.Campaign("autumn"); got != (CampaignStats{Impressions: 1}) {
+		t.Errorf("autumn: %+v", got)
+	}
+	for i := range maxCampaigns + 10 {
+		fold(m, &events.Event{Kind: events.Click, Website: "w", ProductNumber: "P1", Shown: sh(fmt.Sprint("x", i))})
+	}
+	if len(m.campaigns) != maxCampaigns || m.Campaign("spring").Clicks != 1 {
+		t.Errorf("%d campaigns counted, want at most %d", len(m.campaigns), maxCampaigns)
+	}
+}

@@ -13,19 +13,20 @@ import (
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-3"
+//	"aisle-behaviour-4"
 //	key [16]byte  the id hash's key; seq; events
 //	products: n, then each: number, counters (6 float32 bits, at in Unix seconds),
 //	          co-viewed and co-bought: n, then (id, count) pairs
 //	visitors: n, then each: hash uint64, nViewed, nBought, session bytes,
 //	          lastView (Unix seconds), ids: n, then each id
 //	links: n, then (key, value) strings; orders, old orders: n, then uint64s
+//	campaigns: n, then each: id string, impressions, clicks
 //	crc32 (Castagnoli) of all before it, 4 bytes
 //
 // Strings are a length and bytes. The ranking cache is not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-3"
+const snapshotMagic = "aisle-behaviour-4"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -62,7 +63,7 @@ func (m *Model) copy() *Model {
 	defer m.mu.RUnlock()
 	return &Model{numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
 		visitors: m.visitors.clone(), histories: m.histories.clone(), links: maps.Clone(m.links),
-		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), hash: m.hash, events: m.events, seq: m.seq}
+		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), campaigns: maps.Clone(m.campaigns), hash: m.hash, events: m.events, seq: m.seq}
 }
 
 // appendSnapshot encodes m, which no one folds into meanwhile.
@@ -104,6 +105,11 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
 		dst = binary.AppendUvarint(dst, uint64(set.n))
 		set.each(func(h uint64) { dst = binary.LittleEndian.AppendUint64(dst, h) })
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(m.campaigns)))
+	for id, c := range m.campaigns {
+		dst = appendString(dst, id)
+		dst = binary.AppendUvarint(binary.AppendUvarint(dst, c.Impressions), c.Clicks)
 	}
 	return append(dst, crcOf(dst[start:])...)
 }
@@ -220,8 +226,18 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 			set.add(h)
 		}
 	}
+	if n := r.count(3); n > 0 {
+		if n > maxCampaigns && r.err == nil {
+			r.err = corruptSnapshotf("%d campaigns, at most %d", n, maxCampaigns)
+		}
+		m.campaigns = make(map[string]CampaignStats, min(n, maxCampaigns))
+		for range n {
+			id := r.string()
+			m.campaigns[id] = CampaignStats{Impressions: r.uvarint(), Clicks: r.uvarint()}
+		}
+	}
 	if r.err == nil && len(r.b) > 0 {
-		r.err = corruptSnapshotf("%d bytes after the orders", len(r.b))
+		r.err = corruptSnapshotf("%d bytes after the campaigns", len(r.b))
 	}
 	if r.err != nil {
 		return nil, r.err

@@ -27,6 +27,11 @@ func randomEvents(r *rand.Rand, n int, from time.Duration) []*events.Event {
 			out = append(out, order(user, fmt.Sprint("O", r.IntN(n)), at, pn(), pn(), pn()))
 		case 2:
 			e := view(user, pn(), at)
+			if r.IntN(4) == 0 { // a sponsored product: shown, and clicked
+				sh := &events.Shown{Source: events.SourceSearch, Key: "k", Campaign: fmt.Sprint("c", r.IntN(3))}
+				out = append(out, &events.Event{Kind: events.Impression, Website: "w", ProductNumber: pn(), Shown: sh, Time: t0.Add(at).UnixMilli()},
+					&events.Event{Kind: events.Click, Website: "w", User: user, ProductNumber: pn(), Shown: sh, Time: t0.Add(at).UnixMilli()})
+			}
 			e.Email = user + "@shop.test"
 			out = append(out, e)
 		default:
@@ -61,7 +66,7 @@ func state(m *Model) []any {
 		v := m.visitors.at(i)
 		vs = append(vs, visitor{v.hash, v.lastView, v.nViewed, v.nBought, v.nCart, v.session, v.all(&m.histories).ids()})
 	}
-	return []any{numbers, ps, m.visitorIdx, vs, m.links,
+	return []any{numbers, ps, m.visitorIdx, vs, m.links, m.campaigns,
 		m.orders.n + m.oldOrders.n, m.events, m.seq, m.hash.key}
 }
 
