@@ -9,6 +9,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/ranking"
 )
 
@@ -224,4 +225,58 @@ func (c *recomCall) sponsor(r *RecomRequest, docs []uint32) ([]uint32, []string,
 		out[i] = h.Doc
 	}
 	return out, camps, nil
+}
+
+// impressions are the impression events of a list's sponsored products
+// (campaigns by item, "" organic), shown from position start+1 in source
+// (events.SourceSearch, SourcePage, SourceRecoms) under key, to user
+// ("" when unknown).
+func impressions(g *Generation, source, key, user string, start int, docs []uint32, campaigns []string) []*events.Event {
+	var out []*events.Event
+	for i, c := range campaigns {
+		if c == "" {
+			continue
+		}
+		out = append(out, &events.Event{Kind: events.Impression, Website: g.Website.UUID, User: user, ProductNumber: g.Products.Key(docs[i]),
+			Shown: &events.Shown{Source: source, Key: key, Position: start + i + 1, Campaign: c}})
+	}
+	return out
+}
+
+func hitDocs(hits []ranking.Hit) []uint32 {
+	docs := make([]uint32, len(hits))
+	for i, h := range hits {
+		docs[i] = h.Doc
+	}
+	return docs
+}
+
+// Impressions are the impression events of the search's sponsored
+// products, for user ("" when unknown); none without them.
+func (r *SearchResult) Impressions(user string) []*events.Event {
+	p := r.Products
+	if p == nil || p.Sponsored == nil {
+		return nil
+	}
+	return impressions(r.gen, events.SourceSearch, r.key, user, p.Start, hitDocs(p.Hits), p.Sponsored)
+}
+
+// Impressions are the page's, as SearchResult.Impressions.
+func (r *PageResult) Impressions(user string) []*events.Event {
+	if r.Sponsored == nil {
+		return nil
+	}
+	return impressions(r.gen, events.SourcePage, r.pv.key, user, r.Start, hitDocs(r.Hits), r.Sponsored)
+}
+
+// Impressions are the call's boxes', as SearchResult.Impressions.
+func (r *RecomsResult) Impressions(user string) []*events.Event {
+	var out []*events.Event
+	for i := range r.Responses {
+		rr := &r.Responses[i]
+		if rr.Success && rr.Sponsored != nil {
+			out = append(out, impressions(rr.gen, events.SourceRecoms, rr.Key, user, 0, rr.Docs, rr.Sponsored)...)
+		}
+	}
+	return out
 }

@@ -37,6 +37,7 @@ type SearchResult struct {
 	HTML       string
 	formatHTML bool
 	deviceType string // the request's, for the template
+	key        string // the search configuration's
 }
 
 // ProductResult is the products member of a search response.
@@ -175,7 +176,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType}
+	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key}
 	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)

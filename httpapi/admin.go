@@ -8,6 +8,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/valyala/fasthttp"
 
+	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
@@ -95,6 +96,12 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 	}
 	site := adminSite{live, uuid, limit}
 	collection, id, hasID := strings.Cut(rest, "/")
+	if collection == "campaigns" {
+		if err := s.campaigns(ctx, uuid, id, hasID); err != nil {
+			s.writeError(ctx, err)
+		}
+		return
+	}
 	var res writeResult
 	var err error
 	switch {
@@ -466,4 +473,57 @@ func splitRows(body []byte, format catalog.Format, field string) (rows [][]byte,
 		return nil, nil, engine.Invalid(field, "the body holds no %s", field)
 	}
 	return rows, labels, nil
+}
+
+// campaignOut is a retail media campaign and its counts, as
+// GET .../campaigns answers.
+type campaignOut struct {
+	ID    string `json:"id"`
+	Name  string `json:"name,omitempty"`
+	State string `json:"state"`
+	behaviour.CampaignStats
+}
+
+// campaigns serves GET /admin/v1/websites/{uuid}/campaigns (every
+// campaign of the website's configuration with its impressions and
+// clicks) and .../campaigns/{id} (one).
+func (s *Server) campaigns(ctx *fasthttp.RequestCtx, uuid, id string, hasID bool) error {
+	if !ctx.IsGet() {
+		ctx.Response.Header.Set("Allow", "GET, OPTIONS")
+		return &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use GET: campaigns are configured with PUT /admin/v1/config"}
+	}
+	g, ok := s.eng.Website(uuid)
+	if !ok {
+		return engine.NotFound("websiteUuid", "no website %q is served", uuid)
+	}
+	var m *behaviour.Model
+	if s.opt.Behaviours != nil {
+		m = s.opt.Behaviours.Model(uuid)
+	}
+	var out []campaignOut
+	for _, c := range g.Website.Campaigns {
+		if hasID && c.ID != id {
+			continue
+		}
+		co := campaignOut{ID: c.ID, Name: c.Name, State: c.State}
+		if m != nil {
+			co.CampaignStats = m.Campaign(c.ID)
+		}
+		out = append(out, co)
+	}
+	var body []byte
+	switch {
+	case hasID && len(out) == 0:
+		return engine.NotFound("id", "website %s has no campaign %q", uuid, id)
+	case hasID:
+		body, _ = json.Marshal(map[string]any{"success": true, "campaign": out[0]})
+	default:
+		if out == nil {
+			out = []campaignOut{}
+		}
+		body, _ = json.Marshal(map[string]any{"success": true, "campaigns": out})
+	}
+	ctx.SetContentType("application/json")
+	ctx.SetBody(body)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -53,11 +54,17 @@ type collected struct {
 	Events  int    `json:"events,omitempty"`
 }
 
+// impressionRefused says why a client cannot send an impression.
+const impressionRefused = "impressions are recorded by the server as it shows a sponsored product; a click on one names its shown.retailMediaCampaignId"
+
 // collect serves collectPrefix + kind.
 func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 	c := s.opt.Collector
 	if c == nil {
 		return engine.NotFound("", "no endpoint %s%s: this server takes no events", collectPrefix, kind)
+	}
+	if kind == string(events.Impression) {
+		return engine.Invalid("kind", "%s", impressionRefused)
 	}
 	b, err := body(ctx, events.MaxBytes)
 	if err != nil {
@@ -103,6 +110,9 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 	ptrs := make([]*events.Event, len(evs))
 	for i := range evs {
 		e := &evs[i]
+		if e.Kind == events.Impression {
+			return engine.Invalid(fmt.Sprintf("events.%d.kind", i), "%s", impressionRefused)
+		}
 		e.Time = 0 // the server's time, not the client's
 		v.fill(e)
 		ptrs[i] = e

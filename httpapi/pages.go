@@ -47,6 +47,22 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 			v.setCookie()
 		}
 	}
+	s.recordImpressions(res.Impressions(req.TrackingUserID))
 	s.writeJSON(ctx, res.AppendJSON)
 	return nil
+}
+
+// recordImpressions records the impression events of an answer's
+// sponsored products when the server takes events, without waiting for
+// them to be durable.
+func (s *Server) recordImpressions(evs []*events.Event) {
+	c := s.opt.Collector
+	if c == nil {
+		return
+	}
+	for _, e := range evs {
+		if err := c.Record(e); err != nil {
+			s.opt.Logger.Warn("impression not recorded", "campaign", e.Shown.Campaign, "err", err)
+		}
+	}
 }

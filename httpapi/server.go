@@ -175,6 +175,11 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return err
 	}
+	user := req.TrackingUserID
+	if user == "" {
+		user = string(ctx.Request.Header.Cookie(retailIDCookie))
+	}
+	s.recordImpressions(res.Impressions(user))
 	s.writeJSON(ctx, res.AppendJSON)
 	return nil
 }

@@ -48,7 +48,8 @@ const DefaultSearch = `<div class="aisle-search" data-query="{{.Query}}">
 <p class="aisle-count">{{.Total}} products</p>
 <ul class="aisle-products">
 {{- range $i, $p := .Products}}
-<li class="aisle-product{{if index $.Suggested $i}} aisle-suggested{{end}}"><a href="{{index $p "url"}}">
+<li class="aisle-product{{if index $.Suggested $i}} aisle-suggested{{end}}{{if index $p "sponsored"}} aisle-sponsored{{end}}"><a href="{{index $p "url"}}">
+{{- if index $p "sponsored"}}<span class="aisle-sponsored-label">Sponsored</span>{{end}}
 {{- with index $p "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
 <span class="aisle-title">{{index $p "title"}}</span>
 {{- with index $p "brand"}}<span class="aisle-brand">{{.}}</span>{{end}}
@@ -76,7 +77,8 @@ const DefaultRecoms = `<div class="aisle-recoms" data-box="{{.Key}}">
 {{- with .Name}}<h2 class="aisle-recoms-title">{{.}}</h2>{{end}}
 <ul class="aisle-products">
 {{- range .Products}}
-<li class="aisle-product"><a href="{{index . "url"}}">
+<li class="aisle-product{{if index . "sponsored"}} aisle-sponsored{{end}}"><a href="{{index . "url"}}">
+{{- if index . "sponsored"}}<span class="aisle-sponsored-label">Sponsored</span>{{end}}
 {{- with index . "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
 <span class="aisle-title">{{index . "title"}}</span>
 <span class="aisle-price">{{index . "priceFormatted"}}</span></a></li>
@@ -115,7 +117,8 @@ const DefaultPage = `<div class="aisle-page" data-page="{{.Key}}">
 </div>{{end}}{{end}}
 <ul class="aisle-products aisle-grid">
 {{- range .Products}}
-<li class="aisle-product"><a href="{{index . "url"}}">
+<li class="aisle-product{{if index . "sponsored"}} aisle-sponsored{{end}}"><a href="{{index . "url"}}">
+{{- if index . "sponsored"}}<span class="aisle-sponsored-label">Sponsored</span>{{end}}
 {{- with index . "imgUrl"}}<img src="{{.}}" alt="" loading="lazy">{{end}}
 <span class="aisle-title">{{index . "title"}}</span>
 {{- with index . "brand"}}<span class="aisle-brand">{{.}}</span>{{end}}
