@@ -27,6 +27,9 @@ type Box struct {
 	// Template is an html/template for format html; empty: the built-in
 	// one (render.DefaultRecoms).
 	Template string `json:"template,omitempty"`
+	// Style and JavaScript go around the rendered html (render.Wrap).
+	Style      string `json:"style,omitempty"`
+	JavaScript string `json:"javascript,omitempty"`
 	// HideAdditionalVariants shows one product per groupingKey; default
 	// true.
 	HideAdditionalVariants *bool `json:"hideAdditionalVariants,omitempty"`

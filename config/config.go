@@ -86,6 +86,10 @@ type SearchVersion struct {
 	Devices        map[string]Device `json:"devices,omitempty"`
 	MaxFacetValues int               `json:"maxFacetValues,omitempty"`
 	Template       string            `json:"template,omitempty"`
+	// Style and JavaScript go around the rendered html of format html
+	// (render.Wrap), the spec's search answer having only html.
+	Style      string `json:"style,omitempty"`
+	JavaScript string `json:"javascript,omitempty"`
 	// Boosts weigh popularity, stock, sale and newness into the ranking;
 	// nil: DefaultBoosts.
 	Boosts *Boosts `json:"boosts,omitempty"`

@@ -204,9 +204,9 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 	if res.formatHTML {
 		html, err := render.Execute(v.tmpl, res.view())
 		if err != nil {
-			return nil, err
+			return nil, templateError(err)
 		}
-		res.HTML = html
+		res.HTML = render.Wrap(v.cfg.Style, html, v.cfg.JavaScript)
 	}
 	return res, nil
 }

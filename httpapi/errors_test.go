@@ -163,8 +163,9 @@ func TestErrorBodies(t *testing.T) {
 		{name: "body-too-large", ct: js, length: 64<<10 + 1, status: 413, code: "BODY_TOO_LARGE"},
 		{name: "content-type-xml", ct: "application/xml", body: `{"query":"x","key":"demo"}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
 		{name: "content-type-form", ct: "application/x-www-form-urlencoded", body: `query=x`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
-		// 500 INTERNAL: the detail goes to the log, not the client.
-		{name: "internal-template", server: "broken", ct: js, body: `{"query":"hammer","key":"shop","format":"html","products":{"count":5}}`, status: 500, code: "INTERNAL"},
+		// 500 TEMPLATE_ERROR: the shop's template failed; its message is
+		// the shop's to read (issue 11), and no half page is sent.
+		{name: "internal-template", server: "broken", ct: js, body: `{"query":"hammer","key":"shop","format":"html","products":{"count":5}}`, status: 500, code: "TEMPLATE_ERROR"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

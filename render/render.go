@@ -244,6 +244,30 @@ func parse(name, src string) (*template.Template, error) {
 	return t, nil
 }
 
+// Wrap is rendered html with a configuration's style and javascript
+// around it, for the answers whose spec has only an html member (search,
+// recommendation boxes): a <style> element before, a <script> after,
+// each only when set. They are the shop's own, written as they are; a
+// "</" in them is written "<\/" so neither can end its element early.
+func Wrap(style, html, javascript string) string {
+	if style == "" && javascript == "" {
+		return html
+	}
+	var b strings.Builder
+	if style != "" {
+		b.WriteString("<style>")
+		b.WriteString(strings.ReplaceAll(style, "</", "<\\/"))
+		b.WriteString("</style>")
+	}
+	b.WriteString(html)
+	if javascript != "" {
+		b.WriteString("<script>")
+		b.WriteString(strings.ReplaceAll(javascript, "</", "<\\/"))
+		b.WriteString("</script>")
+	}
+	return b.String()
+}
+
 // Execute renders v with t.
 func Execute(t *template.Template, v any) (string, error) {
 	var buf bytes.Buffer

@@ -76,3 +76,18 @@ func TestTemplatesReachNothingElse(t *testing.T) {
 		}
 	}
 }
+
+// TestWrap: style before and script after the html, each only when set,
+// and neither able to close its element early.
+func TestWrap(t *testing.T) {
+	for _, tc := range []struct{ style, html, js, want string }{
+		{"", "<p>x</p>", "", "<p>x</p>"},
+		{"p{color:red}", "<p>x</p>", "", "<style>p{color:red}</style><p>x</p>"},
+		{"", "<p>x</p>", "go()", "<p>x</p><script>go()</script>"},
+		{"a{}</style><b>", "<p>x</p>", "s='</script><i>'", `<style>a{}<\/style><b></style><p>x</p><script>s='<\/script><i>'</script>`},
+	} {
+		if got := Wrap(tc.style, tc.html, tc.js); got != tc.want {
+			t.Errorf("Wrap(%q, %q, %q) = %q, want %q", tc.style, tc.html, tc.js, got, tc.want)
+		}
+	}
+}
