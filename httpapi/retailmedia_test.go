@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,70 @@ func TestRetailMediaThroughTheServer(t *testing.T) {
 		var e struct{ Error struct{ Field string } }
 		if json.Unmarshal(raw, &e); status != 400 || e.Error.Field != tc.field {
 			t.Errorf("%s: %d %s, want 400 naming %s", tc.path, status, raw, tc.field)
+		}
+	}
+}
+
+// TestCampaignMatrixThroughTheServer: through the real server, a
+// campaign configured with PUT /admin/v1/config shows in a search and on
+// a page exactly when its state (ACTIVE, or REVIEW with
+// includeRetailMediaInReview) and its dates (around the server's clock)
+// allow, at its position, only where the request's filters let it.
+func TestCampaignMatrixThroughTheServer(t *testing.T) {
+	url, _ := serveLiveSite(t, adsSite(), hardware(), Options{})
+	now := time.Now()
+	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
+	dates := []struct {
+		name       string
+		start, end *time.Time
+		running    bool
+	}{
+		{"open", nil, nil, true},
+		{"running", at(-time.Hour), at(time.Hour), true},
+		{"not yet", at(time.Hour), at(2 * time.Hour), false},
+		{"over", at(-2 * time.Hour), at(-time.Hour), false},
+	}
+	for _, state := range config.CampaignStates {
+		for _, d := range dates {
+			w := adsSite()
+			w.Campaigns = []config.Campaign{{ID: "m", State: state, Start: d.start, End: d.end, Products: []string{"P07", "P03"}, Positions: []int{2}}}
+			body, _ := json.Marshal(config.File{Websites: []config.Website{w}})
+			if status, r := adminSend(t, "PUT", url+"/admin/v1/config", "application/json", string(body)); status != 200 {
+				t.Fatalf("PUT config: %d %v", status, r)
+			}
+			for _, review := range []bool{false, true} {
+				shown := d.running && (state == config.CampaignActive || review && state == config.CampaignReview)
+				for _, tc := range []struct {
+					name, path, body string
+					want             string // the second product when shown
+				}{
+					{"search", "/serve/search", fmt.Sprintf(`{"query":"*","key":"shop","includeRetailMediaInReview":%v,"products":{"count":3,"fields":["productNumber"]}}`, review), "P07"},
+					{"search for tools", "/serve/search", fmt.Sprintf(`{"query":"*","key":"shop","includeRetailMediaInReview":%v,"products":{"count":3,"fields":["productNumber"],"filters":["hierarchies:Tools$"]}}`, review), "P03"},
+					{"page", "/serve/pages/tools", fmt.Sprintf(`{"url":"u","format":"json","firstLoad":false,"params":{},"includeRetailMediaInReview":%v,"products":{"start":0,"count":3,"fields":["productNumber"]}}`, review), "P03"},
+				} {
+					status, _, raw := send(t, "POST", url+tc.path, "application/json", tc.body)
+					var res struct {
+						Products struct {
+							Results, Result []map[string]any
+							TotalCount      float64
+						}
+					}
+					if err := json.Unmarshal(raw, &res); status != 200 || err != nil {
+						t.Fatalf("%s: %d %s", tc.name, status, raw)
+					}
+					items := append(res.Products.Results, res.Products.Result...)
+					got := items[1]["productNumber"] == tc.want && items[1]["retailMediaCampaignId"] == "m"
+					sponsored := 0
+					for _, it := range items {
+						if it["sponsored"] == true {
+							sponsored++
+						}
+					}
+					if got != shown || sponsored != map[bool]int{true: 1, false: 0}[shown] {
+						t.Errorf("%s, %s, review %v, %s: %s; want %s sponsored second: %v", state, d.name, review, tc.name, raw, tc.want, shown)
+					}
+				}
+			}
 		}
 	}
 }
