@@ -186,18 +186,7 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
 		now: now, result: result, total: res.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count+len(sps), nil)
-	ranking.PutScratch(sc)
-	var camps []string
-	if len(sps) > 0 {
-		hits, camps = placeSponsors(hits, sps, start+count)
-	}
-	if start < len(hits) {
-		res.Hits = hits[start:]
-		if camps != nil {
-			res.Sponsored = camps[start:]
-		}
-	}
+	res.Hits, res.Sponsored = g.window(sc, scores, keys, sps, start, count)
 	if res.FirstLoad {
 		dv := pv.v.device(req.DeviceType)
 		res.Filters = g.facets(seg, dv, base, result, filters, nil)

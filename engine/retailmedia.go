@@ -152,6 +152,26 @@ func (g *Generation) filtersAllow(doc uint32, base *roaring.Bitmap, filters []fi
 	return !one.IsEmpty()
 }
 
+// window is the results [start, start+count) of the docs sc collected,
+// ranked by scores (nil: none) and keys, with the sponsors sps placed,
+// and by result the campaign that placed it ("" organic; nil when none
+// did). It returns sc to its pool.
+func (g *Generation) window(sc *ranking.Scratch, scores []float32, keys []ranking.SortKey, sps []sponsor, start, count int) ([]ranking.Hit, []string) {
+	hits := ranking.TopNOrdered(sc.Docs, scores, keys, g.Products.Order(), start+count+len(sps), nil)
+	ranking.PutScratch(sc)
+	var camps []string
+	if len(sps) > 0 {
+		hits, camps = placeSponsors(hits, sps, start+count)
+	}
+	if start >= len(hits) {
+		return nil, nil
+	}
+	if camps != nil {
+		camps = camps[start:]
+	}
+	return hits[start:], camps
+}
+
 // placeSponsors merges sps (by position) into the organic ranking hits:
 // a sponsored product takes its position and leaves the organic list;
 // organic results fill the other positions in order, up to limit. It

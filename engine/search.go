@@ -326,18 +326,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
 		now: now, query: *req.Query, result: result, total: pr.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, seg.Order(), start+count+len(sps), nil)
-	ranking.PutScratch(sc)
-	var camps []string
-	if len(sps) > 0 {
-		hits, camps = placeSponsors(hits, sps, start+count)
-	}
-	if start < len(hits) {
-		pr.Hits = hits[start:]
-		if camps != nil {
-			pr.Sponsored = camps[start:]
-		}
-	}
+	pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count)
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {
 		pr.Suggested[i] = !direct.Contains(h.Doc)
