@@ -35,7 +35,7 @@ type baseFilter struct {
 }
 
 // maxFilterDepth bounds how deep groups nest.
-const maxFilterDepth = 8
+const maxFilterDepth = 32
 
 // parseBaseFilter reads a base filter object; errors name the member
 // under path ("params.filters").

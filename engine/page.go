@@ -68,6 +68,15 @@ func (g *Generation) compilePage(p *config.Page) (*page, error) {
 	return out, nil
 }
 
+// styleOf is the style of a template: its configured style, or the
+// built-in style when the built-in template (src "") has none.
+func styleOf(src, style string) string {
+	if src == "" && style == "" {
+		return render.DefaultStyle
+	}
+	return style
+}
+
 // pageVersion finds the live version of page key, or the version id.
 func (g *Generation) pageVersion(key string, id *int) (*pageVersion, error) {
 	p, ok := g.pages[key]

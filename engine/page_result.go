@@ -52,7 +52,7 @@ func (r *PageResult) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"javascript":`...)
 		dst = appendString(dst, r.pv.cfg.JavaScript)
 		dst = append(dst, `,"style":`...)
-		dst = appendString(dst, r.pv.cfg.Style)
+		dst = appendString(dst, styleOf(r.pv.cfg.Template, r.pv.cfg.Style))
 		return append(dst, `}}`...)
 	}
 	dst = append(dst, `,"result":[`...)

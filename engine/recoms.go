@@ -230,7 +230,7 @@ func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 		out.fail(codeBadRequest, "%v", err)
 		return
 	}
-	html = render.Wrap(b.cfg.Style, html, b.cfg.JavaScript)
+	html = render.Wrap(styleOf(b.cfg.Template, b.cfg.Style), html, b.cfg.JavaScript)
 	out.HTML = &html
 }
 

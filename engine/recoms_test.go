@@ -11,6 +11,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/render"
 )
 
 // recomShop serves the shop fixture with a behaviour whose answers are
@@ -216,7 +217,7 @@ func TestRecomsManagedBoxes(t *testing.T) {
 		{"a json box", `{` + site + `"requests":[{"key":"shop-top"}]}`, "A100 B200"},
 		{"found by its key alone", `{"requests":[{"key":"shop-top"}]}`, "A100 B200"},
 		{"html, the built-in template", `{` + site + `"requests":[{"key":"shop-alt","context":{"productNumbers":["A100"]}}]}`,
-			"html " + `<div class="aisle-recoms" data-box="shop-alt"><h2 class="aisle-recoms-title">You may also like</h2>
+			"html <style>" + render.DefaultStyle + `</style><div class="aisle-recoms" data-box="shop-alt"><h2 class="aisle-recoms-title">You may also like</h2>
 <ul class="aisle-products">
 <li class="aisle-product"><a href="">
 <span class="aisle-title">Garden Hose 20m</span>

@@ -206,7 +206,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 		if err != nil {
 			return nil, templateError(err)
 		}
-		res.HTML = render.Wrap(v.cfg.Style, html, v.cfg.JavaScript)
+		res.HTML = render.Wrap(styleOf(v.cfg.Template, v.cfg.Style), html, v.cfg.JavaScript)
 	}
 	return res, nil
 }

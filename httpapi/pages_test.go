@@ -78,6 +78,7 @@ func TestPageRequests(t *testing.T) {
 		{"user filters on top", "tools", req("", `,"filters":["brand:Acme"]`), []string{"P02", "P03"}},
 		{"params.filters ANDed with the page's", "tools", strings.Replace(req("", ""), `"params":{}`, `"params":{"filters":{"price":{"$gte":40}}}`, 1), []string{"P02", "P03", "P04"}},
 		{"the draft: Acme or on sale, newest first", "tools", req(`,"id":2`, ""), []string{"P03", "P08", "P02", "P05"}},
+		{"groups nested twenty deep", "tools", strings.Replace(req("", ""), `"params":{}`, `"params":{"filters":`+strings.Repeat(`{"$and":[`, 20)+`{"brand":"Acme"}`+strings.Repeat(`]}`, 20)+`}`, 1), []string{"P02", "P03"}},
 		{"a window", "tools", strings.Replace(req("", ""), `"start":0,"count":10`, `"start":1,"count":2`, 1), []string{"P02", "P03"}},
 	} {
 		r := pagePost(t, url, tc.key, tc.body)
@@ -155,7 +156,7 @@ func TestPageErrors(t *testing.T) {
 		{"tools", withFilters(`{"price":{"$gte":50,"$lte":10}}`), 400, "params.filters.price"},
 		{"tools", withFilters(`{"price":{"$gt":5}}`), 400, "params.filters.price.$gt"},
 		{"tools", withFilters(`{"inStock":"maybe"}`), 400, "params.filters.inStock"},
-		{"tools", withFilters(strings.Repeat(`{"$or":[`, 10) + `{"brand":"Acme"}` + strings.Repeat(`]}`, 10)), 400, "params.filters.$or[0].$or[0].$or[0].$or[0].$or[0].$or[0].$or[0].$or[0].$or[0]"},
+		{"tools", withFilters(strings.Repeat(`{"$or":[`, 34) + `{"brand":"Acme"}` + strings.Repeat(`]}`, 34)), 400, "params.filters" + strings.Repeat(".$or[0]", 33)},
 		{"tools", withFilters(`{"brand":[` + strings.Repeat(`"x",`, 100) + `"y"]}`), 400, "params.filters.brand"},
 	} {
 		r := pagePost(t, url, tc.key, tc.body)

@@ -127,6 +127,22 @@ const DefaultPage = `<div class="aisle-page" data-page="{{.Key}}">
 </ul>
 </div>`
 
+// DefaultStyle is the style of the built-in templates, used when a
+// configuration has neither its own template nor its own style: a
+// responsive grid of product cards, facets beside it on a wide screen,
+// the sponsored label, in the page's own fonts and colours.
+const DefaultStyle = `.aisle-page,.aisle-search,.aisle-recoms{display:grid;gap:1rem;grid-template-columns:minmax(0,1fr)}
+@media (min-width:48rem){.aisle-page:has(.aisle-facets){grid-template-columns:14rem minmax(0,1fr)}.aisle-page-title,.aisle-count{grid-column:1/-1}}
+.aisle-products{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr))}
+.aisle-product{position:relative;border:1px solid #0002;border-radius:.5rem;padding:.75rem;background:#fff8}
+.aisle-product a{display:flex;flex-direction:column;gap:.35rem;color:inherit;text-decoration:none}
+.aisle-product img{width:100%;aspect-ratio:1;object-fit:contain}
+.aisle-title{font-weight:600;line-height:1.3}.aisle-brand{font-size:.85em;opacity:.7}.aisle-price{font-weight:700}
+.aisle-sponsored-label{position:absolute;top:.5rem;left:.5rem;font-size:.7em;padding:.1rem .35rem;border-radius:.25rem;background:#0008;color:#fff}
+.aisle-facet h3{font-size:1em;margin:.5rem 0 .25rem}.aisle-facet ul{list-style:none;margin:0;padding:0}
+.aisle-facet li{cursor:pointer;padding:.1rem 0}.aisle-facet .aisle-selected{font-weight:700}.aisle-facet-count{opacity:.6;font-size:.85em}
+.aisle-count,.aisle-empty{margin:0;opacity:.8}`
+
 var funcs = template.FuncMap{
 	"dict": func(kv ...any) (map[string]any, error) {
 		if len(kv)%2 != 0 {
