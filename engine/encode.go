@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/goccy/go-json"
@@ -170,90 +169,6 @@ func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte 
 		dst = appendString(dst, e.campaign)
 	}
 	return dst
-}
-
-// appendProjected writes a stored document, or only the requested fields
-// of it. Dotted names pick members of nested objects and keep the nesting.
-func appendProjected(dst []byte, stored []byte, fields []string, extra *productExtra) []byte {
-	if len(fields) == 0 {
-		if extra == nil {
-			return append(dst, stored...)
-		}
-		dst = append(dst, stored[:len(stored)-1]...)
-		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(stored, &top); err != nil {
-		return append(dst, "{}"...)
-	}
-	dst = append(dst, '{')
-	first := true
-	done := map[string]bool{}
-	for _, f := range fields {
-		name, _, nested := strings.Cut(f, ".")
-		if done[name] {
-			continue
-		}
-		raw, ok := top[name]
-		if !ok {
-			continue
-		}
-		if nested {
-			// Gather every requested member of this object.
-			done[name] = true
-			var obj map[string]json.RawMessage
-			if json.Unmarshal(raw, &obj) != nil {
-				continue
-			}
-			var subs []string
-			whole := false
-			for _, g := range fields {
-				if g == name {
-					whole = true
-				}
-				if n, s, ok := strings.Cut(g, "."); ok && n == name {
-					subs = append(subs, s)
-				}
-			}
-			if !first {
-				dst = append(dst, ',')
-			}
-			first = false
-			dst = appendString(dst, name)
-			dst = append(dst, ':')
-			if whole {
-				dst = append(dst, raw...)
-				continue
-			}
-			dst = append(dst, '{')
-			n := 0
-			for _, s := range subs {
-				if v, ok := obj[s]; ok {
-					if n > 0 {
-						dst = append(dst, ',')
-					}
-					n++
-					dst = appendString(dst, s)
-					dst = append(dst, ':')
-					dst = append(dst, v...)
-				}
-			}
-			dst = append(dst, '}')
-			continue
-		}
-		done[name] = true
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = appendString(dst, name)
-		dst = append(dst, ':')
-		dst = append(dst, raw...)
-	}
-	if extra != nil {
-		dst = extra.appendTo(dst, first, fields)
-	}
-	return append(dst, '}')
 }
 
 func appendMarshal(dst []byte, v any) []byte {

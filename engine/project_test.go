@@ -1,0 +1,218 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-json"
+)
+
+// appendProjectedMaps is the projection as it was before project.go, decoding into maps: the oracle project_test.go checks appendProjected against. It writes a stored document, or only the requested fields
+// of it. Dotted names pick members of nested objects and keep the nesting.
+func appendProjectedMaps(dst []byte, stored []byte, fields []string, extra *productExtra) []byte {
+	if len(fields) == 0 {
+		if extra == nil {
+			return append(dst, stored...)
+		}
+		dst = append(dst, stored[:len(stored)-1]...)
+		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(stored, &top); err != nil {
+		return append(dst, "{}"...)
+	}
+	dst = append(dst, '{')
+	first := true
+	done := map[string]bool{}
+	for _, f := range fields {
+		name, _, nested := strings.Cut(f, ".")
+		if done[name] {
+			continue
+		}
+		raw, ok := top[name]
+		if !ok {
+			continue
+		}
+		if nested {
+			// Gather every requested member of this object.
+			done[name] = true
+			var subs []string
+			whole := false
+			for _, g := range fields {
+				if g == name {
+					whole = true
+				}
+				if n, s, ok := strings.Cut(g, "."); ok && n == name {
+					subs = append(subs, s)
+				}
+			}
+			var obj map[string]json.RawMessage
+			if !whole && json.Unmarshal(raw, &obj) != nil { // (the maps' version unmarshalled first, so a member asked whole after a part of it that was not an object went missing)
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendString(dst, name)
+			dst = append(dst, ':')
+			if whole {
+				dst = append(dst, raw...)
+				continue
+			}
+			dst = append(dst, '{')
+			n := 0
+			for _, s := range subs {
+				if v, ok := obj[s]; ok {
+					if n > 0 {
+						dst = append(dst, ',')
+					}
+					n++
+					dst = appendString(dst, s)
+					dst = append(dst, ':')
+					dst = append(dst, v...)
+				}
+			}
+			dst = append(dst, '}')
+			continue
+		}
+		done[name] = true
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendString(dst, name)
+		dst = append(dst, ':')
+		dst = append(dst, raw...)
+	}
+	if extra != nil {
+		dst = extra.appendTo(dst, first, fields)
+	}
+	return append(dst, '}')
+}
+
+// randomDoc is a stored document of random members: strings with
+// escapes and HTML characters, numbers, booleans, null, lists, and
+// nested objects (whose keys may need escaping).
+func randomDoc(r *rand.Rand) []byte {
+	var val func(depth int) any
+	val = func(depth int) any {
+		switch r.IntN(7) {
+		case 0:
+			return []string{"plain", `say "hi"`, "<b>&</b>", "Müller 😀", "tab\there", ""}[r.IntN(6)]
+		case 1:
+			return r.Float64()*1000 - 500
+		case 2:
+			return r.IntN(2) == 0
+		case 3:
+			return nil
+		case 4:
+			return []any{1, "two", map[string]any{"x": []any{}}}
+		default:
+			if depth > 2 {
+				return "leaf"
+			}
+			m := map[string]any{}
+			for range r.IntN(5) {
+				m[[]string{"size", "color", "a.b", `q"uote`, "<k>", "rating", "x"}[r.IntN(7)]] = val(depth + 1)
+			}
+			return m
+		}
+	}
+	doc := map[string]any{}
+	for range 1 + r.IntN(8) {
+		doc[[]string{"title", "price", "extraData", "extraDataNumber", "brand", "hierarchies", "url", "<b>"}[r.IntN(8)]] = val(0)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestProjectionMatchesMaps: over random documents and field lists
+// (whole members, nested parts, both, missing ones, repeated names,
+// keys that need escaping), the projection from the bytes writes exactly
+// what decoding into maps wrote.
+func TestProjectionMatchesMaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 12))
+	names := []string{"title", "price", "extraData", "extraData.size", "extraData.color", "extraData.a.b", `extraData.q"uote`, "extraData.<k>",
+		"extraDataNumber.rating", "brand", "missing", "missing.x", "hierarchies.x", "<b>", "title"}
+	for round := range 5000 {
+		doc := randomDoc(r)
+		var fields []string
+		for range r.IntN(6) {
+			fields = append(fields, names[r.IntN(len(names))])
+		}
+		if hasRepeatedPart(fields) {
+			continue // the maps wrote a repeated part twice; the bytes once (below)
+		}
+		for _, extra := range []*productExtra{nil, {score: 1.5, suggested: true, search: true}} {
+			want := string(appendProjectedMaps(nil, doc, fields, extra))
+			got := string(appendProjected(nil, doc, fields, extra))
+			if got != want {
+				t.Fatalf("round %d: %s with %q:\n got  %s\n want %s", round, doc, fields, got, want)
+			}
+			var v map[string]any
+			if err := json.Unmarshal([]byte(got), &v); err != nil {
+				t.Fatalf("round %d: %s is not JSON: %v", round, got, err)
+			}
+		}
+	}
+	if got := string(appendProjected(nil, []byte(`{"e":{"a":1,"b":2}}`), []string{"e.b", "e.a", "e.b"}, nil)); got != `{"e":{"b":2,"a":1}}` {
+		t.Errorf("a part named twice: %s, want it once", got)
+	}
+}
+
+// hasRepeatedPart reports whether fields name one nested part twice.
+func hasRepeatedPart(fields []string) bool {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if strings.Contains(f, ".") {
+			if seen[f] {
+				return true
+			}
+			seen[f] = true
+		}
+	}
+	return false
+}
+
+// FuzzProjection: any stored bytes and field list project without a
+// panic, to {} when the bytes are not an object, and to JSON when they
+// are JSON.
+func FuzzProjection(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":"x\"y","d":[1,{"e":2}]}}`), "a,b.c,b.d,z")
+	f.Add([]byte(`{"a":`), "a")
+	f.Add([]byte(`{"a\u0062":tru}`), "ab")
+	f.Fuzz(func(t *testing.T, stored []byte, list string) {
+		fields := strings.Split(list, ",")
+		got := appendProjected(nil, stored, fields, nil)
+		if json.Valid(stored) && !json.Valid(got) {
+			t.Fatalf("%q with %q: %q is not JSON", stored, fields, got)
+		}
+	})
+}
+
+// BenchmarkProjection: a demo product with no field list, 4 fields and
+// 12 (3 of them nested parts): no allocation either way.
+func BenchmarkProjection(b *testing.B) {
+	doc := []byte(`{"productNumber":"AI-000128","title":"Greenfurrow Lightweight Garden Hose Set","url":"https://shop.example/p/ai-000128","imgUrl":"https://img.example/ai-000128.jpg","currency":"USD","price":46.99,"previousPrice":52.99,"priceFormatted":"$46.99","description":"A light hose set for the garden, with a spray nozzle and a wall mount.","brand":"Greenfurrow","inStock":true,"hierarchies":[["Garden","Garden Tools","Garden Hoses"]],"extraData":{"color":"Green","material":"PVC","size":"Medium"},"extraDataNumber":{"rating":4.5,"weight":2.1}}`)
+	for _, fields := range [][]string{nil,
+		{"productNumber", "title", "price", "url"},
+		{"productNumber", "title", "price", "url", "imgUrl", "brand", "inStock", "priceFormatted", "extraData.color", "extraData.size", "extraDataNumber.rating", "hierarchies"}} {
+		b.Run(fmt.Sprint(len(fields), " fields"), func(b *testing.B) {
+			b.ReportAllocs()
+			var dst []byte
+			extra := &productExtra{score: 2, search: true}
+			for b.Loop() {
+				dst = appendProjected(dst[:0], doc, fields, extra)
+			}
+			if testing.AllocsPerRun(10, func() { dst = appendProjected(dst[:0], doc, fields, extra) }) != 0 {
+				b.Fatal("the projection allocates")
+			}
+		})
+	}
+}
