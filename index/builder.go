@@ -511,6 +511,7 @@ func (b *Builder) buildTerms(s *Segment) {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(newID))
 	}
+	s.typo = newTypoHolder()
 	wg.Go(func() {
 		n := len(words) + len(nums)
 		s.surfaceTerm = make([]uint32, 0, n)

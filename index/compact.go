@@ -44,7 +44,7 @@ func (s *Segment) Compact() *Segment {
 	n := s.live
 	out := &Segment{
 		n: n, live: n, all: roaring.New(),
-		terms: s.terms, surfaces: s.surfaces, surfaceTerm: s.surfaceTerm, surfaceDF: s.surfaceDF, byLen: s.byLen,
+		terms: s.terms, surfaces: s.surfaces, surfaceTerm: s.surfaceTerm, surfaceDF: s.surfaceDF, byLen: s.byLen, typo: s.typo,
 		avgLen: s.avgLen, lenSum: s.lenSum, lenCnt: s.lenCnt,
 		keyword: make(map[string]*KeywordField, len(s.keyword)),
 		numeric: make(map[string]*NumericField, len(s.numeric)),

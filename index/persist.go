@@ -428,6 +428,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		}
 		s.byLen[l] = append(s.byLen[l], uint32(id))
 	}
+	s.typo = newTypoHolder()
 	words := sizeHint(meta.Words, n, 256)
 	s.surfaces = newDict(words, sizeHint(meta.WordBytes, n, 4096))
 	s.surfaceTerm, s.surfaceDF = make([]uint32, 0, words), make([]uint32, 0, words)

@@ -35,6 +35,9 @@ type Segment struct {
 	surfaceTerm []uint32
 	surfaceDF   []uint32   // docs holding each word: WithDocs drops a word at 0
 	byLen       [][]uint32 // non-numeric term ids by rune length, for typo matching
+	// typo is byLen's typo index (typo.go), shared by segments that share
+	// byLen; nil: none, typos are scanned for.
+	typo *typoHolder
 
 	fieldLen [NumTextFields][]uint8
 	avgLen   [NumTextFields]float32

@@ -397,7 +397,7 @@ func (w *docWrite) terms(s, out *Segment) error {
 		addTerm(fresh[j], edits[fresh[j]], -1)
 	}
 	out.post = p
-	out.byLen = remapByLen(s.byLen, remap, freshIDs, fresh)
+	out.byLen, out.typo = remapByLen(s.byLen, remap, freshIDs, fresh), newTypoHolder()
 	w.words(s, out, remap)
 	return nil
 }

@@ -4,6 +4,8 @@
 package ranking
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -256,8 +258,29 @@ func addTypos(seg *index.Segment, w *Word, term string, fields index.FieldMask) 
 	default:
 		return
 	}
-	n := 0
 	var buf editBuf
+	// From the segment's typo index: the candidates within k, taken in
+	// the order the scan below meets them (by length, then term), so the
+	// first maxTypoExp are the same.
+	type typo struct {
+		l int
+		t uint32
+		d int
+	}
+	var found []typo
+	if seg.TypoCandidates(rs, k, func(t uint32) {
+		s := seg.TermString(t)
+		if d := buf.distance(rs, s, k); d >= 1 && d <= k && seg.TermIn(t, fields) {
+			found = append(found, typo{utf8.RuneCountInString(s), t, d})
+		}
+	}) {
+		slices.SortFunc(found, func(a, b typo) int { return cmp.Or(cmp.Compare(a.l, b.l), cmp.Compare(a.t, b.t)) })
+		for _, f := range found[:min(len(found), maxTypoExp)] {
+			w.add(Expansion{Term: f.t, Weight: weightTypo / float32(f.d)})
+		}
+		return
+	}
+	n := 0
 	for l := len(rs) - k; l <= len(rs)+k; l++ {
 		for _, t := range seg.TermsOfLen(l) {
 			if d := buf.distance(rs, seg.TermString(t), k); d >= 1 && d <= k && seg.TermIn(t, fields) {

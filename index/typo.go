@@ -1,0 +1,183 @@
+package index
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/aisle-search/aisle/internal/background"
+)
+
+// A typo index finds the terms within k edits of a word without
+// comparing it with every term of a near length: each typo term (byLen's)
+// is listed under the bigrams of its runes with a start and an end mark
+// ("^dr", ..., "l$" for "drill"), and a candidate must share enough of
+// the word's bigrams. An edit changes at most two bigrams, and a
+// transposition (one edit here, as in the optimal-string-alignment
+// distance) at most three, so a term within k edits of an n-rune word
+// shares at least n+1-3k of the word's n+1 bigrams, counted with their
+// repeats: the rest are not looked at, and no term within k is missed.
+//
+// A segment's typo index is built on a background thread the first time
+// a typo is looked up; until it is ready, TypoCandidates reports false
+// and the caller scans TermsOfLen as before. Segments that share their
+// terms (a column write, a compaction) share it; a write that changes
+// the terms starts a new one.
+
+// bigram is two runes, packed.
+type bigram uint64
+
+const (
+	gramStart = rune(-1) // before the first rune
+	gramEnd   = rune(-2) // after the last
+)
+
+func gramOf(a, b rune) bigram { return bigram(uint64(uint32(a))<<32 | uint64(uint32(b))) }
+
+// typoIndex lists typo term ids under each bigram, each id once for
+// each time its term holds the bigram, ascending.
+type typoIndex struct {
+	grams map[bigram][]uint32
+	runes []uint8 // by term id: the term's rune length (capped at 255); 0 for a term not listed
+}
+
+// typoHolder is a segment's typo index, built once on demand.
+type typoHolder struct {
+	once  sync.Once
+	ready atomic.Pointer[typoIndex]
+}
+
+func newTypoHolder() *typoHolder { return &typoHolder{} }
+
+// buildTypoIndex indexes the terms of byLen.
+func buildTypoIndex(s *Segment) *typoIndex {
+	idx := &typoIndex{grams: map[bigram][]uint32{}, runes: make([]uint8, s.terms.len())}
+	var rs []rune
+	for l, ids := range s.byLen {
+		for _, id := range ids {
+			rs = append(rs[:0], []rune(s.TermString(id))...)
+			idx.runes[id] = uint8(min(l, 255))
+			prev := gramStart
+			for _, r := range rs {
+				g := gramOf(prev, r)
+				idx.grams[g] = append(idx.grams[g], id)
+				prev = r
+			}
+			g := gramOf(prev, gramEnd)
+			idx.grams[g] = append(idx.grams[g], id)
+		}
+	}
+	for g, ids := range idx.grams { // byLen lists ids by length first: sort each list
+		slices.Sort(ids)
+		idx.grams[g] = ids
+	}
+	return idx
+}
+
+// BuildTypoIndex builds s's typo index now, if it is not built; tests and
+// a start that wants typos fast from the first query call it.
+func (s *Segment) BuildTypoIndex() {
+	if s.typo == nil {
+		return
+	}
+	s.typo.once.Do(func() { s.typo.ready.Store(buildTypoIndex(s)) })
+}
+
+// typoIndex is s's typo index, nil while it is being built (the first
+// call starts building it on a background thread).
+func (s *Segment) typoIndex() *typoIndex {
+	h := s.typo
+	if h == nil {
+		return nil
+	}
+	if idx := h.ready.Load(); idx != nil {
+		return idx
+	}
+	background.Go(s.BuildTypoIndex)
+	return nil
+}
+
+// typoCounts is a reusable per-term counter for TypoCandidates.
+type typoCounts struct {
+	n       []uint8
+	touched []uint32
+}
+
+var typoCountPool sync.Pool
+
+// TypoCandidates calls fn, in no particular order, with every typo term
+// whose rune length is within k of word's and that shares enough bigrams
+// to be within k edits of it (fn checks the distance itself); ok is
+// false when the index is not built yet (or the word is longer than it
+// counts), and the caller scans TermsOfLen instead.
+func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok bool) {
+	n := len(word)
+	if n+k >= 255 {
+		return false
+	}
+	idx := s.typoIndex()
+	if idx == nil {
+		return false
+	}
+	need := n + 1 - 3*k
+	// The word's bigrams and how often each appears.
+	type want struct {
+		g bigram
+		c int
+	}
+	var buf [32]want
+	wants := buf[:0]
+	prev := gramStart
+	for i := 0; i <= n; i++ {
+		r := gramEnd
+		if i < n {
+			r = word[i]
+		}
+		g := gramOf(prev, r)
+		if j := slices.IndexFunc(wants, func(w want) bool { return w.g == g }); j >= 0 {
+			wants[j].c++
+		} else {
+			wants = append(wants, want{g, 1})
+		}
+		prev = r
+	}
+	if need <= 0 { // too short for the bigrams to rule anything out
+		for l := max(0, n-k); l <= n+k; l++ {
+			for _, id := range s.TermsOfLen(l) {
+				fn(id)
+			}
+		}
+		return true
+	}
+	tc, _ := typoCountPool.Get().(*typoCounts)
+	if tc == nil || len(tc.n) < len(idx.runes) {
+		tc = &typoCounts{n: make([]uint8, len(idx.runes))}
+	}
+	for _, w := range wants {
+		ids := idx.grams[w.g]
+		for i := 0; i < len(ids); {
+			id, run := ids[i], 1
+			for i+run < len(ids) && ids[i+run] == id {
+				run++
+			}
+			i += run
+			if l := int(idx.runes[id]); l < n-k || l > n+k {
+				continue
+			}
+			if tc.n[id] == 0 {
+				tc.touched = append(tc.touched, id)
+			}
+			tc.n[id] = uint8(min(int(tc.n[id])+min(run, w.c), 255))
+		}
+	}
+	slices.Sort(tc.touched)
+	for _, id := range tc.touched {
+		if int(tc.n[id]) >= need {
+			fn(id)
+		}
+		tc.n[id] = 0
+	}
+	tc.touched = tc.touched[:0]
+	typoCountPool.Put(tc)
+	return true
+}

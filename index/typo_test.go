@@ -1,0 +1,103 @@
+package index
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/internal/oracle"
+)
+
+// typoWords are a vocabulary of words that differ by little: plurals,
+// swapped letters, accents, repeats.
+func typoWords(r *rand.Rand, n int) []string {
+	stems := []string{"drill", "driller", "grill", "ceiling", "fluorescent", "softener", "electric", "hammer", "hammock", "mower",
+		"müller", "garden", "gardening", "sprinkler", "shovel", "aaaaaa", "banana", "bandana", "panorama", "cordless"}
+	var out []string
+	for range n {
+		w := []rune(stems[r.IntN(len(stems))])
+		for range r.IntN(3) {
+			i := r.IntN(len(w))
+			switch r.IntN(3) {
+			case 0:
+				w[i] = rune('a' + r.IntN(26))
+			case 1:
+				w = slices.Insert(w, i, rune('a'+r.IntN(26)))
+			default:
+				if len(w) > 3 {
+					w = slices.Delete(w, i, i+1)
+				}
+			}
+		}
+		out = append(out, string(w))
+	}
+	return out
+}
+
+// TestTypoCandidatesMatchTheScan: for thousands of misspelt words, the
+// terms within k edits found through the typo index are exactly those a
+// scan of every term of a near length finds (the scan before it, with
+// the OSA distance of internal/oracle), after a build, a load and a
+// write that adds terms.
+func TestTypoCandidatesMatchTheScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 1))
+	vocab := typoWords(r, 3000)
+	var docs []Doc
+	for i := 0; i < len(vocab); i += 5 {
+		docs = append(docs, Doc{Key: fmt.Sprint("P", i), Stored: []byte(`{}`),
+			Text: [NumTextFields][]string{FieldTitle: {strings.Join(vocab[i:min(i+5, len(vocab))], " ")}}})
+	}
+	seg := buildTest(t, docs)
+	check := func(name string, seg *Segment) {
+		t.Helper()
+		if seg.TypoCandidates([]rune("drill"), 1, func(uint32) {}) {
+			t.Fatalf("%s: candidates before the index was built", name)
+		}
+		seg.BuildTypoIndex()
+		for _, w := range typoWords(r, 700) {
+			word := []rune(w)
+			for k := 1; k <= 2; k++ {
+				var scan, found []string
+				for l := len(word) - k; l <= len(word)+k; l++ {
+					for _, id := range seg.TermsOfLen(l) {
+						if d := oracle.OSA(word, []rune(seg.TermString(id))); d <= k {
+							scan = append(scan, seg.TermString(id))
+						}
+					}
+				}
+				if !seg.TypoCandidates(word, k, func(id uint32) {
+					if d := oracle.OSA(word, []rune(seg.TermString(id))); d <= k {
+						found = append(found, seg.TermString(id))
+					}
+				}) {
+					t.Fatalf("%s: the index is not used once built", name)
+				}
+				slices.Sort(scan)
+				slices.Sort(found)
+				if !slices.Equal(scan, found) {
+					t.Fatalf("%s: %q within %d: index %v, scan %v", name, w, k, found, scan)
+				}
+			}
+		}
+	}
+	check("built", seg)
+	kv := &memKV{m: map[string][]byte{}}
+	if err := seg.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(kv, "x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("loaded", loaded)
+	more := typoWords(r, 200)
+	added, err := seg.WithDocs(analysis.New(analysis.English), []uint32{0}, []Doc{{Key: "NEW", Stored: []byte(`{}`),
+		Text: [NumTextFields][]string{FieldTitle: {strings.Join(more, " ")}}}}, sourceOf(seg, docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after a write", added)
+}
