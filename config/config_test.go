@@ -533,6 +533,17 @@ func TestPages(t *testing.T) {
 	})
 }
 
+// TestProximity: a version's proximity weight is between 0 and 1.
+func TestProximity(t *testing.T) {
+	checkCases(t, "proximity.txt", []parseCase{
+		{"off", set(version, "proximity", 0), true},
+		{"a weight", set(version, "proximity", 0.3), true},
+		{"negative", set(version, "proximity", -0.1), false},
+		{"above 1", set(version, "proximity", 1.5), false},
+		{"not a number", set(version, "proximity", "high"), false},
+	})
+}
+
 // TestCampaigns: a retail media campaign's members: a known state,
 // dates in order, products and positions, placements and devices.
 func TestCampaigns(t *testing.T) {

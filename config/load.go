@@ -272,6 +272,9 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 			return fmt.Errorf("synonyms[%d]: needs from and terms, or at least two terms", i)
 		}
 	}
+	if p := v.Proximity; p != nil && !(*p >= 0 && *p <= 1) {
+		return fmt.Errorf("proximity: %v, want a weight between 0 (off) and 1", *p)
+	}
 	return w.validateListing(v.Devices, v.MaxFacetValues, v.Boosts)
 }
 

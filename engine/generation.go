@@ -68,6 +68,7 @@ type version struct {
 	redirects map[string]*config.Redirect // folded query → redirect
 	tmpl      *template.Template
 	boosts    config.Boosts // the version's, or config.DefaultBoosts
+	proximity float64       // the version's weight, or config.DefaultProximity
 }
 
 // initialCache is a version's initial content on one generation's
@@ -466,7 +467,8 @@ func (g *Generation) compile() error {
 }
 
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
-	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault()}
+	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
+		proximity: v.ProximityOrDefault()}
 	out.params.Weights = [index.NumTextFields]float32{}
 	for _, f := range v.Fields {
 		tf, ok := index.FieldByName(f.Name)

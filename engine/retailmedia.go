@@ -156,9 +156,17 @@ func (g *Generation) filtersAllow(doc uint32, base *roaring.Bitmap, filters []fi
 // ranked by scores (nil: none) and keys, with the sponsors sps placed,
 // and by result the campaign that placed it ("" organic; nil when none
 // did). It returns sc to its pool.
-func (g *Generation) window(sc *ranking.Scratch, scores []float32, keys []ranking.SortKey, sps []sponsor, start, count int) ([]ranking.Hit, []string) {
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, g.Products.Order(), start+count+len(sps), nil)
+func (g *Generation) window(sc *ranking.Scratch, scores []float32, keys []ranking.SortKey, sps []sponsor, start, count int, rerank func([]ranking.Hit), depth int) ([]ranking.Hit, []string) {
+	k := start + count + len(sps)
+	if rerank == nil {
+		depth = 0
+	}
+	hits := ranking.TopNOrdered(sc.Docs, scores, keys, g.Products.Order(), max(k, depth), nil)
 	ranking.PutScratch(sc)
+	if rerank != nil {
+		rerank(hits)
+		hits = hits[:min(len(hits), k)]
+	}
 	var camps []string
 	if len(sps) > 0 {
 		hits, camps = placeSponsors(hits, sps, start+count)

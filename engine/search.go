@@ -326,7 +326,11 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
 		now: now, query: *req.Query, result: result, total: pr.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
-	pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count)
+	var rerank func([]ranking.Hit)
+	if len(keys) == 0 && !q.Wildcard {
+		rerank = g.proximityRerank(&q, v.proximity)
+	}
+	pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count, rerank, config.ProximityDepth)
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {
 		pr.Suggested[i] = !direct.Contains(h.Doc)
