@@ -69,6 +69,7 @@ type version struct {
 	tmpl      *template.Template
 	boosts    config.Boosts // the version's, or config.DefaultBoosts
 	proximity float64       // the version's weight, or config.DefaultProximity
+	typed     bool          // typos of the word as typed (config TypedTypos)
 }
 
 // initialCache is a version's initial content on one generation's
@@ -468,7 +469,7 @@ func (g *Generation) compile() error {
 
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
-		proximity: v.ProximityOrDefault()}
+		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos}
 	out.params.Weights = [index.NumTextFields]float32{}
 	for _, f := range v.Fields {
 		tf, ok := index.FieldByName(f.Name)

@@ -9,6 +9,7 @@ package engine
 // Snowball stemmer itself is shared with the analysis package.
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -310,13 +311,16 @@ type refMatcher struct {
 	// phrases it also finds; synMax is the longest source, in terms.
 	synonyms map[string][][]string
 	synMax   int
+	// typed: typos of the word as typed too (config TypedTypos).
+	typed bool
 }
 
 // newRefMatcher indexes products for the search configuration version v
 // (its synonyms). searched reports which text fields (refProductTexts
 // names) the version searches: terms are only those of searched fields.
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
-	m := &refMatcher{n: len(products), stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{}}
+	m := &refMatcher{n: len(products), stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
+		typed: v.TypedTypos == nil || *v.TypedTypos}
 	words := map[string]string{}
 	inSearched := map[string]bool{}
 	for i := range products {
@@ -506,6 +510,9 @@ func (m *refMatcher) match(phrase string) refMatch {
 		// for words with a digit.
 		if !tk.numeric && !exact && len(prefixes) == 0 {
 			res.routes.typo = m.widen(direct, m.typoTerms(term)) || res.routes.typo
+			if m.typed {
+				res.routes.typo = m.widen(direct, m.typedTypoTerms(tk.folded)) || res.routes.typo
+			}
 		}
 		all := direct.clone()
 		if m.synonymDocs(term, all, direct) {
@@ -598,6 +605,49 @@ func (m *refMatcher) prefixTerms(prefix string) []string {
 		out = append(out, w.term)
 		if n++; n == refMaxPrefix {
 			break
+		}
+	}
+	return out
+}
+
+// typedTypoTerms is the terms of the catalog's words (as typed, without
+// a digit, in a searched field) within one edit of the word as typed
+// from 4 runes, two from 9: the closest first, then the shorter word,
+// then in byte order of the term; at most refMaxTypo terms.
+func (m *refMatcher) typedTypoTerms(folded string) []string {
+	rs := []rune(folded)
+	k := 0
+	switch {
+	case len(rs) >= 9:
+		k = 2
+	case len(rs) >= 4:
+		k = 1
+	default:
+		return nil
+	}
+	type cand struct {
+		d, l int
+		term string
+	}
+	var cs []cand
+	for _, w := range m.words {
+		if strings.ContainsAny(w.folded, "0123456789") || !m.terms[w.term] {
+			continue
+		}
+		if d := oracle.OSA(rs, []rune(w.folded)); d >= 1 && d <= k {
+			cs = append(cs, cand{d, utf8.RuneCountInString(w.folded), w.term})
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.l, b.l), strings.Compare(a.term, b.term))
+	})
+	var out []string
+	for _, c := range cs {
+		if len(out) == refMaxTypo {
+			break
+		}
+		if !slices.Contains(out, c.term) {
+			out = append(out, c.term)
 		}
 	}
 	return out

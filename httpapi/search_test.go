@@ -154,10 +154,17 @@ func TestLastWordIsPrefixUnlessQueryEndsInSpace(t *testing.T) {
 }
 
 // TestTypoEditsByWordLength: "One edit from 5 letters, two from 9
-// (transpositions count as one); never for words containing digits. Typo
-// routes are tried only when a word has no exact or prefix match"
-// (docs/decisions.md, Typos).
+// (transpositions count as one), on the word's stem, and on the word as
+// typed one edit from 4 letters, two from 9; never for words containing
+// digits. Typo routes are tried only when a word has no exact or prefix
+// match" (docs/decisions.md, Typos); typedTypos false leaves the typed
+// word's out.
 func TestTypoEditsByWordLength(t *testing.T) {
+	off := false
+	plain := serveShop(t, shopSite(config.SearchVersion{TypedTypos: &off}), []catalog.Product{{ProductNumber: "T2", Title: "Desk lamp"}}, nil, Options{})
+	if got := resultNumbers(t, searchOK(t, plain, q("lamq ", `"count":10,"fields":["productNumber"]`)), "results"); len(got) != 0 {
+		t.Errorf("lamq with typedTypos false finds %v: the stem is 4 letters, no typos", got)
+	}
 	url := serveShop(t, shopSite(config.SearchVersion{}), []catalog.Product{
 		{ProductNumber: "T1", Title: "Oak chair"},
 		{ProductNumber: "T2", Title: "Desk lamp"},
@@ -165,13 +172,17 @@ func TestTypoEditsByWordLength(t *testing.T) {
 		{ProductNumber: "T4", Title: "Pine bookshelf"},
 		{ProductNumber: "T5", Title: "Wifi router AX3000"},
 		{ProductNumber: "T6", Title: "Bike chain"},
+		{ProductNumber: "T7", Title: "LED ceiling light"},
 	}, nil, Options{})
 	for _, tc := range []struct {
 		query, why string
 		want       []string
 	}{
 		{"lamp", "as typed", []string{"T2"}},
-		{"lamq", "4 letters: no typos", nil},
+		{"lamq", "4 letters as typed: one edit", []string{"T2"}},
+		{"lxmq", "4 letters: not two edits", nil},
+		{"lam", "3 letters: no typos", nil},
+		{"celing", "its stem is two edits from ceiling's, the word as typed one", []string{"T7"}},
 		{"chaxr", "5 letters: one edit", []string{"T1"}},
 		{"chair", "an exact match: no typo routes (chain is one edit away)", []string{"T1"}},
 		{"chaim", "no exact match: every word one edit away", []string{"T1", "T6"}},

@@ -419,3 +419,11 @@ func (f *NumericField) partial(b int, min, max float64, dst *roaring.Bitmap) {
 // Column is the per-doc value lists (doc d holds vals[offs[d]:offs[d+1]]),
 // for counting loops that must not call per doc; read only.
 func (k *KeywordField) Column() (offs, vals []uint32) { return k.offs, k.vals }
+
+// Surfaces is how many folded words (unstemmed) the segment holds.
+func (s *Segment) Surfaces() int { return s.surfaces.len() }
+
+// Surface is folded word i (in sorted order) and its term.
+func (s *Segment) Surface(i int) (word string, term uint32) {
+	return s.surfaces.at(i), s.surfaceTerm[i]
+}

@@ -34,11 +34,38 @@ const (
 
 func gramOf(a, b rune) bigram { return bigram(uint64(uint32(a))<<32 | uint64(uint32(b))) }
 
-// typoIndex lists typo term ids under each bigram, each id once for
-// each time its term holds the bigram, ascending.
-type typoIndex struct {
+// gramIndex lists ids (terms or surfaces) under each bigram of their
+// words, each id once for each time its word holds the bigram,
+// ascending.
+type gramIndex struct {
 	grams map[bigram][]uint32
-	runes []uint8 // by term id: the term's rune length (capped at 255); 0 for a term not listed
+	runes []uint8 // by id: the word's rune length (capped at 255); 0 for an id not listed
+}
+
+func newGramIndex(n int) gramIndex {
+	return gramIndex{grams: map[bigram][]uint32{}, runes: make([]uint8, n)}
+}
+
+// add lists id under word's bigrams; ids come in ascending order.
+func (gi *gramIndex) add(id uint32, word string) {
+	n := 0
+	prev := gramStart
+	for _, r := range word {
+		g := gramOf(prev, r)
+		gi.grams[g] = append(gi.grams[g], id)
+		prev = r
+		n++
+	}
+	g := gramOf(prev, gramEnd)
+	gi.grams[g] = append(gi.grams[g], id)
+	gi.runes[id] = uint8(min(n, 255))
+}
+
+// typoIndex is a segment's typo terms' bigrams, and its non-numeric
+// surfaces' (the words as indexed, unstemmed: typos of the word as
+// typed).
+type typoIndex struct {
+	terms, surfaces gramIndex
 }
 
 // typoHolder is a segment's typo index, built once on demand.
@@ -49,27 +76,22 @@ type typoHolder struct {
 
 func newTypoHolder() *typoHolder { return &typoHolder{} }
 
-// buildTypoIndex indexes the terms of byLen.
+// buildTypoIndex indexes the terms of byLen and the surfaces without a
+// digit.
 func buildTypoIndex(s *Segment) *typoIndex {
-	idx := &typoIndex{grams: map[bigram][]uint32{}, runes: make([]uint8, s.terms.len())}
-	var rs []rune
-	for l, ids := range s.byLen {
-		for _, id := range ids {
-			rs = append(rs[:0], []rune(s.TermString(id))...)
-			idx.runes[id] = uint8(min(l, 255))
-			prev := gramStart
-			for _, r := range rs {
-				g := gramOf(prev, r)
-				idx.grams[g] = append(idx.grams[g], id)
-				prev = r
-			}
-			g := gramOf(prev, gramEnd)
-			idx.grams[g] = append(idx.grams[g], id)
-		}
+	idx := &typoIndex{terms: newGramIndex(s.terms.len()), surfaces: newGramIndex(s.surfaces.len())}
+	var ids []uint32
+	for _, l := range s.byLen {
+		ids = append(ids, l...)
 	}
-	for g, ids := range idx.grams { // byLen lists ids by length first: sort each list
-		slices.Sort(ids)
-		idx.grams[g] = ids
+	slices.Sort(ids)
+	for _, id := range ids {
+		idx.terms.add(id, s.TermString(id))
+	}
+	for i := range s.surfaces.len() {
+		if w := s.surfaces.at(i); !hasDigit(w) {
+			idx.surfaces.add(uint32(i), w)
+		}
 	}
 	return idx
 }
@@ -111,15 +133,46 @@ var typoCountPool sync.Pool
 // false when the index is not built yet (or the word is longer than it
 // counts), and the caller scans TermsOfLen instead.
 func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok bool) {
-	n := len(word)
-	if n+k >= 255 {
+	if len(word)+k >= 255 {
 		return false
 	}
 	idx := s.typoIndex()
 	if idx == nil {
 		return false
 	}
+	idx.terms.candidates(word, k, fn)
+	return true
+}
+
+// SurfaceTypoCandidates is TypoCandidates for the surfaces (Surface):
+// the indexed words without a digit, unstemmed, whose length is within k
+// of word's and that may be within k edits of it; false while the index
+// is not built, and the caller scans the surfaces.
+func (s *Segment) SurfaceTypoCandidates(word []rune, k int, fn func(surface int)) (ok bool) {
+	if len(word)+k >= 255 {
+		return false
+	}
+	idx := s.typoIndex()
+	if idx == nil {
+		return false
+	}
+	idx.surfaces.candidates(word, k, func(id uint32) { fn(int(id)) })
+	return true
+}
+
+// candidates calls fn with every id whose word's rune length is within
+// k of word's and that shares at least n+1-3k of word's n+1 bigrams.
+func (gi *gramIndex) candidates(word []rune, k int, fn func(id uint32)) {
+	n := len(word)
 	need := n + 1 - 3*k
+	if need <= 0 { // too short for the bigrams to rule anything out
+		for id, l := range gi.runes {
+			if l != 0 && int(l) >= n-k && int(l) <= n+k {
+				fn(uint32(id))
+			}
+		}
+		return
+	}
 	// The word's bigrams and how often each appears.
 	type want struct {
 		g bigram
@@ -141,27 +194,22 @@ func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok boo
 		}
 		prev = r
 	}
-	if need <= 0 { // too short for the bigrams to rule anything out
-		for l := max(0, n-k); l <= n+k; l++ {
-			for _, id := range s.TermsOfLen(l) {
-				fn(id)
-			}
-		}
-		return true
-	}
 	tc, _ := typoCountPool.Get().(*typoCounts)
-	if tc == nil || len(tc.n) < len(idx.runes) {
-		tc = &typoCounts{n: make([]uint8, len(idx.runes))}
+	if tc == nil {
+		tc = &typoCounts{}
+	}
+	if len(tc.n) < len(gi.runes) {
+		tc.n = make([]uint8, len(gi.runes))
 	}
 	for _, w := range wants {
-		ids := idx.grams[w.g]
+		ids := gi.grams[w.g]
 		for i := 0; i < len(ids); {
 			id, run := ids[i], 1
 			for i+run < len(ids) && ids[i+run] == id {
 				run++
 			}
 			i += run
-			if l := int(idx.runes[id]); l < n-k || l > n+k {
+			if l := int(gi.runes[id]); l < n-k || l > n+k {
 				continue
 			}
 			if tc.n[id] == 0 {
@@ -170,7 +218,6 @@ func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok boo
 			tc.n[id] = uint8(min(int(tc.n[id])+min(run, w.c), 255))
 		}
 	}
-	slices.Sort(tc.touched)
 	for _, id := range tc.touched {
 		if int(tc.n[id]) >= need {
 			fn(id)
@@ -179,5 +226,4 @@ func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok boo
 	}
 	tc.touched = tc.touched[:0]
 	typoCountPool.Put(tc)
-	return true
 }

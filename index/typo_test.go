@@ -38,7 +38,8 @@ func typoWords(r *rand.Rand, n int) []string {
 }
 
 // TestTypoCandidatesMatchTheScan: for thousands of misspelt words, the
-// terms within k edits found through the typo index are exactly those a
+// terms (and the unstemmed surfaces) within k edits found through the
+// typo index are exactly those a
 // scan of every term of a near length finds (the scan before it, with
 // the OSA distance of internal/oracle), after a build, a load and a
 // write that adds terms.
@@ -57,7 +58,7 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 			t.Fatalf("%s: candidates before the index was built", name)
 		}
 		seg.BuildTypoIndex()
-		for _, w := range typoWords(r, 700) {
+		for _, w := range typoWords(r, 400) {
 			word := []rune(w)
 			for k := 1; k <= 2; k++ {
 				var scan, found []string
@@ -79,6 +80,25 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 				slices.Sort(found)
 				if !slices.Equal(scan, found) {
 					t.Fatalf("%s: %q within %d: index %v, scan %v", name, w, k, found, scan)
+				}
+				// The surfaces: the words as indexed, unstemmed.
+				scan, found = scan[:0], found[:0]
+				for i := range seg.Surfaces() {
+					if sw, _ := seg.Surface(i); !hasDigit(sw) && oracle.OSA(word, []rune(sw)) <= k {
+						scan = append(scan, sw)
+					}
+				}
+				if !seg.SurfaceTypoCandidates(word, k, func(i int) {
+					if sw, _ := seg.Surface(i); oracle.OSA(word, []rune(sw)) <= k {
+						found = append(found, sw)
+					}
+				}) {
+					t.Fatalf("%s: the surface index is not used once built", name)
+				}
+				slices.Sort(scan)
+				slices.Sort(found)
+				if !slices.Equal(scan, found) {
+					t.Fatalf("%s: surfaces of %q within %d: index %v, scan %v", name, w, k, found, scan)
 				}
 			}
 		}

@@ -73,6 +73,11 @@ type Options struct {
 	// no route at all (not exact, not a prefix, typo or synonym target).
 	// Zero means every field.
 	Fields index.FieldMask
+	// TypedTypos matches typos of a word as typed, not only of its stem:
+	// a word without an exact match finds the terms of the indexed words
+	// within 1 edit of it (from 4 letters) or 2 (from 9), so "celing"
+	// finds "ceiling", whose stem is two edits from "celing"'s.
+	TypedTypos bool
 }
 
 // Parse analyses phrase against seg. A phrase of only "*" (or nothing but
@@ -121,6 +126,9 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		}
 		if !tk.Numeric && !hasExact(w) {
 			addTypos(seg, &w, tk.Term, q.Fields)
+			if opt.TypedTypos {
+				addTypedTypos(seg, &w, tk.Folded, q.Fields)
+			}
 		}
 		q.Words = append(q.Words, w)
 	}
@@ -347,4 +355,57 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// addTypedTypos adds the terms of the indexed words (unstemmed, without
+// a digit) within 1 edit of typed (from 4 runes) or 2 (from 9): the
+// closest first, then the shorter word, then by term, at most
+// maxTypoExp terms. The segment's typo
+// index finds the candidates; until it is built every word is scanned.
+func addTypedTypos(seg *index.Segment, w *Word, typed string, fields index.FieldMask) {
+	rs := []rune(typed)
+	k := 0
+	switch {
+	case len(rs) >= 9:
+		k = 2
+	case len(rs) >= 4:
+		k = 1
+	default:
+		return
+	}
+	type typo struct {
+		d, l int
+		t    uint32
+	}
+	var found []typo
+	var buf editBuf
+	check := func(i int) {
+		s, t := seg.Surface(i)
+		if d := buf.distance(rs, s, k); d >= 1 && d <= k && seg.TermIn(t, fields) {
+			found = append(found, typo{d, utf8.RuneCountInString(s), t})
+		}
+	}
+	if !seg.SurfaceTypoCandidates(rs, k, check) {
+		for i := range seg.Surfaces() {
+			if s, _ := seg.Surface(i); !strings.ContainsAny(s, "0123456789") {
+				check(i)
+			}
+		}
+	}
+	slices.SortFunc(found, func(a, b typo) int {
+		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.l, b.l), cmp.Compare(a.t, b.t))
+	})
+	var added [maxTypoExp]uint32
+	n := 0
+	for _, f := range found {
+		if n == maxTypoExp {
+			break
+		}
+		if slices.Contains(added[:n], f.t) { // another word of the same term
+			continue
+		}
+		added[n] = f.t
+		n++
+		w.add(Expansion{Term: f.t, Weight: weightTypo / float32(f.d)})
+	}
 }
