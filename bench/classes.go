@@ -21,13 +21,19 @@ const (
 	ClassFacets   Class = 3 // class 2 + returnFilters over 4 facets, disjunctive
 	ClassCategory Class = 4 // * + a hierarchy filter, sorted by price
 	ClassTypo     Class = 5 // a typo'd word
+	ClassPrefix   Class = 6 // the first one or two letters of a word, as typed
+	ClassFields   Class = 7 // class 1 with a field list of four fields
 )
 
 // Classes lists every class in order.
-var Classes = []Class{ClassWords, ClassFiltered, ClassFacets, ClassCategory, ClassTypo}
+var Classes = []Class{ClassWords, ClassFiltered, ClassFacets, ClassCategory, ClassTypo, ClassPrefix, ClassFields}
+
+// FieldList is the field list of ClassFields: what a shop's result list
+// shows.
+var FieldList = []string{"productNumber", "title", "price", "url"}
 
 func (c Class) String() string {
-	return [...]string{"", "words", "words+filters", "words+filters+facets", "category page", "typo"}[c]
+	return [...]string{"", "words", "words+filters", "words+filters+facets", "category page", "typo", "prefix", "words+fields"}[c]
 }
 
 // Request is one search body as JSON and as the engine's request.
@@ -90,6 +96,12 @@ func Requests(g *engine.Generation, key string, queries []string, c Class, n int
 			p["sorting"] = []string{"price asc"}
 		case ClassTypo:
 			body["query"] = typo(r, words())
+		case ClassPrefix:
+			w := []rune(strings.Fields(words())[0])
+			body["query"] = string(w[:min(len(w), 1+r.IntN(2))])
+		case ClassFields:
+			body["query"] = words()
+			p["fields"] = FieldList
 		}
 		b, err := json.Marshal(body)
 		if err != nil {

@@ -174,9 +174,15 @@ func TestRequestsAnswer(t *testing.T) {
 				}
 			}
 			// Filter values come from matching products: a class whose
-			// pages are mostly empty would measure nothing.
-			if found < len(reqs)*8/10 {
-				t.Fatalf("%d of %d requests of class %s found a product, want 80%%", found, len(reqs), c)
+			// pages are mostly empty would measure nothing. A prefix of
+			// one letter completes nothing (prefixes take 2 letters,
+			// docs/decisions.md): half of that class is one letter.
+			want := 8
+			if c == ClassPrefix {
+				want = 4
+			}
+			if found < len(reqs)*want/10 {
+				t.Fatalf("%d of %d requests of class %s found a product, want %d0%%", found, len(reqs), c, want)
 			}
 		})
 	}

@@ -45,7 +45,7 @@ func typoWords(r *rand.Rand, n int) []string {
 // write that adds terms.
 func TestTypoCandidatesMatchTheScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 1))
-	vocab := typoWords(r, 3000)
+	vocab := typoWords(r, 1500)
 	var docs []Doc
 	for i := 0; i < len(vocab); i += 5 {
 		docs = append(docs, Doc{Key: fmt.Sprint("P", i), Stored: []byte(`{}`),
@@ -58,7 +58,7 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 			t.Fatalf("%s: candidates before the index was built", name)
 		}
 		seg.BuildTypoIndex()
-		for _, w := range typoWords(r, 400) {
+		for _, w := range typoWords(r, 250) {
 			word := []rune(w)
 			for k := 1; k <= 2; k++ {
 				var scan, found []string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/internal/expect"
 )
 
@@ -135,7 +136,7 @@ func TestBenchDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	im := rep.Import
-	if rep.Products != 300 || len(rep.Classes) != 5 || rep.Concurrent != 2 || im.Products != 300 || rep.P99LimitMs != 20 || rep.HTTPSeconds != 0.1 {
+	if rep.Products != 300 || len(rep.Classes) != len(bench.Classes) || rep.Concurrent != 2 || im.Products != 300 || rep.P99LimitMs != 20 || rep.HTTPSeconds != 0.1 {
 		t.Fatalf("report %+v", rep)
 	}
 	if rep.Serve.RSSBytes <= 0 || rep.Serve.LoadSeconds <= 0 || !strings.Contains(out.String(), "aisle serve on it") {
