@@ -257,13 +257,8 @@ func addPrefix(seg *index.Segment, w *Word, prefix string, fields index.FieldMas
 // addTypos adds terms within 1 edit (from 5 runes) or 2 edits (from 9).
 func addTypos(seg *index.Segment, w *Word, term string, fields index.FieldMask) {
 	rs := []rune(term)
-	k := 0
-	switch {
-	case len(rs) >= 9:
-		k = 2
-	case len(rs) >= 5:
-		k = 1
-	default:
+	k := typoEdits(len(rs), 5)
+	if k == 0 {
 		return
 	}
 	var buf editBuf
@@ -300,6 +295,18 @@ func addTypos(seg *index.Segment, w *Word, term string, fields index.FieldMask) 
 			}
 		}
 	}
+}
+
+// typoEdits is how many edits a word of n runes may be off: 2 from 9
+// runes, 1 from one, 0 below it.
+func typoEdits(n, one int) int {
+	switch {
+	case n >= 9:
+		return 2
+	case n >= one:
+		return 1
+	}
+	return 0
 }
 
 type editBuf struct {
@@ -364,13 +371,8 @@ func abs(x int) int {
 // index finds the candidates; until it is built every word is scanned.
 func addTypedTypos(seg *index.Segment, w *Word, typed string, fields index.FieldMask) {
 	rs := []rune(typed)
-	k := 0
-	switch {
-	case len(rs) >= 9:
-		k = 2
-	case len(rs) >= 4:
-		k = 1
-	default:
+	k := typoEdits(len(rs), 4)
+	if k == 0 {
 		return
 	}
 	type typo struct {
