@@ -287,3 +287,23 @@ func FuzzEachMatchesReference(f *testing.F) {
 	an := New(English)
 	f.Fuzz(func(t *testing.T, text string) { sameTokens(t, an, text) })
 }
+
+// TestStopWords: each language's function words are stop words, folded;
+// words that name things are not; a language-less analyzer has none.
+func TestStopWords(t *testing.T) {
+	for _, tc := range []struct {
+		lang       Language
+		stop, word string
+	}{
+		{English, "with", "slot"}, {Danish, "pa", "stol"}, {Norwegian, "og", "stol"},
+		{Swedish, "och", "stol"}, {German, "fur", "stuhl"}, {None, "", "with"},
+	} {
+		a := New(tc.lang)
+		if tc.stop != "" && !a.IsStop(tc.stop) {
+			t.Errorf("%s: %q is not a stop word", tc.lang, tc.stop)
+		}
+		if a.IsStop(tc.word) {
+			t.Errorf("%s: %q is a stop word", tc.lang, tc.word)
+		}
+	}
+}

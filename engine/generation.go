@@ -70,6 +70,7 @@ type version struct {
 	boosts    config.Boosts // the version's, or config.DefaultBoosts
 	proximity float64       // the version's weight, or config.DefaultProximity
 	typed     bool          // typos of the word as typed (config TypedTypos)
+	stops     bool          // optional stop words in partial matches (config OptionalStopWords)
 }
 
 // initialCache is a version's initial content on one generation's
@@ -469,7 +470,8 @@ func (g *Generation) compile() error {
 
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
-		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos}
+		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos,
+		stops: v.OptionalStopWords == nil || *v.OptionalStopWords}
 	out.params.Weights = [index.NumTextFields]float32{}
 	for _, f := range v.Fields {
 		tf, ok := index.FieldByName(f.Name)

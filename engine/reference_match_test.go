@@ -313,6 +313,9 @@ type refMatcher struct {
 	synMax   int
 	// typed: typos of the word as typed too (config TypedTypos).
 	typed bool
+	// isStop reports a function word of the language (config
+	// OptionalStopWords); nil when they are not optional.
+	isStop func(folded string) bool
 }
 
 // newRefMatcher indexes products for the search configuration version v
@@ -321,6 +324,9 @@ type refMatcher struct {
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
 	m := &refMatcher{n: len(products), stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
 		typed: v.TypedTypos == nil || *v.TypedTypos}
+	if v.OptionalStopWords == nil || *v.OptionalStopWords {
+		m.isStop = analysis.New(lang).IsStop
+	}
 	words := map[string]string{}
 	inSearched := map[string]bool{}
 	for i := range products {
@@ -473,6 +479,7 @@ func (m *refMatcher) match(phrase string) refMatch {
 	// Each query word (or synonym source phrase) matches a set of
 	// products, directly or through synonyms.
 	var alls, directs []refSet
+	var stops []bool // a function word, optional in a relaxed match
 	seen := map[string]bool{}
 	for i := 0; i < len(toks); i++ {
 		// A multi-word synonym source is recognised as consecutive words,
@@ -487,7 +494,7 @@ func (m *refMatcher) match(phrase string) refMatch {
 			if m.synonymDocs(strings.Join(own, " "), all, direct) {
 				res.routes.synonym = true
 			}
-			alls, directs = append(alls, all), append(directs, direct)
+			alls, directs, stops = append(alls, all), append(directs, direct), append(stops, false)
 			i += n - 1
 			continue
 		}
@@ -518,7 +525,7 @@ func (m *refMatcher) match(phrase string) refMatch {
 		if m.synonymDocs(term, all, direct) {
 			res.routes.synonym = true
 		}
-		alls, directs = append(alls, all), append(directs, direct)
+		alls, directs, stops = append(alls, all), append(directs, direct), append(stops, m.isStop != nil && m.isStop(tk.folded))
 	}
 	every := func(sets []refSet) refSet {
 		s := sets[0].clone()
@@ -538,7 +545,21 @@ func (m *refMatcher) match(phrase string) refMatch {
 	if res.all.count() < refRelaxBelow && len(alls) > 1 {
 		// Fewer than 10 products match every word: those matching some
 		// follow.
-		res.all, res.direct = some(alls), some(directs)
+		// A function word is optional there: products matching only
+		// such words are not among them (unless every word is one).
+		needed := func(sets []refSet) []refSet {
+			var out []refSet
+			for i, set := range sets {
+				if !stops[i] {
+					out = append(out, set)
+				}
+			}
+			if len(out) == 0 {
+				return sets
+			}
+			return out
+		}
+		res.all, res.direct = some(needed(alls)), some(needed(directs))
 		res.routes.relaxed = true
 	}
 	// A query equal to a product or variant number finds that product.

@@ -27,6 +27,8 @@ type Expansion struct {
 // Word is one query word (or a phrase with synonyms) and the terms it may
 // match.
 type Word struct {
+	// Stop: a function word of the language (Options.OptionalStopWords).
+	Stop    bool
 	Text    string
 	Exp     []Expansion
 	Phrases []Phrase
@@ -73,6 +75,11 @@ type Options struct {
 	// no route at all (not exact, not a prefix, typo or synonym target).
 	// Zero means every field.
 	Fields index.FieldMask
+	// OptionalStopWords lets a query's function words ("with", "and")
+	// go unmatched when it is relaxed to partial matches (Match): a
+	// product matching only them is not a match, and they do not count
+	// among the words a product matches, so the rarer words decide.
+	OptionalStopWords bool
 	// TypedTypos matches typos of a word as typed, not only of its stem:
 	// a word without an exact match finds the terms of the indexed words
 	// within 1 edit of it (from 4 letters) or 2 (from 9), so "celing"
@@ -112,7 +119,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 			continue
 		}
 		seen[tk.Term] = true
-		w := Word{Text: tk.Folded}
+		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded)}
 		if id, ok := termIn(seg, tk.Term, q.Fields); ok {
 			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
 		}

@@ -167,6 +167,29 @@ func TestRelaxedMoreMatchedWordsFirst(t *testing.T) {
 	}
 }
 
+// TestStopWordsOptionalWhenRelaxed: docs/decisions.md "Matching": with
+// OptionalStopWords, a relaxed query's function words do not count among
+// the words a product matches, and a product matching only them is not
+// a match; without it they count as any word.
+func TestStopWordsOptionalWhenRelaxed(t *testing.T) {
+	items := titled(
+		"brass mail slot",            // the two words that say what it is
+		"mail box with lock and key", // one of them, and two stop words
+		"with and the",               // stop words only
+	)
+	seg := shop(t, items...)
+	const q = "mail slot with and "
+	on := run(t, seg, q, Options{OptionalStopWords: true})
+	if !on.relaxed || !slices.Equal(on.keys, []string{items[0].key, items[1].key}) {
+		t.Errorf("optional stop words: %v, want %s (two words) then %s (one; its stop words do not count), and not %s (stop words only)",
+			on.keys, items[0].key, items[1].key, items[2].key)
+	}
+	off := run(t, seg, q, Options{})
+	if len(off.keys) != 3 || off.keys[0] != items[1].key {
+		t.Errorf("stop words counted: %v, want %s (three of the words, stop words too) first, and all three found", off.keys, items[1].key)
+	}
+}
+
 // TestAsYouTypeLastWordIsPrefix: docs/decisions.md "As-you-type": "The last
 // word also matches as a prefix unless the query ends in a space." Only
 // the last word, and from two letters (runes, not bytes).

@@ -58,9 +58,9 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 	all = intersect(unions)
 	if all.GetCardinality() < relaxBelow && len(unions) > 1 {
 		relaxed = true
-		all = roaring.FastOr(unions...)
+		all = roaring.FastOr(needed(q, unions)...)
 		if directs != nil {
-			direct = roaring.FastOr(directs...)
+			direct = roaring.FastOr(needed(q, directs)...)
 		}
 	} else if directs != nil {
 		direct = intersect(directs)
@@ -73,6 +73,21 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 		direct.Add(q.SKU)
 	}
 	return all, direct, relaxed
+}
+
+// needed is the sets of q's words a relaxed match needs one of: those
+// of its words that are not stop words, or all when every word is one.
+func needed(q *Query, sets []*roaring.Bitmap) []*roaring.Bitmap {
+	var out []*roaring.Bitmap
+	for i := range q.Words {
+		if !q.Words[i].Stop {
+			out = append(out, sets[i])
+		}
+	}
+	if len(out) == 0 {
+		return sets
+	}
+	return out
 }
 
 // hasSuggested reports whether any of the word's matching routes is a
@@ -284,7 +299,7 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 			if b > 0 {
 				sc.Score[i] += b
 				sc.best[i] = 0
-				if relaxed {
+				if relaxed && !w.Stop { // a stop word is optional: it does not count
 					sc.matched[i]++
 				}
 			}
