@@ -173,6 +173,12 @@ func TestFieldWeightBounds(t *testing.T) {
 	}{{-0.5, false}, {0, true}, {0.5, true}, {100, true}, {100.5, false}, {1000, false}} {
 		cases = append(cases, parseCase{name: fmt.Sprintf("weight %v", tc.weight), change: set(path(version, "fields", 1), "weight", tc.weight), ok: tc.ok})
 	}
+	for _, tc := range []struct {
+		b  float64
+		ok bool
+	}{{-0.1, false}, {0, true}, {1, true}, {1.1, false}} {
+		cases = append(cases, parseCase{name: fmt.Sprintf("lengthNormalization %v", tc.b), change: set(path(version, "fields", 1), "lengthNormalization", tc.b), ok: tc.ok})
+	}
 	checkCases(t, "field_weights.txt", cases)
 }
 

@@ -255,6 +255,9 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 		if f.Weight < 0 || f.Weight > 100 {
 			return fmt.Errorf("fields[%d].weight: must be between 0 and 100, got %v", i, f.Weight)
 		}
+		if b := f.LengthNormalization; b != nil && !(*b >= 0 && *b <= 1) {
+			return fmt.Errorf("fields[%d].lengthNormalization: must be between 0 and 1, got %v", i, *b)
+		}
 	}
 	if err := w.validateFacets("facets", v.Facets); err != nil {
 		return err

@@ -479,6 +479,9 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 			return nil, fmt.Errorf("field %q is not searchable", f.Name)
 		}
 		out.params.Weights[tf] = max(out.params.Weights[tf], float32(f.Weight))
+		if f.LengthNormalization != nil {
+			out.params.B[tf] = float32(*f.LengthNormalization)
+		}
 		out.fields |= tf.Mask()
 	}
 	syn, err := ranking.NewSynonyms(g.an, v.Synonyms)
