@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -832,11 +833,27 @@ func (s *pgServer) start() error {
 	// Its own process group, so a terminal's ^C reaches us and Close
 	// stops the server cleanly; SIGINT (fast shutdown) if we die first.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred, Setpgid: true, Pdeathsig: syscall.SIGINT}
-	if err := s.cmd.Start(); err != nil {
+	// Pdeathsig is sent when the thread that started the server exits,
+	// not the process, and Go ends a thread when a goroutine locked to it
+	// returns (the engine's niced background work does): the server then
+	// got SIGINT mid-test now and then. It is started from a goroutine
+	// locked to its thread until the server exits, so that thread lives
+	// as long as the server does.
+	s.exited = make(chan struct{})
+	started := make(chan error, 1)
+	go func(cmd *exec.Cmd, done chan struct{}) {
+		runtime.LockOSThread() // never unlocked: the thread ends with the server
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		cmd.Wait()
+		close(done)
+	}(s.cmd, s.exited)
+	if err := <-started; err != nil {
 		return err
 	}
-	s.exited = make(chan struct{})
-	go func(cmd *exec.Cmd, done chan struct{}) { cmd.Wait(); close(done) }(s.cmd, s.exited)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		select {
