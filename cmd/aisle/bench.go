@@ -162,7 +162,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	defer srv.stop()
+	defer srv.close()
 	rep.Serve = serveReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.SettledRSS(srv.cmd.Process.Pid, 5*time.Second)}
 	if imp.JSONBytes > 0 {
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
@@ -247,7 +247,7 @@ type serveProc struct {
 	url    string
 	load   time.Duration
 	out    *strings.Builder
-	exited chan error // the process's end, once
+	exited chan struct{} // closed when the process has ended
 }
 
 // startServe runs this executable's serve command on dir, on a free
@@ -271,12 +271,13 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start aisle serve: %w", err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- p.cmd.Wait() }()
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = p.cmd.Wait(); close(exited) }()
 	for {
 		select {
-		case err := <-exited:
-			return nil, fmt.Errorf("aisle serve exited (%v) before answering:\n%s", err, p.out.String())
+		case <-exited:
+			return nil, fmt.Errorf("aisle serve exited (%v) before answering:\n%s", waitErr, p.out.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if code, _, err := fasthttp.GetTimeout(nil, p.url+"/healthz", time.Second); err == nil && code == fasthttp.StatusOK {
@@ -293,6 +294,17 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 // stop ends the server.
 func (p *serveProc) stop() {
 	p.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // it may be gone
+}
+
+// close stops the server and waits for it to exit, killing it when it
+// has not a minute after SIGTERM: the caller removes its directory next,
+// and a server left behind outlives the bench (and a test) holding it.
+func (p *serveProc) close() {
+	p.stop()
+	if p.wait() != nil {
+		p.cmd.Process.Kill() //nolint:errcheck // it may be gone
+		<-p.exited
+	}
 }
 
 // wait waits up to a minute for the server to exit after stop.
@@ -406,7 +418,7 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 	if err != nil {
 		return fmt.Errorf("bench: restart: %w", err)
 	}
-	defer again.stop()
+	defer again.close()
 	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; aisle serve ready in %.1fs\n", rep.Machine, rep.Catalog, rep.Products, rep.Serve.LoadSeconds)
 	fmt.Fprintf(stdout, "single-product updates: %d of %d in the %s budget; visible to search p50 %.0fms, p99 %.0fms (the write's answer p50 %.0fms, p99 %.0fms)\n",
 		lr.Updates, lr.UpdatesPlanned, f.budget, lr.VisibleP50ms, lr.VisibleP99ms, lr.WriteP50ms, lr.WriteP99ms)
