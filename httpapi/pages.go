@@ -30,9 +30,6 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
-	if req.TrackingUserID == "" {
-		req.TrackingUserID = string(ctx.Request.Header.Cookie(retailIDCookie))
-	}
 	res, err := s.eng.Page(key, &req, bearer(ctx), time.Now())
 	if err != nil {
 		return err
@@ -47,20 +44,25 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 			v.setCookie()
 		}
 	}
-	s.recordImpressions(res.Impressions(req.TrackingUserID))
+	s.recordImpressions(ctx, res.Impressions(req.TrackingUserID))
 	s.writeJSON(ctx, res.AppendJSON)
 	return nil
 }
 
 // recordImpressions records the impression events of an answer's
 // sponsored products when the server takes events, without waiting for
-// them to be durable.
-func (s *Server) recordImpressions(evs []*events.Event) {
+// them to be durable; an event naming no visitor gets the retail_id
+// cookie's (read only then: most answers have no sponsored product).
+func (s *Server) recordImpressions(ctx *fasthttp.RequestCtx, evs []*events.Event) {
 	c := s.opt.Collector
-	if c == nil {
+	if c == nil || len(evs) == 0 {
 		return
 	}
+	cookie := string(ctx.Request.Header.Cookie(retailIDCookie))
 	for _, e := range evs {
+		if e.User == "" {
+			e.User = cookie
+		}
 		if err := c.Record(e); err != nil {
 			s.opt.Logger.Warn("impression not recorded", "campaign", e.Shown.Campaign, "err", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/render"
 )
 
 // pagesSite is the hardware shop with two pages: "tools" (the Tools
@@ -187,8 +188,17 @@ func TestPageHTML(t *testing.T) {
 	if strings.Contains(html, "<script>") || !strings.Contains(html, "Claw &lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; hammer") {
 		t.Errorf("the title is not escaped: %s", html)
 	}
-	if !strings.Contains(html, `class="aisle-facet"`) && len(w.Pages[1].Versions[0].Facets) > 0 {
-		t.Errorf("first load without facets: %s", html)
+	// The built-in template shows the facets on a first load only, and
+	// its built-in style comes with it.
+	for _, first := range []bool{true, false} {
+		tr := pagePost(t, url, "tools", fmt.Sprintf(`{"url":"u","firstLoad":%v,"params":{},"products":{"start":0,"count":3}}`, first))
+		html, _ := tr.get("products", "html").(string)
+		if got := strings.Count(html, `class="aisle-facet"`); got != map[bool]int{true: len(hardwareFacets), false: 0}[first] {
+			t.Errorf("tools, first load %v: %d facets rendered: %s", first, got, html)
+		}
+		if tr.get("products", "style") != render.DefaultStyle {
+			t.Errorf("tools, no template nor style: style %v, want the built-in one", tr.get("products", "style"))
+		}
 	}
 	b := pagePost(t, url, "broken", `{"url":"u","firstLoad":true,"params":{},"products":{"start":0,"count":3}}`)
 	if b.status != 500 || b.get("error", "code") != "TEMPLATE_ERROR" || !strings.Contains(b.raw, "missing") || strings.Contains(b.raw, "<ul>") {

@@ -31,7 +31,7 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return err
 	}
-	s.recordImpressions(res.Impressions(req.TrackingUserID))
+	s.recordImpressions(ctx, res.Impressions(req.TrackingUserID))
 	s.writeJSON(ctx, res.AppendJSON)
 	return nil
 }

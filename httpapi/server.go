@@ -175,11 +175,7 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return err
 	}
-	user := req.TrackingUserID
-	if user == "" {
-		user = string(ctx.Request.Header.Cookie(retailIDCookie))
-	}
-	s.recordImpressions(res.Impressions(user))
+	s.recordImpressions(ctx, res.Impressions(req.TrackingUserID))
 	s.writeJSON(ctx, res.AppendJSON)
 	return nil
 }
