@@ -8,6 +8,34 @@ import (
 	"github.com/aisle-search/aisle/config"
 )
 
+// versionGen serves products under one search configuration, key "s",
+// with version v (live, id 1, no boosts) and a sortable price field.
+func versionGen(t *testing.T, v config.SearchVersion, products ...catalog.Product) *Generation {
+	t.Helper()
+	v.ID, v.Status, v.Boosts = 1, config.StatusLive, &config.Boosts{}
+	w := &config.Website{UUID: "00000000-0000-4000-8000-0000000000cc", IndexedFields: []config.IndexedField{{Name: "price", Type: config.TypeNumber, Sortable: true}},
+		Search: []config.SearchConfig{{Key: "s", Versions: []config.SearchVersion{v}}}}
+	g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// searchKeys is the product numbers body finds on g, in order.
+func searchKeys(t *testing.T, g *Generation, body string) []string {
+	t.Helper()
+	res, err := g.Search(shopRequest(t, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range res.Products.Hits {
+		out = append(out, g.Products.Key(h.Doc))
+	}
+	return out
+}
+
 // TestLengthNormalizationPerField: a searched field's
 // lengthNormalization is its BM25 b: at 0 a long title scores as a short
 // one (equal scores: catalog order), at 1 the short one leads.
@@ -17,18 +45,8 @@ func TestLengthNormalizationPerField(t *testing.T) {
 		{ProductNumber: "B", Title: "Lamp"},
 	}
 	first := func(b float64) string {
-		w := &config.Website{UUID: "00000000-0000-4000-8000-0000000000cd",
-			Search: []config.SearchConfig{{Key: "s", Versions: []config.SearchVersion{{ID: 1, Status: config.StatusLive,
-				Fields: []config.SearchField{{Name: "title", Weight: 1, LengthNormalization: &b}}, Boosts: &config.Boosts{}}}}}}
-		g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := g.Search(shopRequest(t, `{"query":"lamp","key":"s","products":{"count":2}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g.Products.Key(res.Products.Hits[0].Doc)
+		g := versionGen(t, config.SearchVersion{Fields: []config.SearchField{{Name: "title", Weight: 1, LengthNormalization: &b}}}, products...)
+		return searchKeys(t, g, `{"query":"lamp","key":"s","products":{"count":2}}`)[0]
 	}
 	if a, b := first(0), first(1); a != "A" || b != "B" {
 		t.Errorf("first at b 0: %s, at b 1: %s; want A (catalog order on a tie), then B (the short title)", a, b)

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 )
@@ -21,27 +20,9 @@ func TestProximityReranks(t *testing.T) {
 		{ProductNumber: "D", Title: "Bolt", Price: 1},
 	}
 	gen := func(weight float64) *Generation {
-		w := &config.Website{UUID: "00000000-0000-4000-8000-0000000000cc", IndexedFields: []config.IndexedField{{Name: "price", Type: config.TypeNumber, Sortable: true}},
-			Search: []config.SearchConfig{{Key: "s", Versions: []config.SearchVersion{{ID: 1, Status: config.StatusLive,
-				Fields: []config.SearchField{{Name: "title", Weight: 1}}, Proximity: &weight, Boosts: &config.Boosts{}}}}}}
-		g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
+		return versionGen(t, config.SearchVersion{Fields: []config.SearchField{{Name: "title", Weight: 1}}, Proximity: &weight}, products...)
 	}
-	order := func(g *Generation, body string) []string {
-		t.Helper()
-		res, err := g.Search(shopRequest(t, body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, h := range res.Products.Hits {
-			out = append(out, g.Products.Key(h.Doc))
-		}
-		return out
-	}
+	order := func(g *Generation, body string) []string { t.Helper(); return searchKeys(t, g, body) }
 	off, on := gen(0), gen(1)
 	q := `{"query":"mail slot","key":"s","products":{"count":5}}`
 	if got := order(off, q); got[0] == "A" {

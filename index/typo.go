@@ -133,31 +133,32 @@ var typoCountPool sync.Pool
 // false when the index is not built yet (or the word is longer than it
 // counts), and the caller scans TermsOfLen instead.
 func (s *Segment) TypoCandidates(word []rune, k int, fn func(id uint32)) (ok bool) {
-	if len(word)+k >= 255 {
-		return false
+	idx := s.typoIndexFor(word, k)
+	if idx != nil {
+		idx.terms.candidates(word, k, fn)
 	}
-	idx := s.typoIndex()
-	if idx == nil {
-		return false
-	}
-	idx.terms.candidates(word, k, fn)
-	return true
+	return idx != nil
 }
 
 // SurfaceTypoCandidates is TypoCandidates for the surfaces (Surface):
-// the indexed words without a digit, unstemmed, whose length is within k
-// of word's and that may be within k edits of it; false while the index
-// is not built, and the caller scans the surfaces.
+// the indexed words without a digit, unstemmed; false while the index is
+// not built, and the caller scans the surfaces.
 func (s *Segment) SurfaceTypoCandidates(word []rune, k int, fn func(surface int)) (ok bool) {
+	idx := s.typoIndexFor(word, k)
+	if idx != nil {
+		idx.surfaces.candidates(word, k, func(id uint32) { fn(int(id)) })
+	}
+	return idx != nil
+}
+
+// typoIndexFor is s's typo index for a word of len(word) runes within k
+// edits: nil while it is being built, or when the word is longer than
+// its rune lengths count.
+func (s *Segment) typoIndexFor(word []rune, k int) *typoIndex {
 	if len(word)+k >= 255 {
-		return false
+		return nil
 	}
-	idx := s.typoIndex()
-	if idx == nil {
-		return false
-	}
-	idx.surfaces.candidates(word, k, func(id uint32) { fn(int(id)) })
-	return true
+	return s.typoIndex()
 }
 
 // candidates calls fn with every id whose word's rune length is within
