@@ -337,3 +337,30 @@ func BenchmarkScoreCandidates(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScoreSparse scores every 3rd, 10th, 30th and 300th doc of a
+// 40,000-doc word: a second word's candidates, the merge of a long
+// posting list with fewer candidates that two-word searches spend most
+// of their time in.
+func BenchmarkScoreSparse(b *testing.B) {
+	seg, q, sets := matchSets(b)
+	all := sets["40000"]
+	p := DefaultParams()
+	for _, every := range []int{3, 10, 30, 300} {
+		cand := roaring.New()
+		i := 0
+		for it := all.Iterator(); it.HasNext(); i++ {
+			if d := it.Next(); i%every == 0 {
+				cand.Add(d)
+			}
+		}
+		b.Run(fmt.Sprintf("every-%d", every), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				sc := GetScratch()
+				sc.ScoreBM25F(seg, q, cand, &p, false, nil)
+				PutScratch(sc)
+			}
+		})
+	}
+}

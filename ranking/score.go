@@ -128,10 +128,10 @@ func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested boo
 	if routes == 1 {
 		return seg.TermDocsIn(only, fields)
 	}
-	u := roaring.New()
+	sets := make([]*roaring.Bitmap, 0, routes)
 	for _, e := range w.Exp {
 		if !e.ScoreOnly && (suggested || !e.Suggested) {
-			u.Or(seg.TermDocsIn(e.Term, fields))
+			sets = append(sets, seg.TermDocsIn(e.Term, fields))
 		}
 	}
 	for _, p := range w.Phrases {
@@ -142,9 +142,9 @@ func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested boo
 		for _, t := range p.Terms[1:] {
 			pb.And(seg.TermDocsIn(t, fields))
 		}
-		u.Or(pb)
+		sets = append(sets, pb)
 	}
-	return u
+	return roaring.FastOr(sets...)
 }
 
 // idf is BM25's inverse document frequency.
@@ -184,6 +184,16 @@ type Scratch struct {
 	matched []uint16 // relaxed mode: words each candidate matched
 	touched []int32
 	posts   []index.FieldPosting
+	// cbits is the candidates as a bitset, all zero between searches, and
+	// crank their ranks, for dense scoring (dense.go).
+	cbits []uint64
+	crank []uint32
+	// lw is lengthWeights' table for the average field lengths lwAvg
+	// and lwParams, when lwSet.
+	lw       [index.NumTextFields][256]float32
+	lwAvg    [index.NumTextFields]float32
+	lwParams Params
+	lwSet    bool
 }
 
 var scratchPool sync.Pool
@@ -263,11 +273,13 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 		clear(sc.matched)
 	}
 	n := float64(seg.Len())
-	var norm [index.NumTextFields]float32
-	for f := range norm {
-		norm[f] = 1 / seg.AvgFieldLen(index.TextField(f))
-	}
+	lw := sc.lengthWeights(seg, p)
 	k1 := p.K1
+	dense := sc.preferDense(seg, q, p)
+	if dense {
+		sc.markCandidates(seg)
+		defer sc.unmarkCandidates()
+	}
 	for _, w := range q.Words {
 		// A word that exists as typed caps the IDF of its other routes, so a
 		// rare prefix completion ("lampwright") cannot outrank the word
@@ -279,14 +291,30 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 			}
 		}
 		for _, e := range w.Exp {
-			sc.touched = sc.touched[:0]
+			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
 			sc.posts = seg.TermPostings(e.Term, sc.posts[:0])
+			if dense {
+				for _, fp := range sc.posts {
+					if p.Weights[fp.Field] != 0 {
+						sc.accumulateDense(&fp, seg.FieldLen(fp.Field), &lw[fp.Field])
+					}
+				}
+				for i, a := range sc.acc[:len(sc.Docs)] {
+					if a != 0 {
+						sc.acc[i] = 0
+						if v := scale * a / (k1 + a); v > sc.best[i] {
+							sc.best[i] = v
+						}
+					}
+				}
+				continue
+			}
+			sc.touched = sc.touched[:0]
 			for _, fp := range sc.posts {
-				if wf := p.Weights[fp.Field]; wf != 0 {
-					sc.accumulate(&fp, seg.FieldLen(fp.Field), wf, p.B[fp.Field], norm[fp.Field])
+				if p.Weights[fp.Field] != 0 {
+					sc.accumulate(&fp, seg.FieldLen(fp.Field), &lw[fp.Field])
 				}
 			}
-			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
 			for _, i := range sc.touched {
 				a := sc.acc[i]
 				sc.acc[i] = 0
@@ -345,32 +373,100 @@ func (sc *Scratch) ScoreBoost(cand *roaring.Bitmap, boost []float32) {
 }
 
 // accumulate adds one field posting's BM25F term weight to the candidates
-// it holds, listing newly touched candidates in sc.touched.
-func (sc *Scratch) accumulate(fp *index.FieldPosting, lens []uint8, wf, b, avgInv float32) {
-	cands, docs := sc.Docs, fp.Docs
-	i, j := 0, 0
-	for i < len(cands) && j < len(docs) {
-		c, d := cands[i], docs[j]
-		switch {
-		case c == d:
-			if sc.acc[i] == 0 {
-				sc.touched = append(sc.touched, int32(i))
+// it holds, listing newly touched candidates in sc.touched. It walks the
+// shorter of the two lists and finds each of its docs in the longer
+// (advance), so a few candidates cost about their number and a long
+// list about its length. weight is the field's weight over its length
+// normalisation, by field length (lengthWeights).
+func (sc *Scratch) accumulate(fp *index.FieldPosting, lens []uint8, weight *[256]float32) {
+	cands, docs, tfs := sc.Docs, fp.Docs, fp.TFs
+	if len(cands) == 0 || len(docs) == 0 {
+		return
+	}
+	if len(docs) > len(cands) {
+		j := 0
+		for i, c := range cands {
+			if docs[j] < c {
+				if j = advance(docs, j+1, c); j == len(docs) {
+					return
+				}
 			}
-			sc.acc[i] += wf * float32(fp.TFs[j]) / (1 - b + b*float32(lens[d])*avgInv)
-			i++
-			j++
-		case c < d:
-			i++
-			if i < len(cands) && cands[i] < d {
-				i = gallop(cands, i, d)
+			if docs[j] == c {
+				sc.add(i, float32(float32(tfs[j])*weight[lens[c]]))
+				if j++; j == len(docs) {
+					return
+				}
 			}
-		default:
-			j++
-			if j < len(docs) && docs[j] < c {
-				j = gallop(docs, j, c)
+		}
+		return
+	}
+	i := 0
+	for j, d := range docs {
+		if cands[i] < d {
+			if i = advance(cands, i+1, d); i == len(cands) {
+				return
+			}
+		}
+		if cands[i] == d {
+			sc.add(i, float32(float32(tfs[j])*weight[lens[d]]))
+			if i++; i == len(cands) {
+				return
 			}
 		}
 	}
+}
+
+// add adds v to candidate i's route weight.
+func (sc *Scratch) add(i int, v float32) {
+	if sc.acc[i] == 0 {
+		sc.touched = append(sc.touched, int32(i))
+	}
+	sc.acc[i] += v
+}
+
+// advance is the first index i >= from with docs[i] >= d (len(docs)
+// when none): a step at a time over the first few, eight at a time for a
+// while, then galloping, so both a near and a far target are cheap.
+func advance(docs []uint32, from int, d uint32) int {
+	i := from
+	for end := min(len(docs), i+4); i < end; i++ {
+		if docs[i] >= d {
+			return i
+		}
+	}
+	for n := 0; n < 8 && i+8 <= len(docs); n++ {
+		if docs[i+7] >= d {
+			for docs[i] < d {
+				i++
+			}
+			return i
+		}
+		i += 8
+	}
+	return gallop(docs, i, d)
+}
+
+// lengthWeights is, per field, a field weight over BM25's length
+// normalisation for each field length: wf/(1−b+b·len/avg). sc keeps the
+// table of the last average lengths and parameters, which the next
+// search with the same reuses.
+func (sc *Scratch) lengthWeights(seg *index.Segment, p *Params) *[index.NumTextFields][256]float32 {
+	var avg [index.NumTextFields]float32
+	for f := range avg {
+		avg[f] = seg.AvgFieldLen(index.TextField(f))
+	}
+	if sc.lwSet && sc.lwAvg == avg && sc.lwParams == *p {
+		return &sc.lw
+	}
+	for f := range sc.lw {
+		avgInv := 1 / avg[f]
+		wf, b := p.Weights[f], p.B[f]
+		for l := range sc.lw[f] {
+			sc.lw[f][l] = wf / (1 - b + b*float32(l)*avgInv)
+		}
+	}
+	sc.lwSet, sc.lwAvg, sc.lwParams = true, avg, *p
+	return &sc.lw
 }
 
 // gallop is the first index i >= from with docs[i] >= d (len(docs) when
