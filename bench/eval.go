@@ -52,9 +52,15 @@ func EvalHomeDepot(sharedData string, k int) (Eval, error) {
 // configuration key, so a catalog already built for a load run can be
 // measured without building it again.
 func SearchNumbers(g *engine.Generation, key string) func(term string, k int) ([]string, error) {
+	return searchVersionNumbers(g, key, nil)
+}
+
+// searchVersionNumbers is SearchNumbers under version id of the search
+// configuration (nil: the live one).
+func searchVersionNumbers(g *engine.Generation, key string, id *int) func(term string, k int) ([]string, error) {
 	fields := []string{"productNumber"}
 	return func(term string, k int) ([]string, error) {
-		res, err := g.Search(&engine.SearchRequest{Query: &term, Key: &key, Products: &engine.ProductSettings{
+		res, err := g.Search(&engine.SearchRequest{Query: &term, Key: &key, ID: id, Products: &engine.ProductSettings{
 			ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &k}, Fields: fields},
 		}})
 		if err != nil {

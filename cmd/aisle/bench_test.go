@@ -67,6 +67,11 @@ func TestBenchAndEvalFlags(t *testing.T) {
 		{[]string{"bench", "--catalog", "homedepot", "--shared", "/nonexistent"}, "catalog homedepot"},
 		{[]string{"eval", "--k", "0"}, "--k 0"},
 		{[]string{"eval", "--shared", "/nonexistent"}, "catalog homedepot"},
+		{[]string{"tune", "--folds", "1"}, "--folds 1"},
+		{[]string{"tune", "--rounds", "0"}, "--rounds 0"},
+		{[]string{"tune", "--k", "0"}, "--k 0"},
+		{[]string{"tune", "extra"}, `unexpected argument "extra"`},
+		{[]string{"tune", "--shared", "/nonexistent"}, "judgments-dev.csv"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

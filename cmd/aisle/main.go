@@ -23,6 +23,8 @@ Usage:
   aisle import --data DIR --events FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
   aisle eval   [--shared DIR] [--k 10]     (Home Depot NDCG, Instacart hit rates)
+  aisle tune   [--shared DIR] [--judgments FILE] [--folds 5] [--rounds 3] [--out FILE]
+               (fit ranking settings to judgments; held-out NDCG; a draft version)
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
                [--concurrency C] [--duration D] [--json FILE]
 
@@ -57,6 +59,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runServe(ctx, args[1:], stdout, stderr, log)
 	case "eval":
 		return runEval(ctx, args[1:], stdout, stderr, log)
+	case "tune":
+		return runTune(ctx, args[1:], stdout, stderr, log)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr, log)
 	case "help", "-h", "--help":
