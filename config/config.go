@@ -99,6 +99,10 @@ type SearchVersion struct {
 	// found adjacent / the pairs) of their score. Between 0 (off) and 1;
 	// nil: DefaultProximity.
 	Proximity *float64 `json:"proximity,omitempty"`
+	// K1 is BM25's term frequency saturation: how soon a word's repeats
+	// in a product stop adding to its score. Above 0, at most 10; nil:
+	// DefaultK1. aisle tune fits it with the field weights.
+	K1 *float64 `json:"k1,omitempty"`
 	// TypedTypos matches typos of a word as typed as well as of its stem
 	// (ranking.Options.TypedTypos): "celing" finds "ceiling". nil: true,
 	// which lifted the Home Depot NDCG@10 by 0.0022 (docs/benchmarks.md,
@@ -123,6 +127,17 @@ const DefaultProximity = 0.05
 // re-ranks: a page of 20. Re-ranking the best 100 gained 0.0005 more
 // NDCG@10 for twice the cost (each title is read and tokenized).
 const ProximityDepth = 20
+
+// DefaultK1 is BM25's k1 of a version that sets none.
+const DefaultK1 = 1.2
+
+// K1OrDefault is v's k1, DefaultK1 when it sets none.
+func (v *SearchVersion) K1OrDefault() float64 {
+	if v.K1 == nil {
+		return DefaultK1
+	}
+	return *v.K1
+}
 
 // ProximityOrDefault is v's proximity weight, DefaultProximity when it
 // sets none.

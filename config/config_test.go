@@ -550,6 +550,17 @@ func TestProximity(t *testing.T) {
 	})
 }
 
+// TestK1: a version's BM25 k1 is above 0 and at most 10.
+func TestK1(t *testing.T) {
+	checkCases(t, "k1.txt", []parseCase{
+		{"the default", set(version, "k1", 1.2), true},
+		{"the top", set(version, "k1", 10), true},
+		{"zero", set(version, "k1", 0), false},
+		{"above 10", set(version, "k1", 12), false},
+		{"not a number", set(version, "k1", "soft"), false},
+	})
+}
+
 // TestCampaigns: a retail media campaign's members: a known state,
 // dates in order, products and positions, placements and devices.
 func TestCampaigns(t *testing.T) {

@@ -52,3 +52,21 @@ func TestLengthNormalizationPerField(t *testing.T) {
 		t.Errorf("first at b 0: %s, at b 1: %s; want A (catalog order on a tie), then B (the short title)", a, b)
 	}
 }
+
+// TestK1Saturates: a version's k1 is BM25's saturation. Low, a word's
+// repeats add little, and a product holding both words twice beats one
+// holding one word four times; high, repeats count and the order flips.
+func TestK1Saturates(t *testing.T) {
+	products := []catalog.Product{
+		{ProductNumber: "A", Title: "lamp lamp lamp lamp shade"},
+		{ProductNumber: "B", Title: "lamp lamp shade shade"},
+	}
+	first := func(k1 float64) string {
+		b := 0.0
+		g := versionGen(t, config.SearchVersion{K1: &k1, Fields: []config.SearchField{{Name: "title", Weight: 1, LengthNormalization: &b}}}, products...)
+		return searchKeys(t, g, `{"query":"lamp shade ","key":"s","products":{"count":2}}`)[0]
+	}
+	if low, high := first(0.1), first(10); low != "B" || high != "A" {
+		t.Errorf("first at k1 0.1: %s, at k1 10: %s; want B, then A", low, high)
+	}
+}

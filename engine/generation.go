@@ -473,6 +473,7 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos,
 		stops: v.OptionalStopWords == nil || *v.OptionalStopWords}
 	out.params.Weights = [index.NumTextFields]float32{}
+	out.params.K1 = float32(v.K1OrDefault())
 	for _, f := range v.Fields {
 		tf, ok := index.FieldByName(f.Name)
 		if !ok {
