@@ -23,8 +23,10 @@ Usage:
   aisle import --data DIR --events FILE...
   aisle serve  --data DIR [--config FILE] [--addr HOST:PORT] [--admin-key KEY]
   aisle eval   [--shared DIR] [--k 10]     (Home Depot NDCG, Instacart hit rates)
+  aisle tune   --data DIR [--website UUID] [--key KEY] [--judgments FILE] [--folds 5]
   aisle tune   [--shared DIR] [--judgments FILE] [--folds 5] [--rounds 3] [--out FILE]
-               (fit ranking settings to judgments; held-out NDCG; a draft version)
+               (fit ranking settings to judgments or to what visitors clicked and
+               bought; report held-out NDCG; add the fit as a draft version)
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
                [--concurrency C] [--duration D] [--json FILE]
 

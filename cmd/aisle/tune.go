@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,23 +15,32 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/store"
 	"github.com/aisle-search/aisle/tune"
 )
 
-// runTune fits the default search configuration's ranking settings to
-// graded judgments on the Home Depot catalog, reports what the fit is
-// worth on held-out terms (k-fold cross-validation), and writes the
-// configuration with the fitted settings as a draft version for a person
-// to review and publish.
+// runTune fits a search configuration's ranking settings to graded
+// judgments, reports what the fit is worth on held-out terms (k-fold
+// cross-validation), and adds the fitted settings as a draft version for
+// a person to review and publish. With --data it tunes a shop: the
+// website's stored catalog, judged by --judgments or by what its
+// visitors clicked and bought after searching, the draft stored in its
+// configuration. Without, the Home Depot catalog and judgments.
 func runTune(_ context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	shared := fs.String("shared", "", "the shared data `DIR` (found above the working directory when empty)")
-	judgments := fs.String("judgments", "", "graded judgments `FILE`: a CSV of product_uid, search_term and relevance (1 to 3); empty: the Home Depot development judgments")
+	data := fs.String("data", env("AISLE_DATA", ""), "tune a website of the data `DIR` (stop its aisle serve first); empty: the Home Depot catalog")
+	website := fs.String("website", "", "with --data: the website `UUID` (empty: the only one)")
+	key := fs.String("key", config.DefaultKey, "the search configuration `KEY` to tune")
+	langName := fs.String("lang", env("AISLE_LANG", "en"), "with --data: stemming `LANGUAGE` of a website whose configuration sets none")
+	shared := fs.String("shared", "", "without --data: the shared data `DIR` (found above the working directory when empty)")
+	judgments := fs.String("judgments", "", "graded judgments `FILE`: a CSV of product_uid, search_term and relevance (1 to 3); empty: with --data, the website's search, click, cart and purchase events; without, the Home Depot development judgments")
 	folds := fs.Int("folds", 5, "cross-validation `FOLDS`: each fit on all but one, measured on that one")
 	rounds := fs.Int("rounds", 3, "coordinate ascent `ROUNDS` at most")
 	k := fs.Int("k", 10, "rank cut-off `K` for NDCG")
-	out := fs.String("out", "", "write the configuration with the tuned draft version to `FILE` (JSON, for aisle serve --config or PUT /admin/v1/config)")
+	out := fs.String("out", "", "without --data: write the configuration with the tuned draft version to `FILE` (JSON, for aisle serve --config or PUT /admin/v1/config)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,87 +53,193 @@ func runTune(_ context.Context, args []string, stdout, stderr io.Writer, log *sl
 		return fmt.Errorf("tune: --rounds %d: want at least 1", *rounds)
 	case *k < 1:
 		return fmt.Errorf("tune: --k %d: want at least 1", *k)
+	case *data != "" && *out != "":
+		return errors.New("tune: --out is for the Home Depot catalog; with --data the draft is stored in the website's configuration")
 	}
-	dir := *shared
+	t := tuning{key: *key, folds: *folds, rounds: *rounds, k: *k, stdout: stdout, log: log}
+	if *data == "" {
+		return t.homeDepot(*shared, *judgments, *out)
+	}
+	lang, err := analysis.ParseLanguage(*langName)
+	if err != nil {
+		return fmt.Errorf("tune: --lang: %w", err)
+	}
+	return t.shop(*data, *website, *judgments, lang)
+}
+
+// tuning is one aisle tune run.
+type tuning struct {
+	key              string
+	folds, rounds, k int
+	stdout           io.Writer
+	log              *slog.Logger
+	cfg              *config.File
+	w                *config.Website
+	g                *engine.Generation
+	lang             analysis.Language
+	j                bench.Judgments
+}
+
+// homeDepot tunes the default configuration on the Home Depot catalog.
+func (t *tuning) homeDepot(shared, judgments, out string) error {
+	dir := shared
 	if dir == "" {
 		var err error
 		if dir, err = bench.FindSharedData(); err != nil {
 			return err
 		}
 	}
-	path := *judgments
-	if path == "" {
-		path = filepath.Join(dir, "homedepot", "judgments-dev.csv")
+	if judgments == "" {
+		judgments = filepath.Join(dir, "homedepot", "judgments-dev.csv")
 	}
-	j, err := bench.LoadJudgments(path)
-	if err != nil {
+	var err error
+	if t.j, err = bench.LoadJudgments(judgments); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	products, err := bench.CSVCatalog(dir, "homedepot")
 	if err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	cfg := config.Default(bench.WebsiteUUID)
-	w := &cfg.Websites[0]
+	t.cfg = config.Default(bench.WebsiteUUID)
+	t.w, t.lang = &t.cfg.Websites[0], analysis.English
 	start := time.Now()
-	g, err := bench.Build(w, products)
-	if err != nil {
+	if t.g, err = bench.Build(t.w, products); err != nil {
 		return fmt.Errorf("tune: build the catalog: %w", err)
 	}
-	log.Info("catalog indexed", "products", g.Products.Len(), "judged_terms", len(j), "took", time.Since(start).Round(time.Millisecond))
-	live, err := bench.LiveVersion(w, config.DefaultKey)
+	t.log.Info("catalog indexed", "products", t.g.Products.Len(), "judged_terms", len(t.j), "took", time.Since(start).Round(time.Millisecond))
+	id, err := t.run()
+	if err != nil || out == "" {
+		return err
+	}
+	b, err := json.MarshalIndent(t.cfg, "", "  ")
 	if err != nil {
 		return err
 	}
-	obj := bench.TuneObjective(g, analysis.English, config.DefaultKey, j, *k)
-	params := tune.Params(live, bench.DefaultLengthNormalization)
-	terms := j.Terms()
-	progress := func(msg string) { log.Info(msg) }
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	fmt.Fprintf(t.stdout, "wrote %s: search configuration %q, draft version %d beside the live one; search it with \"id\": %d, publish it by making it live\n", out, t.key, id, id)
+	return nil
+}
 
-	rs, err := tune.CrossValidate(live, params, obj, terms, *folds, *rounds, progress)
+// shop tunes a website of a data directory and stores the draft in its
+// configuration.
+func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) error {
+	st, err := openStore(dir)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "NDCG@%d on held-out terms, %d-fold cross-validation over %d judged terms:\n", *k, *folds, len(terms))
+	defer st.Close()
+	if t.cfg, err = st.Config(); err != nil {
+		return err
+	}
+	if t.cfg == nil {
+		return fmt.Errorf("tune: %s has no configuration: import a catalog first", dir)
+	}
+	if t.w, err = pickWebsite(t.cfg, website); err != nil {
+		return err
+	}
+	t.lang = t.w.Lang(lang)
+	if t.g, err = engine.Open(st, t.w, t.lang, t.log); err != nil {
+		return err
+	}
+	if judgments != "" {
+		if t.j, err = bench.LoadJudgments(judgments); err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+	} else if t.j, err = storedJudgments(st, t.w.UUID); err != nil {
+		return err
+	}
+	if len(t.j) < t.folds {
+		return fmt.Errorf("tune: %d judged search terms, fewer than the %d folds: send search events and the clicks, carts and purchases after them, or pass --judgments FILE", len(t.j), t.folds)
+	}
+	t.log.Info("catalog opened", "website", t.w.UUID, "products", t.g.Products.Len(), "judged_terms", len(t.j))
+	id, err := t.run()
+	if err != nil {
+		return err
+	}
+	if err := t.cfg.Validate(); err != nil {
+		return fmt.Errorf("tune: the tuned configuration is invalid: %w", err)
+	}
+	if err := engine.CheckWebsite(t.w, t.lang); err != nil {
+		return fmt.Errorf("tune: the tuned configuration is invalid: %w", err)
+	}
+	var b store.Batch
+	b.SetConfig(t.cfg)
+	if _, err := st.Apply(&b, true); err != nil {
+		return fmt.Errorf("tune: store the draft: %w", err)
+	}
+	fmt.Fprintf(t.stdout, "stored: search configuration %q of website %s has draft version %d beside the live one; search it with \"id\": %d, publish it by making it live\n", t.key, t.w.UUID, id, id)
+	return nil
+}
+
+// pickWebsite is the website of cfg with uuid, or its only one.
+func pickWebsite(cfg *config.File, uuid string) (*config.Website, error) {
+	if uuid == "" {
+		if len(cfg.Websites) != 1 {
+			return nil, fmt.Errorf("tune: the configuration has %d websites: pass --website UUID", len(cfg.Websites))
+		}
+		return &cfg.Websites[0], nil
+	}
+	for i := range cfg.Websites {
+		if cfg.Websites[i].UUID == uuid {
+			return &cfg.Websites[i], nil
+		}
+	}
+	return nil, fmt.Errorf("tune: no website %s in the configuration", uuid)
+}
+
+// storedJudgments grades search terms from a website's behaviour log.
+func storedJudgments(st *store.Store, website string) (bench.Judgments, error) {
+	ej := bench.NewEventJudgments()
+	err := st.EventsAfter(website, 0, func(_ uint64, raws []json.RawMessage) error {
+		for _, raw := range raws {
+			var e events.Event
+			if err := json.Unmarshal(raw, &e); err != nil {
+				return fmt.Errorf("tune: a stored event: %w", err)
+			}
+			ej.Add(&e)
+		}
+		return nil
+	})
+	return ej.Judgments(), err
+}
+
+// run cross-validates, fits on every term, prints both and adds the fit
+// to the configuration as a draft, returning its version id.
+func (t *tuning) run() (int, error) {
+	live, err := bench.LiveVersion(t.w, t.key)
+	if err != nil {
+		return 0, err
+	}
+	obj := bench.TuneObjective(t.g, t.lang, t.key, t.j, t.k)
+	params := tune.Params(live, bench.DefaultLengthNormalization)
+	terms := t.j.Terms()
+	progress := func(msg string) { t.log.Info(msg) }
+	rs, err := tune.CrossValidate(live, params, obj, terms, t.folds, t.rounds, progress)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(t.stdout, "NDCG@%d on held-out terms, %d-fold cross-validation over %d judged terms:\n", t.k, t.folds, len(terms))
 	for i, r := range rs {
-		fmt.Fprintf(stdout, "  fold %d: fitted on %d terms, measured on %d: %.4f -> %.4f\n", i+1, r.Train, r.Test, r.Base, r.Tuned)
+		fmt.Fprintf(t.stdout, "  fold %d: fitted on %d terms, measured on %d: %.4f -> %.4f\n", i+1, r.Train, r.Test, r.Base, r.Tuned)
 	}
 	base, tuned := tune.Mean(rs)
-	fmt.Fprintf(stdout, "  mean: %.4f -> %.4f (%+.4f)\n", base, tuned, tuned-base)
-
-	log.Info("fitting on every term for the draft")
-	fitted, score, err := tune.Fit(live, params, obj, terms, *rounds, progress)
+	fmt.Fprintf(t.stdout, "  mean: %.4f -> %.4f (%+.4f)\n", base, tuned, tuned-base)
+	t.log.Info("fitting on every term for the draft")
+	fitted, score, err := tune.Fit(live, params, obj, terms, t.rounds, progress)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	fmt.Fprintf(stdout, "fitted on all %d terms: NDCG@%d %.4f (not a measure of what it is worth: see the held-out figures)\n", len(terms), *k, score)
-	fmt.Fprintln(stdout, "settings:")
+	fmt.Fprintf(t.stdout, "fitted on all %d terms: NDCG@%d %.4f (not a measure of what it is worth: see the held-out figures)\n", len(terms), t.k, score)
+	fmt.Fprintln(t.stdout, "settings:")
 	for _, f := range fitted.Fields {
 		b := bench.DefaultLengthNormalization(f.Name)
 		if f.LengthNormalization != nil {
 			b = *f.LengthNormalization
 		}
-		fmt.Fprintf(stdout, "  %-14s weight %-7.4g lengthNormalization %.3g\n", f.Name, f.Weight, b)
+		fmt.Fprintf(t.stdout, "  %-14s weight %-7.4g lengthNormalization %.3g\n", f.Name, f.Weight, b)
 	}
-	fmt.Fprintf(stdout, "  proximity %.3g\n", fitted.ProximityOrDefault())
-	if *out == "" {
-		return nil
-	}
-	id, err := bench.AddDraft(w, config.DefaultKey, fitted)
-	if err != nil {
-		return err
-	}
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("tune: the tuned configuration is invalid: %w", err)
-	}
-	b, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("tune: %w", err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: search configuration %q, draft version %d beside the live one; search it with \"id\": %d, publish it by making it live\n",
-		*out, config.DefaultKey, id, id)
-	return nil
+	fmt.Fprintf(t.stdout, "  k1 %.3g, proximity %.3g\n", fitted.K1OrDefault(), fitted.ProximityOrDefault())
+	return bench.AddDraft(t.w, t.key, fitted)
 }
