@@ -41,6 +41,9 @@ func TestTokensGolden(t *testing.T) {
 			"\xff\xfe bad bytes \xc3",
 			"ﬁ ligature ½ fraction ① İstanbul",
 			"\u0663\u0664-mm дрель Ключ",
+			"18-Volt 18 volts 18v 6in 6 inches 6 in. 12mm 3M 1.5gal",
+			"2x4 4x8x10 1.5x2 2 in. x 4 in. 2x 4xl x4 2xl",
+			"sc141 m18 t5 br30 120v-140v 250ft foot stool volt meter",
 			long,
 			"éé" + strings.Repeat("a", 63),
 			strings.Repeat("a", 63) + "дд", // a 2-byte letter across the cut: dropped whole

@@ -4,6 +4,9 @@ package analysis
 // fast one gives the same tokens.
 
 import (
+	"regexp"
+	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,7 +56,9 @@ func (a *Analyzer) eachReference(text string, fn func(folded []byte, numeric boo
 		p.end = i
 		parts = append(parts, p)
 	}
+	parts = splitUnitsReference(buf, parts)
 	pos := 0
+	prevNumeric := false
 	for j := 0; j < len(parts); j++ {
 		// A group is a part and the parts joined to it.
 		k := j + 1
@@ -65,23 +70,58 @@ func (a *Analyzer) eachReference(text string, fn func(folded []byte, numeric boo
 			groupDigit = groupDigit || p.digit
 		}
 		first := pos
+		var words []string
 		for _, p := range parts[j:k] {
+			w := string(buf[p.start:p.end])
 			if p.end > p.start {
-				fn(truncate(buf[p.start:p.end]), p.digit, pos)
+				if prevNumeric && a.lang == English && unitAliasReference[w] != "" {
+					w = unitAliasReference[w]
+				}
+				fn(truncate([]byte(w)), p.digit, pos)
+				prevNumeric = p.digit
 			}
+			words = append(words, w)
 			pos++
 		}
 		if k-j > 1 && groupDigit {
-			sc.joined = sc.joined[:0]
-			for _, p := range parts[j:k] {
-				sc.joined = append(sc.joined, buf[p.start:p.end]...)
-			}
-			fn(truncate(sc.joined), true, first)
+			fn(truncate([]byte(strings.Join(words, ""))), true, first)
 		}
 		j = k - 1
 	}
-	sc.parts = parts
 	a.pool.Put(sc)
+}
+
+// The unit rules, by regular expression.
+var (
+	numberUnitRE = regexp.MustCompile(`^([0-9.]+)([^0-9.]+)$`)
+	dimensionRE  = regexp.MustCompile(`^[0-9.]+(x[0-9.]+)+$`)
+	numberRunRE  = regexp.MustCompile(`[0-9.]+|[^0-9.]+`)
+)
+
+var unitSymbolsReference = strings.Fields("in ft v w amp amps gal lb lbs oz mm cm m kg g ml l mah ah hp btu psi pc pcs pk qt yd kw kwh inch volt watt")
+
+var unitAliasReference = map[string]string{
+	"inch": "in", "inches": "in", "feet": "ft", "foot": "ft", "volt": "v", "volts": "v", "watt": "w", "watts": "w",
+	"amps": "amp", "ampere": "amp", "amperes": "amp", "gallon": "gal", "gallons": "gal",
+	"pound": "lb", "pounds": "lb", "lbs": "lb", "ounce": "oz", "ounces": "oz",
+}
+
+func splitUnitsReference(buf []byte, parts []part) []part {
+	var out []part
+	for _, p := range parts {
+		w := string(buf[p.start:p.end])
+		m := numberUnitRE.FindStringSubmatch(w)
+		if !p.digit || !(m != nil && slices.Contains(unitSymbolsReference, m[2]) || dimensionRE.MatchString(w)) {
+			out = append(out, p)
+			continue
+		}
+		at := p.start
+		for i, run := range numberRunRE.FindAllString(w, -1) {
+			out = append(out, part{start: at, end: at + len(run), digit: run[0] >= '0' && run[0] <= '9' || run[0] == '.', joined: i > 0 || p.joined})
+			at += len(run)
+		}
+	}
+	return out
 }
 
 func foldForTokensReference(dst []byte, s string) []byte {

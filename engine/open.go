@@ -248,4 +248,4 @@ func fingerprint(w *config.Website, lang analysis.Language) string {
 // settings changing (the analyzer's tokens, the extracted fields), so old
 // saved indexes are rebuilt rather than served stale. The segment's own
 // layout is index.FormatVersion, which Load checks.
-const indexAnalysis = 2
+const indexAnalysis = 3

@@ -143,6 +143,7 @@ func refWordRune(r rune) bool {
 type refToken struct {
 	folded  string
 	numeric bool
+	joined  bool // a joined group's concatenation: not a word a query needs
 }
 
 // refTokens splits text into words by the analysis package's rules: fold;
@@ -150,9 +151,11 @@ type refToken struct {
 // a word is a run of letters and digits, where a '.' or ',' between two
 // digits stays inside a number (as '.'); a '-' or '/' right between two
 // runs joins them, and a joined group holding a digit is also one more
-// word, its runs concatenated ("usb-3" is usb, 3 and usb3). Words are cut
-// to 64 bytes.
-func refTokens(text string) []refToken {
+// word, its runs concatenated ("usb-3" is usb, 3 and usb3). A run that is
+// a number against a unit symbol ("18v") or dimensions ("2x4") is cut
+// into joined runs; in English a unit word after a number is its symbol
+// ("18 volts": 18 v). Words are cut to 64 bytes.
+func refTokens(text string, lang analysis.Language) []refToken {
 	folded := []rune(refFold(text))
 	var rs []rune
 	for i, r := range folded {
@@ -188,7 +191,9 @@ func refTokens(text string) []refToken {
 			i++
 		}
 	done:
-		runs = append(runs, cur)
+		runs = append(runs, refUnitRuns(cur.text, cur.digit, cur.joined, func(text []rune, digit, joined bool) run {
+			return run{text: text, digit: digit, joined: joined}
+		})...)
 	}
 	var out []refToken
 	for j := 0; j < len(runs); {
@@ -199,14 +204,65 @@ func refTokens(text string) []refToken {
 		var whole []rune
 		digit := false
 		for _, r := range runs[j:k] {
-			out = append(out, refToken{refCut(r.text), r.digit})
-			whole = append(whole, r.text...)
+			text := r.text
+			if lang == analysis.English && len(out) > 0 && out[len(out)-1].numeric && !out[len(out)-1].joined {
+				if u, ok := refUnitWords[string(text)]; ok {
+					text = []rune(u)
+				}
+			}
+			out = append(out, refToken{folded: refCut(text), numeric: r.digit})
+			whole = append(whole, text...)
 			digit = digit || r.digit
 		}
 		if k-j > 1 && digit {
-			out = append(out, refToken{refCut(whole), true})
+			out = append(out, refToken{folded: refCut(whole), numeric: true, joined: true})
 		}
 		j = k
+	}
+	return out
+}
+
+// refUnitWords are English unit words after a number, and their symbols.
+var refUnitWords = map[string]string{
+	"inch": "in", "inches": "in", "feet": "ft", "foot": "ft", "volt": "v", "volts": "v", "watt": "w", "watts": "w",
+	"amps": "amp", "ampere": "amp", "amperes": "amp", "gallon": "gal", "gallons": "gal",
+	"pound": "lb", "pounds": "lb", "lbs": "lb", "ounce": "oz", "ounces": "oz",
+}
+
+// refUnitSymbols are the units a number is written against.
+var refUnitSymbols = strings.Fields("in ft v w amp amps gal lb lbs oz mm cm m kg g ml l mah ah hp btu psi pc pcs pk qt yd kw kwh inch volt watt")
+
+// refUnitRuns cuts a run holding a digit that is a number then a unit
+// symbol, or numbers with x between, where it changes from digits (and
+// '.') to other runes; any other run stays whole. mk makes a run.
+func refUnitRuns[R any](text []rune, digit, joined bool, mk func(text []rune, digit, joined bool) R) []R {
+	whole := []R{mk(text, digit, joined)}
+	if !digit {
+		return whole
+	}
+	isNum := func(r rune) bool { return r >= '0' && r <= '9' || r == '.' }
+	var pieces [][]rune
+	for i := 0; i < len(text); {
+		j := i + 1
+		for j < len(text) && isNum(text[j]) == isNum(text[i]) {
+			j++
+		}
+		pieces = append(pieces, text[i:j])
+		i = j
+	}
+	unit := len(pieces) == 2 && isNum(pieces[0][0]) && slices.Contains(refUnitSymbols, string(pieces[1]))
+	dims := len(pieces) >= 3 && len(pieces)%2 == 1
+	for i, p := range pieces {
+		if i%2 == 0 && !isNum(p[0]) || i%2 == 1 && string(p) != "x" {
+			dims = false
+		}
+	}
+	if !unit && !dims {
+		return whole
+	}
+	var out []R
+	for i, p := range pieces {
+		out = append(out, mk(p, isNum(p[0]), joined || i > 0))
 	}
 	return out
 }
@@ -291,6 +347,7 @@ type refVocabWord struct{ folded, term string }
 // refMatcher decides which products of a catalog a query matches.
 type refMatcher struct {
 	n    int
+	lang analysis.Language
 	stem func(string) string
 	// docs maps a term to the products holding it in a searched field,
 	// ascending.
@@ -322,7 +379,7 @@ type refMatcher struct {
 // (its synonyms). searched reports which text fields (refProductTexts
 // names) the version searches: terms are only those of searched fields.
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
-	m := &refMatcher{n: len(products), stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
+	m := &refMatcher{n: len(products), lang: lang, stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
 		typed: v.TypedTypos == nil || *v.TypedTypos}
 	if v.OptionalStopWords == nil || *v.OptionalStopWords {
 		m.isStop = analysis.New(lang).IsStop
@@ -332,7 +389,7 @@ func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang ana
 	for i := range products {
 		for field, texts := range refProductTexts(&products[i]) {
 			for _, text := range texts {
-				for _, tk := range refTokens(text) {
+				for _, tk := range refTokens(text, lang) {
 					term, ok := words[tk.folded]
 					if !ok {
 						term = refTerm(m.stem, tk)
@@ -377,7 +434,7 @@ func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang ana
 	// {"from": f, "terms": [...]} finds the terms from f only.
 	phrase := func(s string) []string {
 		var out []string
-		for _, tk := range refTokens(s) {
+		for _, tk := range refTokens(s, lang) {
 			out = append(out, refTerm(m.stem, tk))
 		}
 		return out
@@ -466,7 +523,13 @@ type refMatch struct {
 // match applies the documented rules to a phrase.
 func (m *refMatcher) match(phrase string) refMatch {
 	trimmed := strings.TrimSpace(phrase)
-	toks := refTokens(trimmed)
+	toks := refTokens(trimmed, m.lang)
+	// As-you-type applies to the last word a product needs: the last
+	// token that is not a joined group's concatenation.
+	last := len(toks) - 1
+	for last > 0 && toks[last].joined {
+		last--
+	}
 	if trimmed == "" || trimmed == "*" || len(toks) == 0 {
 		// The empty query (or only spaces) is the wildcard, like "*".
 		all := newRefSet(m.n)
@@ -499,6 +562,9 @@ func (m *refMatcher) match(phrase string) refMatch {
 			continue
 		}
 		tk := toks[i]
+		if tk.joined {
+			continue // it only adds to the score where it is
+		}
 		term := refTerm(m.stem, tk)
 		if seen[term] {
 			continue // a repeated word is one word
@@ -509,7 +575,7 @@ func (m *refMatcher) match(phrase string) refMatch {
 		// As-you-type: the last word also matches as a prefix (of 2 runes
 		// or more) unless the phrase ends in a space.
 		var prefixes []string
-		if i == len(toks)-1 && !strings.HasSuffix(phrase, " ") && utf8.RuneCountInString(tk.folded) >= 2 {
+		if i == last && !strings.HasSuffix(phrase, " ") && utf8.RuneCountInString(tk.folded) >= 2 {
 			prefixes = m.prefixTerms(tk.folded)
 			res.routes.prefix = m.widen(direct, prefixes) || res.routes.prefix
 		}

@@ -27,6 +27,7 @@ type Expansion struct {
 // Word is one query word (or a phrase with synonyms) and the terms it may
 // match.
 type Word struct {
+	pos int // the token's position in the phrase
 	// Stop: a function word of the language (Options.OptionalStopWords).
 	Stop    bool
 	Text    string
@@ -108,6 +109,12 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		return q
 	}
 	endsInSpace := strings.HasSuffix(phrase, " ")
+	// As-you-type applies to the last word a product needs: the last
+	// token that is not a joined group's concatenation.
+	last := len(toks) - 1
+	for last > 0 && toks[last].Pos <= toks[last-1].Pos {
+		last--
+	}
 	seen := make(map[string]bool, len(toks))
 	for i := 0; i < len(toks); i++ {
 		if n := multiWordSynonym(seg, opt.Synonyms, toks[i:], &q); n > 0 {
@@ -115,15 +122,29 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 			continue
 		}
 		tk := toks[i]
+		if i > 0 && tk.Pos <= toks[i-1].Pos && len(q.Words) > 0 {
+			// A joined token ("1gal" of "1-gal", "18v" of "18v"): not a
+			// word the products need, since a catalog writes "1 gal." as
+			// often; a route of its group's first word that only scores.
+			if id, ok := termIn(seg, tk.Term, q.Fields); ok {
+				for wi := len(q.Words) - 1; wi >= 0; wi-- {
+					if q.Words[wi].pos == tk.Pos {
+						q.Words[wi].add(Expansion{Term: id, Weight: weightExact, ScoreOnly: true})
+						break
+					}
+				}
+			}
+			continue
+		}
 		if seen[tk.Term] {
 			continue
 		}
 		seen[tk.Term] = true
-		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded)}
+		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos}
 		if id, ok := termIn(seg, tk.Term, q.Fields); ok {
 			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
 		}
-		if i == len(toks)-1 && opt.PrefixLast && !endsInSpace {
+		if i == last && opt.PrefixLast && !endsInSpace {
 			addPrefix(seg, &w, tk.Folded, q.Fields)
 		}
 		if opt.Synonyms != nil {

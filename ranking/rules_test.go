@@ -667,3 +667,66 @@ func TestWildcardListsInProductNumberOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinedTokensOnlyScore: a query's joined token ("1gal" of "1-gal",
+// "18v" of "18v") is not a word products need, as catalogs write "1
+// gal." as often as "1-gal."; units and dimensions written against their
+// number match them written apart (analysis: units); and the last word a
+// product needs is still a prefix. Fewer than 10 products match every
+// word here, so partial matches follow: want is the full matches, first.
+func TestJoinedTokensOnlyScore(t *testing.T) {
+	seg := segment(t,
+		"Wall Paint 1 gal. White",    // 0
+		"Wall Paint 1-gal. White",    // 1
+		"Cordless Drill 18 V",        // 2
+		"Cordless Drill 18-Volt Kit", // 3
+		"Stud 2 in. x 4 in. x 8 ft.", // 4
+		"Galvanized Post Base 4x4",   // 5
+		"Ceiling Fan 52 in. Brushed", // 6
+		"Wall Paint 5 gal. Eggshell", // 7
+	)
+	opt := Options{PrefixLast: true}
+	for _, tc := range []struct {
+		phrase string
+		want   []string
+	}{
+		{"1-gal paint ", []string{"SKU-0", "SKU-1"}},
+		{"1 gallon paint ", []string{"SKU-0", "SKU-1"}},
+		{"18v drill ", []string{"SKU-2", "SKU-3"}},
+		{"18 volts drill ", []string{"SKU-2", "SKU-3"}},
+		{"2x4 stud ", []string{"SKU-4"}},
+		{"4x4 post ", []string{"SKU-5"}},
+		{"52in ceiling fan ", []string{"SKU-6"}},
+		{"52 inches fan ", []string{"SKU-6"}},
+		{"fan 52in bru", []string{"SKU-6"}}, // "bru" ends the words: a prefix
+		{"5gal pai", []string{"SKU-7"}},     // so does "pai", before the joined "5gal"
+	} {
+		got := search(t, seg, tc.phrase, opt)
+		if len(got) < len(tc.want) || !slices.Equal(sorted(got[:len(tc.want)]), tc.want) {
+			t.Errorf("%q: %v, want %v first", tc.phrase, got, tc.want)
+		}
+	}
+}
+
+// TestJoinedTokenNotNeeded: every product holding the parts of a joined
+// group matches it fully, with or without the joined form: "1-gal paint"
+// finds the twelve "1 gal." paints and the one "1-gal." paint without
+// relaxing to partial matches.
+func TestJoinedTokenNotNeeded(t *testing.T) {
+	var titles []string
+	for i := range 12 {
+		titles = append(titles, fmt.Sprintf("Wall Paint 1 gal. Color %c", 'a'+i))
+	}
+	titles = append(titles, "Wall Paint 1-gal. White", "Cordless Drill 18-Volt", "Cordless Drill 18V")
+	seg := segment(t, titles...)
+	for _, tc := range []struct {
+		phrase string
+		want   uint64
+	}{{"1-gal paint ", 13}, {"1gal paint ", 13}, {"18v drill ", 2}} {
+		q := Parse(seg, an, tc.phrase, Options{PrefixLast: true})
+		all, _, relaxed := Match(seg, &q)
+		if n := all.GetCardinality(); n != tc.want || relaxed && tc.want >= relaxBelow {
+			t.Errorf("%q: %d products (relaxed %v), want %d matching every word", tc.phrase, n, relaxed, tc.want)
+		}
+	}
+}
