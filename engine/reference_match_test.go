@@ -370,6 +370,8 @@ type refMatcher struct {
 	synMax   int
 	// typed: typos of the word as typed too (config TypedTypos).
 	typed bool
+	// compounds: words written apart or together (config CompoundWords).
+	compounds bool
 	// isStop reports a function word of the language (config
 	// OptionalStopWords); nil when they are not optional.
 	isStop func(folded string) bool
@@ -380,7 +382,7 @@ type refMatcher struct {
 // names) the version searches: terms are only those of searched fields.
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
 	m := &refMatcher{n: len(products), lang: lang, stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
-		typed: v.TypedTypos == nil || *v.TypedTypos}
+		typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords}
 	if v.OptionalStopWords == nil || *v.OptionalStopWords {
 		m.isStop = analysis.New(lang).IsStop
 	}
@@ -543,6 +545,13 @@ func (m *refMatcher) match(phrase string) refMatch {
 	// products, directly or through synonyms.
 	var alls, directs []refSet
 	var stops []bool // a function word, optional in a relaxed match
+	// Each word as compound routes see it: a synonym phrase takes no part.
+	type wordInfo struct {
+		folded          string
+		numeric, phrase bool
+		exactOrPrefix   bool
+	}
+	var infos []wordInfo
 	seen := map[string]bool{}
 	for i := 0; i < len(toks); i++ {
 		// A multi-word synonym source is recognised as consecutive words,
@@ -558,6 +567,7 @@ func (m *refMatcher) match(phrase string) refMatch {
 				res.routes.synonym = true
 			}
 			alls, directs, stops = append(alls, all), append(directs, direct), append(stops, false)
+			infos = append(infos, wordInfo{phrase: true})
 			i += n - 1
 			continue
 		}
@@ -592,6 +602,43 @@ func (m *refMatcher) match(phrase string) refMatch {
 			res.routes.synonym = true
 		}
 		alls, directs, stops = append(alls, all), append(directs, direct), append(stops, m.isStop != nil && m.isStop(tk.folded))
+		infos = append(infos, wordInfo{folded: tk.folded, numeric: tk.numeric, exactOrPrefix: exact || len(prefixes) > 0})
+	}
+	if m.compounds {
+		// Two consecutive words the catalog writes as one each match it.
+		for i := 0; i+1 < len(infos); i++ {
+			a, b := infos[i], infos[i+1]
+			if a.phrase || b.phrase || a.numeric || b.numeric || stops[i] || stops[i+1] || len(a.folded) < 3 || len(b.folded) < 3 {
+				continue
+			}
+			if joined := m.stem(a.folded + b.folded); m.terms[joined] {
+				d := m.termDocs(joined)
+				for _, j := range []int{i, i + 1} {
+					alls[j].or(d)
+					directs[j].or(d)
+					infos[j].exactOrPrefix = true
+				}
+			}
+		}
+		// A word with no exact, prefix or joined match that the catalog
+		// writes as two matches both, cut at the first place that works.
+		for i, w := range infos {
+			if w.phrase || w.numeric || w.exactOrPrefix || len(w.folded) < 6 {
+				continue
+			}
+			for cut := 3; cut <= len(w.folded)-3; cut++ {
+				if !utf8.RuneStart(w.folded[cut]) {
+					continue
+				}
+				l, r := m.stem(w.folded[:cut]), m.stem(w.folded[cut:])
+				if m.terms[l] && m.terms[r] {
+					d := m.phraseDocs([]string{l, r})
+					alls[i].or(d)
+					directs[i].or(d)
+					break
+				}
+			}
+		}
 	}
 	every := func(sets []refSet) refSet {
 		s := sets[0].clone()

@@ -177,7 +177,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 		return nil, err
 	}
 	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key}
-	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops}
+	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops, CompoundWords: v.compounds}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)
 		if err != nil {

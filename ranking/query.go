@@ -27,7 +27,8 @@ type Expansion struct {
 // Word is one query word (or a phrase with synonyms) and the terms it may
 // match.
 type Word struct {
-	pos int // the token's position in the phrase
+	pos     int // the token's position in the phrase
+	numeric bool
 	// Stop: a function word of the language (Options.OptionalStopWords).
 	Stop    bool
 	Text    string
@@ -61,8 +62,14 @@ const (
 	weightPrefix  = 0.6
 	weightSynonym = 0.8
 	weightTypo    = 0.45
-	maxPrefixExp  = 32
-	maxTypoExp    = 16
+	// weightJoined is two query words' route through the word the
+	// catalog writes them as; weightCut each half of a word the catalog
+	// writes as two. Home Depot NDCG@10 moved little between 0.3 and 0.8
+	// for the joined word (docs/benchmarks.md, Relevance levers).
+	weightJoined = 0.6
+	weightCut    = 0.5
+	maxPrefixExp = 32
+	maxTypoExp   = 16
 )
 
 // Options tune expansion per search configuration.
@@ -86,6 +93,9 @@ type Options struct {
 	// within 1 edit of it (from 4 letters) or 2 (from 9), so "celing"
 	// finds "ceiling", whose stem is two edits from "celing"'s.
 	TypedTypos bool
+	// CompoundWords matches words written apart or together (compounds):
+	// "lawn mower" finds "Lawnmower", "doorknob" finds "Door Knob".
+	CompoundWords bool
 }
 
 // Parse analyses phrase against seg. A phrase of only "*" (or nothing but
@@ -140,7 +150,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 			continue
 		}
 		seen[tk.Term] = true
-		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos}
+		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos, numeric: tk.Numeric}
 		if id, ok := termIn(seg, tk.Term, q.Fields); ok {
 			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
 		}
@@ -160,7 +170,62 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		}
 		q.Words = append(q.Words, w)
 	}
+	if opt.CompoundWords {
+		compounds(seg, an, &q)
+	}
 	return q
+}
+
+// matchedAsTyped reports whether a word has an exact, prefix or joined
+// route (score-only and suggested routes aside).
+func matchedAsTyped(w *Word) bool {
+	for _, e := range w.Exp {
+		if !e.ScoreOnly && !e.Suggested && e.Weight >= weightPrefix {
+			return true
+		}
+	}
+	return false
+}
+
+// compounds adds the routes of words written apart or together: two
+// consecutive words that the catalog writes as one ("lawn mower",
+// "lawnmower") each take the joined word as a route; a word without an
+// exact or prefix match that the catalog writes as two ("doorknob",
+// "door knob") takes both as a phrase route, its first cut (from the
+// third byte on, leaving three) whose halves are both terms. Words with
+// a digit, function words (when optional), words of under 3 bytes and
+// synonym phrases take part in neither. Joins come first: a word that
+// gains one is not cut.
+func compounds(seg *index.Segment, an *analysis.Analyzer, q *Query) {
+	for i := 0; i+1 < len(q.Words); i++ {
+		a, b := &q.Words[i], &q.Words[i+1]
+		if a.numeric || b.numeric || a.Stop || b.Stop || len(a.Text) < 3 || len(b.Text) < 3 || strings.Contains(a.Text, " ") || strings.Contains(b.Text, " ") {
+			continue
+		}
+		if id, ok := termIn(seg, an.Stem(a.Text+b.Text), q.Fields); ok {
+			a.add(Expansion{Term: id, Weight: weightJoined})
+			b.add(Expansion{Term: id, Weight: weightJoined})
+		}
+	}
+	for i := range q.Words {
+		w := &q.Words[i]
+		if w.numeric || matchedAsTyped(w) || len(w.Text) < 6 || strings.Contains(w.Text, " ") {
+			continue
+		}
+		for cut := 3; cut <= len(w.Text)-3; cut++ {
+			if !utf8.RuneStart(w.Text[cut]) {
+				continue
+			}
+			lid, ok1 := termIn(seg, an.Stem(w.Text[:cut]), q.Fields)
+			rid, ok2 := termIn(seg, an.Stem(w.Text[cut:]), q.Fields)
+			if ok1 && ok2 {
+				w.Phrases = append(w.Phrases, Phrase{Terms: []uint32{lid, rid}})
+				w.add(Expansion{Term: lid, Weight: weightCut, ScoreOnly: true})
+				w.add(Expansion{Term: rid, Weight: weightCut, ScoreOnly: true})
+				break
+			}
+		}
+	}
 }
 
 // multiWordSynonym turns the longest synonym source phrase starting at

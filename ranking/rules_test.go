@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 )
@@ -727,6 +729,49 @@ func TestJoinedTokenNotNeeded(t *testing.T) {
 		all, _, relaxed := Match(seg, &q)
 		if n := all.GetCardinality(); n != tc.want || relaxed && tc.want >= relaxBelow {
 			t.Errorf("%q: %d products (relaxed %v), want %d matching every word", tc.phrase, n, relaxed, tc.want)
+		}
+	}
+}
+
+// TestCompoundWords: words the catalog writes together match typed apart
+// and the other way round (Options.CompoundWords): "lawn mower" finds the
+// Lawnmower, "doorknob" the Door Knob; a word with a match as typed is
+// not cut, words with digits take no part, and without the option
+// neither route exists.
+func TestCompoundWords(t *testing.T) {
+	seg := segment(t,
+		"Lawnmower Blade",        // 0
+		"Lawn Mower Cover",       // 1
+		"Brass Door Knob Set",    // 2
+		"Doorknob Lock",          // 3
+		"Garden Hose Reel 50 ft", // 4
+	)
+	on, off := Options{CompoundWords: true}, Options{}
+	for _, tc := range []struct {
+		phrase string
+		opt    Options
+		want   []string // matching every word, sorted
+	}{
+		{"lawn mower ", on, []string{"SKU-0", "SKU-1"}},
+		{"lawnmower ", on, []string{"SKU-0"}}, // matched as typed: not cut
+		{"doorknob ", on, []string{"SKU-3"}},
+		{"doorknobs ", on, []string{"SKU-3"}},
+		{"door knob ", on, []string{"SKU-2", "SKU-3"}},
+		{"hosereel ", on, []string{"SKU-4"}},
+		{"lawn mower ", off, []string{"SKU-1"}},
+		{"hosereel ", off, nil},
+	} {
+		q := Parse(seg, an, tc.phrase, tc.opt)
+		var sets []*roaring.Bitmap // each word's products: every word's are the full matches
+		for i := range q.Words {
+			sets = append(sets, wordDocs(seg, &q.Words[i], q.Fields, true))
+		}
+		var got []string
+		for _, d := range intersect(sets).ToArray() {
+			got = append(got, seg.Key(d))
+		}
+		if !slices.Equal(sorted(got), tc.want) {
+			t.Errorf("%q (compounds %v): %v, want %v", tc.phrase, tc.opt.CompoundWords, got, tc.want)
 		}
 	}
 }
