@@ -12,6 +12,20 @@ import (
 // readCSV calls fn with the columns cols of each row of a CSV file with
 // a header, in that order (row is reused between calls); an error names
 // the file and, for a row, its line.
+// csvHeader is the first record of a CSV file.
+func csvHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	header, err := csv.NewReader(f).Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	return header, nil
+}
+
 func readCSV(path string, cols []string, fn func(row []string) error) error {
 	f, err := os.Open(path)
 	if err != nil {

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/aisle-search/aisle/events"
@@ -56,5 +58,36 @@ func TestEventJudgments(t *testing.T) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestLoadShopJudgments reads a shop's judgment form beside Home
+// Depot's and refuses other headers and grades.
+func TestLoadShopJudgments(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	shop, err := LoadJudgments(write("shop.csv", "query,productNumber,grade,note\ndrill,P1,2,x\ndrill,P2,0,\nlamp,P3,1.5,\n"))
+	if err != nil || !maps.EqualFunc(shop, Judgments{"drill": {"P1": 2, "P2": 0}, "lamp": {"P3": 1.5}}, func(a, b map[string]float64) bool { return maps.Equal(a, b) }) {
+		t.Errorf("shop form: %v, %v", shop, err)
+	}
+	hd, err := LoadJudgments(write("hd.csv", "id,product_uid,product_title,search_term,relevance\n1,100001,Angle,angle bracket,3\n"))
+	if err != nil || hd["angle bracket"]["100001"] != 2 {
+		t.Errorf("Home Depot form: %v, %v", hd, err)
+	}
+	for name, content := range map[string]string{
+		"no columns":          "a,b,c\n1,2,3\n",
+		"a bad grade":         "query,productNumber,grade\ndrill,P1,high\n",
+		"a negative grade":    "query,productNumber,grade\ndrill,P1,-1\n",
+		"a relevance under 1": "product_uid,search_term,relevance\n1,drill,0.5\n",
+	} {
+		if _, err := LoadJudgments(write("bad.csv", content)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }

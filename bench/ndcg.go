@@ -13,19 +13,34 @@ import (
 // Judgments maps a search term to the judged products and their gains.
 type Judgments map[string]map[string]float64
 
-// LoadJudgments reads a Home Depot style CSV (id, product_uid,
-// product_title, search_term, relevance) with gain = relevance − 1.
+// LoadJudgments reads graded judgments from a CSV with a header, in one
+// of two forms:
+//   - a shop's: query, productNumber, grade (the gain, 0 = not relevant;
+//     other columns ignored);
+//   - Home Depot's: product_uid, search_term, relevance (1 to 3; gain =
+//     relevance − 1).
 func LoadJudgments(path string) (Judgments, error) {
+	header, err := csvHeader(path)
+	if err != nil {
+		return nil, fmt.Errorf("load judgments: %w", err)
+	}
+	cols, offset := []string{"productNumber", "query", "grade"}, 0.0
+	if !slices.Contains(header, "query") {
+		cols, offset = []string{"product_uid", "search_term", "relevance"}, 1
+		if !slices.Contains(header, "search_term") {
+			return nil, fmt.Errorf("load judgments: %s: the header has neither query, productNumber and grade nor product_uid, search_term and relevance", path)
+		}
+	}
 	j := Judgments{}
-	err := readCSV(path, []string{"product_uid", "search_term", "relevance"}, func(row []string) error {
-		rel, err := strconv.ParseFloat(row[2], 64)
-		if err != nil {
-			return fmt.Errorf("relevance %q: %w", row[2], err)
+	err = readCSV(path, cols, func(row []string) error {
+		g, err := strconv.ParseFloat(row[2], 64)
+		if err != nil || g-offset < 0 {
+			return fmt.Errorf("%s %q: want a number, at least %v", cols[2], row[2], offset)
 		}
 		if j[row[1]] == nil {
 			j[row[1]] = map[string]float64{}
 		}
-		j[row[1]][row[0]] = rel - 1
+		j[row[1]][row[0]] = g - offset
 		return nil
 	})
 	if err != nil {

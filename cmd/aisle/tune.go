@@ -36,7 +36,7 @@ func runTune(_ context.Context, args []string, stdout, stderr io.Writer, log *sl
 	key := fs.String("key", config.DefaultKey, "the search configuration `KEY` to tune")
 	langName := fs.String("lang", env("AISLE_LANG", "en"), "with --data: stemming `LANGUAGE` of a website whose configuration sets none")
 	shared := fs.String("shared", "", "without --data: the shared data `DIR` (found above the working directory when empty)")
-	judgments := fs.String("judgments", "", "graded judgments `FILE`: a CSV of product_uid, search_term and relevance (1 to 3); empty: with --data, the website's search, click, cart and purchase events; without, the Home Depot development judgments")
+	judgments := fs.String("judgments", "", "graded judgments `FILE`: a CSV with columns query, productNumber and grade (0 = not relevant), or Home Depot's product_uid, search_term and relevance (1 to 3); empty: with --data, the website's search, click, cart and purchase events; without, the Home Depot development judgments")
 	folds := fs.Int("folds", 5, "cross-validation `FOLDS`: each fit on all but one, measured on that one")
 	rounds := fs.Int("rounds", 3, "coordinate ascent `ROUNDS` at most")
 	k := fs.Int("k", 10, "rank cut-off `K` for NDCG")
