@@ -307,3 +307,19 @@ func TestStopWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldPhrase: redirect "queries ... (compared folded, spaces
+// collapsed)" (docs/configuration.md).
+func TestFoldPhrase(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"Returns Policy", "returns policy"},
+		{"  RETURNS \t\n policy  ", "returns policy"},
+		{"Rétürns", "returns"},
+		{"", ""},
+		{"   ", ""},
+	} {
+		if got := FoldPhrase(tc.in); got != tc.want {
+			t.Errorf("FoldPhrase(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -83,6 +84,13 @@ var asciiLower = func() (t [utf8.RuneSelf]byte) {
 	}
 	return t
 }()
+
+// FoldPhrase is a phrase folded with its spaces collapsed: how a shop's
+// configured phrases (redirects, campaign targets) and the phrases
+// shoppers search for are compared, however they were typed.
+func FoldPhrase(q string) string {
+	return strings.Join(strings.Fields(FoldString(q)), " ")
+}
 
 // FoldString is Fold for callers that need a string key.
 func FoldString(s string) string {

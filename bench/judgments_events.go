@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"strings"
-
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/events"
 )
@@ -63,7 +61,7 @@ func (ej *EventJudgments) Add(e *events.Event) {
 	}
 	switch e.Kind {
 	case events.Search:
-		if q := normalizePhrase(e.Query); q != "" {
+		if q := analysis.FoldPhrase(e.Query); q != "" {
 			v.query, v.queryAt = q, e.Time
 		}
 	case events.Click:
@@ -100,8 +98,3 @@ func (ej *EventJudgments) grade(term, product string, g float64) {
 
 // Judgments is what the events so far grade.
 func (ej *EventJudgments) Judgments() Judgments { return ej.j }
-
-// normalizePhrase folds a phrase and collapses its spaces.
-func normalizePhrase(q string) string {
-	return strings.Join(strings.Fields(analysis.FoldString(q)), " ")
-}

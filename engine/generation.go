@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -497,16 +496,10 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	for i := range v.Redirects {
 		r := &v.Redirects[i]
 		for _, q := range r.Queries {
-			out.redirects[normalizeQuery(q)] = r
+			out.redirects[analysis.FoldPhrase(q)] = r
 		}
 	}
 	return out, nil
-}
-
-// normalizeQuery folds a phrase and collapses its spaces, so redirects
-// match however the shopper typed them.
-func normalizeQuery(q string) string {
-	return strings.Join(strings.Fields(analysis.FoldString(q)), " ")
 }
 
 // searchVersion finds the live version of key, or the version id.

@@ -12,22 +12,6 @@ import (
 	"github.com/aisle-search/aisle/config"
 )
 
-// TestNormalizeQuery: redirect "queries ... (compared folded, spaces
-// collapsed)" (docs/configuration.md).
-func TestNormalizeQuery(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Returns Policy", "returns policy"},
-		{"  RETURNS \t\n policy  ", "returns policy"},
-		{"Rétürns", "returns"},
-		{"", ""},
-		{"   ", ""},
-	} {
-		if got := normalizeQuery(tc.in); got != tc.want {
-			t.Errorf("normalizeQuery(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestCompileErrors: a configuration the engine cannot serve fails when
 // the generation is assembled, naming the configuration and version,
 // rather than on a shopper's request (render.Compile: "errors surface

@@ -28,7 +28,7 @@ type campaign struct {
 func compileCampaign(c *config.Campaign) *campaign {
 	out := &campaign{cfg: c}
 	for _, q := range c.Target.Queries {
-		if words := strings.Fields(normalizeQuery(q)); len(words) > 0 {
+		if words := strings.Fields(analysis.FoldPhrase(q)); len(words) > 0 {
 			out.queries = append(out.queries, words)
 		}
 	}
@@ -77,7 +77,7 @@ func (g *Generation) sponsors(r *adRequest, limit int) []sponsor {
 				continue
 			}
 			if words == nil {
-				words = strings.Fields(normalizeQuery(r.query))
+				words = strings.Fields(analysis.FoldPhrase(r.query))
 			}
 			if !slices.ContainsFunc(c.queries, func(q []string) bool { return containsAll(words, q) }) {
 				continue

@@ -10,6 +10,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
@@ -616,7 +617,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 func (v *version) searchRedirects(query string, p *PageSettings) *RedirectResult {
 	start, count, _ := p.window("redirects")
 	rr := &RedirectResult{Start: start, Requested: count, Items: []RedirectOut{}}
-	r, ok := v.redirects[normalizeQuery(query)]
+	r, ok := v.redirects[analysis.FoldPhrase(query)]
 	if !ok {
 		return rr
 	}
