@@ -8,6 +8,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/datasets"
+	"github.com/aisle-search/aisle/ranking"
 	"github.com/aisle-search/aisle/tune"
 )
 
@@ -47,11 +48,9 @@ func TestTuneLearnsWhatJudgmentsWant(t *testing.T) {
 		t.Fatal(err)
 	}
 	obj := TuneObjective(g, analysis.English, config.DefaultKey, j, 10)
-	live, err := LiveVersion(w, config.DefaultKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := tune.Params(live, DefaultLengthNormalization)
+	s, _ := w.SearchConfig(config.DefaultKey)
+	live, _ := s.Live()
+	params := tune.Params(live, ranking.DefaultLengthNormalization)
 	terms := j.Terms()
 	base, err := obj(live, terms)
 	if err != nil {
@@ -72,10 +71,7 @@ func TestTuneLearnsWhatJudgmentsWant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := AddDraft(w, config.DefaultKey, fitted)
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := s.AddDraft(*fitted)
 	if err := cfg.Validate(); err != nil {
 		t.Fatalf("the configuration with the tuned draft (version %d) is invalid: %v", id, err)
 	}
@@ -105,10 +101,8 @@ func TestTuneObjectiveMatchesEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := LiveVersion(&cfg.Websites[0], config.DefaultKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := cfg.Websites[0].SearchConfig(config.DefaultKey)
+	live, _ := s.Live()
 	got, err := TuneObjective(g, analysis.English, config.DefaultKey, j, 10)(live, j.Terms())
 	if err != nil {
 		t.Fatal(err)

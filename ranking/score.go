@@ -26,6 +26,17 @@ func DefaultParams() Params {
 	return p
 }
 
+// DefaultLengthNormalization is the BM25 b of the searchable field name
+// when its configuration sets none (DefaultParams); 0 for a name that is
+// not a text field.
+func DefaultLengthNormalization(name string) float64 {
+	f, ok := index.FieldByName(name)
+	if !ok {
+		return 0
+	}
+	return float64(DefaultParams().B[f])
+}
+
 // relaxBelow is the number of docs matching every word under which a
 // multi-word query also finds docs matching only some words; those follow,
 // so a long phrase still fills a page. Measured on the Home Depot

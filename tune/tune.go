@@ -164,7 +164,8 @@ func Folds(terms []string, k int) [][]string {
 	for _, t := range terms {
 		h := fnv.New32a()
 		h.Write([]byte(t))
-		folds[h.Sum32()%uint32(k)] = append(folds[h.Sum32()%uint32(k)], t)
+		f := h.Sum32() % uint32(k)
+		folds[f] = append(folds[f], t)
 	}
 	return folds
 }

@@ -103,7 +103,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		cfg = newCfg
 		fmt.Fprintf(stdout, "no configuration given or stored: a new website %s with the default search configuration (key %q)\n", uuid, config.DefaultKey)
 	}
-	w, err := importWebsite(cfg, *website)
+	w, err := chooseWebsite("import", cfg, *website)
 	if err != nil {
 		return err
 	}
@@ -141,17 +141,17 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 	return nil
 }
 
-// importWebsite is the website of cfg an offline import writes to: the
-// one named, or the only one.
-func importWebsite(cfg *config.File, uuid string) (*config.Website, error) {
+// chooseWebsite is the website of cfg a command works on: the one
+// named, or the only one; errors begin with the command's name.
+func chooseWebsite(command string, cfg *config.File, uuid string) (*config.Website, error) {
 	if uuid != "" {
 		if w, ok := cfg.Website(uuid); ok {
 			return w, nil
 		}
-		return nil, fmt.Errorf("import: the configuration has no website %s (it has %s)", uuid, websiteList(cfg))
+		return nil, fmt.Errorf("%s: the configuration has no website %s (it has %s)", command, uuid, websiteList(cfg))
 	}
-	if len(cfg.Websites) > 1 {
-		return nil, fmt.Errorf("import: the configuration has %d websites: name one with --website (%s)", len(cfg.Websites), websiteList(cfg))
+	if len(cfg.Websites) != 1 {
+		return nil, fmt.Errorf("%s: the configuration has %d websites: name one with --website (%s)", command, len(cfg.Websites), websiteList(cfg))
 	}
 	return &cfg.Websites[0], nil
 }

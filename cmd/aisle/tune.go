@@ -17,6 +17,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/ranking"
 	"github.com/aisle-search/aisle/store"
 	"github.com/aisle-search/aisle/tune"
 )
@@ -136,7 +137,7 @@ func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) er
 	if t.cfg == nil {
 		return fmt.Errorf("tune: %s has no configuration: import a catalog first", dir)
 	}
-	if t.w, err = pickWebsite(t.cfg, website); err != nil {
+	if t.w, err = chooseWebsite("tune", t.cfg, website); err != nil {
 		return err
 	}
 	t.lang = t.w.Lang(lang)
@@ -173,22 +174,6 @@ func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) er
 	return nil
 }
 
-// pickWebsite is the website of cfg with uuid, or its only one.
-func pickWebsite(cfg *config.File, uuid string) (*config.Website, error) {
-	if uuid == "" {
-		if len(cfg.Websites) != 1 {
-			return nil, fmt.Errorf("tune: the configuration has %d websites: pass --website UUID", len(cfg.Websites))
-		}
-		return &cfg.Websites[0], nil
-	}
-	for i := range cfg.Websites {
-		if cfg.Websites[i].UUID == uuid {
-			return &cfg.Websites[i], nil
-		}
-	}
-	return nil, fmt.Errorf("tune: no website %s in the configuration", uuid)
-}
-
 // storedJudgments grades search terms from a website's behaviour log.
 func storedJudgments(st *store.Store, website string) (bench.Judgments, error) {
 	ej := bench.NewEventJudgments()
@@ -208,12 +193,16 @@ func storedJudgments(st *store.Store, website string) (bench.Judgments, error) {
 // run cross-validates, fits on every term, prints both and adds the fit
 // to the configuration as a draft, returning its version id.
 func (t *tuning) run() (int, error) {
-	live, err := bench.LiveVersion(t.w, t.key)
-	if err != nil {
-		return 0, err
+	s, ok := t.w.SearchConfig(t.key)
+	if !ok {
+		return 0, fmt.Errorf("tune: no search configuration %q", t.key)
+	}
+	live, ok := s.Live()
+	if !ok {
+		return 0, fmt.Errorf("tune: search configuration %q has no live version", t.key)
 	}
 	obj := bench.TuneObjective(t.g, t.lang, t.key, t.j, t.k)
-	params := tune.Params(live, bench.DefaultLengthNormalization)
+	params := tune.Params(live, ranking.DefaultLengthNormalization)
 	terms := t.j.Terms()
 	progress := func(msg string) { t.log.Info(msg) }
 	rs, err := tune.CrossValidate(live, params, obj, terms, t.folds, t.rounds, progress)
@@ -234,12 +223,12 @@ func (t *tuning) run() (int, error) {
 	fmt.Fprintf(t.stdout, "fitted on all %d terms: NDCG@%d %.4f (not a measure of what it is worth: see the held-out figures)\n", len(terms), t.k, score)
 	fmt.Fprintln(t.stdout, "settings:")
 	for _, f := range fitted.Fields {
-		b := bench.DefaultLengthNormalization(f.Name)
+		b := ranking.DefaultLengthNormalization(f.Name)
 		if f.LengthNormalization != nil {
 			b = *f.LengthNormalization
 		}
 		fmt.Fprintf(t.stdout, "  %-14s weight %-7.4g lengthNormalization %.3g\n", f.Name, f.Weight, b)
 	}
 	fmt.Fprintf(t.stdout, "  k1 %.3g, proximity %.3g\n", fitted.K1OrDefault(), fitted.ProximityOrDefault())
-	return bench.AddDraft(t.w, t.key, fitted)
+	return s.AddDraft(*fitted), nil
 }
