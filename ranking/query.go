@@ -162,7 +162,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 				addSynonym(seg, &w, p, q.Fields)
 			}
 		}
-		if !tk.Numeric && !hasExact(w) {
+		if !tk.Numeric && !hasExact(&w) {
 			addTypos(seg, &w, tk.Term, q.Fields)
 			if opt.TypedTypos {
 				addTypedTypos(seg, &w, tk.Folded, q.Fields)
@@ -174,17 +174,6 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		compounds(seg, an, &q)
 	}
 	return q
-}
-
-// matchedAsTyped reports whether a word has an exact, prefix or joined
-// route (score-only and suggested routes aside).
-func matchedAsTyped(w *Word) bool {
-	for _, e := range w.Exp {
-		if !e.ScoreOnly && !e.Suggested && e.Weight >= weightPrefix {
-			return true
-		}
-	}
-	return false
 }
 
 // compounds adds the routes of words written apart or together: two
@@ -209,7 +198,7 @@ func compounds(seg *index.Segment, an *analysis.Analyzer, q *Query) {
 	}
 	for i := range q.Words {
 		w := &q.Words[i]
-		if w.numeric || matchedAsTyped(w) || len(w.Text) < 6 || strings.Contains(w.Text, " ") {
+		if w.numeric || hasExact(w) || len(w.Text) < 6 || strings.Contains(w.Text, " ") {
 			continue
 		}
 		for cut := 3; cut <= len(w.Text)-3; cut++ {
@@ -300,9 +289,12 @@ func termIn(seg *index.Segment, t string, fields index.FieldMask) (uint32, bool)
 	return id, true
 }
 
-func hasExact(w Word) bool {
+// hasExact reports whether a word matches as typed: through an exact,
+// prefix or joined route (routes that only score, and synonyms, aside).
+// Such a word takes no typo routes and is not cut in two.
+func hasExact(w *Word) bool {
 	for _, e := range w.Exp {
-		if !e.Suggested && e.Weight >= weightPrefix {
+		if !e.ScoreOnly && !e.Suggested && e.Weight >= weightPrefix {
 			return true
 		}
 	}
