@@ -670,12 +670,11 @@ func TestWildcardListsInProductNumberOrder(t *testing.T) {
 	}
 }
 
-// TestJoinedTokensOnlyScore: a query's joined token ("1gal" of "1-gal",
-// "18v" of "18v") is not a word products need, as catalogs write "1
-// gal." as often as "1-gal."; units and dimensions written against their
-// number match them written apart (analysis: units); and the last word a
-// product needs is still a prefix. Fewer than 10 products match every
-// word here, so partial matches follow: want is the full matches, first.
+// TestJoinedTokensOnlyScore: units and dimensions written against their
+// number match them written apart (analysis: units), in either
+// direction; a query's joined token ("1gal" of "1-gal") is not a word
+// the products need; and the last word a product needs is still a
+// prefix. want is the products matching every word.
 func TestJoinedTokensOnlyScore(t *testing.T) {
 	seg := segment(t,
 		"Wall Paint 1 gal. White",    // 0
@@ -701,13 +700,26 @@ func TestJoinedTokensOnlyScore(t *testing.T) {
 		{"52in ceiling fan ", []string{"SKU-6"}},
 		{"52 inches fan ", []string{"SKU-6"}},
 		{"fan 52in bru", []string{"SKU-6"}}, // "bru" ends the words: a prefix
-		{"5gal pai", []string{"SKU-7"}},     // so does "pai", before the joined "5gal"
+		{"paint 5gal", []string{"SKU-7"}},   // the joined "5gal" last: "gal" is the prefix
 	} {
-		got := search(t, seg, tc.phrase, opt)
-		if len(got) < len(tc.want) || !slices.Equal(sorted(got[:len(tc.want)]), tc.want) {
-			t.Errorf("%q: %v, want %v first", tc.phrase, got, tc.want)
+		if got := fullMatches(seg, Parse(seg, an, tc.phrase, opt)); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v match every word, want %v", tc.phrase, got, tc.want)
 		}
 	}
+}
+
+// fullMatches is the product numbers of the products matching every word
+// of q, sorted: Match's set before any relaxing.
+func fullMatches(seg *index.Segment, q Query) []string {
+	var sets []*roaring.Bitmap
+	for i := range q.Words {
+		sets = append(sets, wordDocs(seg, &q.Words[i], q.Fields, true))
+	}
+	var out []string
+	for _, d := range intersect(sets).ToArray() {
+		out = append(out, seg.Key(d))
+	}
+	return sorted(out)
 }
 
 // TestJoinedTokenNotNeeded: every product holding the parts of a joined
@@ -761,16 +773,8 @@ func TestCompoundWords(t *testing.T) {
 		{"lawn mower ", off, []string{"SKU-1"}},
 		{"hosereel ", off, nil},
 	} {
-		q := Parse(seg, an, tc.phrase, tc.opt)
-		var sets []*roaring.Bitmap // each word's products: every word's are the full matches
-		for i := range q.Words {
-			sets = append(sets, wordDocs(seg, &q.Words[i], q.Fields, true))
-		}
-		var got []string
-		for _, d := range intersect(sets).ToArray() {
-			got = append(got, seg.Key(d))
-		}
-		if !slices.Equal(sorted(got), tc.want) {
+		got := fullMatches(seg, Parse(seg, an, tc.phrase, tc.opt))
+		if !slices.Equal(got, tc.want) {
 			t.Errorf("%q (compounds %v): %v, want %v", tc.phrase, tc.opt.CompoundWords, got, tc.want)
 		}
 	}
