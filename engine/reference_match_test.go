@@ -164,19 +164,14 @@ func refTokens(text string, lang analysis.Language) []refToken {
 		}
 		rs = append(rs, r)
 	}
-	type run struct {
-		text   []rune
-		digit  bool
-		joined bool // to the run before, by one '-' or '/'
-	}
-	var runs []run
+	var runs []refRun
 	for i := 0; i < len(rs); {
 		if !refWordRune(rs[i]) {
 			i++
 			continue
 		}
 		joined := i > 0 && (rs[i-1] == '-' || rs[i-1] == '/') && i > 1 && refWordRune(rs[i-2]) && len(runs) > 0
-		cur := run{joined: joined}
+		cur := refRun{joined: joined}
 		for i < len(rs) {
 			r := rs[i]
 			switch {
@@ -191,9 +186,7 @@ func refTokens(text string, lang analysis.Language) []refToken {
 			i++
 		}
 	done:
-		runs = append(runs, refUnitRuns(cur.text, cur.digit, cur.joined, func(text []rune, digit, joined bool) run {
-			return run{text: text, digit: digit, joined: joined}
-		})...)
+		runs = append(runs, refUnitRuns(cur)...)
 	}
 	var out []refToken
 	for j := 0; j < len(runs); {
@@ -232,22 +225,28 @@ var refUnitWords = map[string]string{
 // refUnitSymbols are the units a number is written against.
 var refUnitSymbols = strings.Fields("in ft v w amp amps gal lb lbs oz mm cm m kg g ml l mah ah hp btu psi pc pcs pk qt yd kw kwh inch volt watt")
 
+// refRun is a run of letters and digits of a text.
+type refRun struct {
+	text   []rune
+	digit  bool
+	joined bool // to the run before, by one '-' or '/'
+}
+
 // refUnitRuns cuts a run holding a digit that is a number then a unit
 // symbol, or numbers with x between, where it changes from digits (and
-// '.') to other runes; any other run stays whole. mk makes a run.
-func refUnitRuns[R any](text []rune, digit, joined bool, mk func(text []rune, digit, joined bool) R) []R {
-	whole := []R{mk(text, digit, joined)}
-	if !digit {
-		return whole
+// '.') to other runes; any other run stays whole.
+func refUnitRuns(r refRun) []refRun {
+	if !r.digit {
+		return []refRun{r}
 	}
-	isNum := func(r rune) bool { return r >= '0' && r <= '9' || r == '.' }
+	isNum := func(c rune) bool { return c >= '0' && c <= '9' || c == '.' }
 	var pieces [][]rune
-	for i := 0; i < len(text); {
+	for i := 0; i < len(r.text); {
 		j := i + 1
-		for j < len(text) && isNum(text[j]) == isNum(text[i]) {
+		for j < len(r.text) && isNum(r.text[j]) == isNum(r.text[i]) {
 			j++
 		}
-		pieces = append(pieces, text[i:j])
+		pieces = append(pieces, r.text[i:j])
 		i = j
 	}
 	unit := len(pieces) == 2 && isNum(pieces[0][0]) && slices.Contains(refUnitSymbols, string(pieces[1]))
@@ -258,11 +257,11 @@ func refUnitRuns[R any](text []rune, digit, joined bool, mk func(text []rune, di
 		}
 	}
 	if !unit && !dims {
-		return whole
+		return []refRun{r}
 	}
-	var out []R
+	out := make([]refRun, len(pieces))
 	for i, p := range pieces {
-		out = append(out, mk(p, isNum(p[0]), joined || i > 0))
+		out[i] = refRun{text: p, digit: isNum(p[0]), joined: r.joined || i > 0}
 	}
 	return out
 }
