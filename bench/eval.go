@@ -19,27 +19,44 @@ type Eval struct {
 	Products  int
 }
 
+// HomeDepotJudgments is the path of the Home Depot development
+// judgments under the shared data.
+func HomeDepotJudgments(sharedData string) string {
+	return filepath.Join(sharedData, "homedepot", "judgments-dev.csv")
+}
+
+// BuildHomeDepot indexes the Home Depot catalog under the default
+// configuration, whose one website it returns with the generation and
+// the time the build took.
+func BuildHomeDepot(sharedData string) (*config.File, *engine.Generation, time.Duration, error) {
+	products, err := CSVCatalog(sharedData, "homedepot")
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	cfg := config.Default(WebsiteUUID)
+	start := time.Now()
+	g, err := Build(&cfg.Websites[0], products)
+	if err != nil {
+		return nil, nil, 0, fmt.Errorf("build the Home Depot catalog: %w", err)
+	}
+	return cfg, g, time.Since(start), nil
+}
+
 // EvalHomeDepot indexes the Home Depot catalog under the default search
 // configuration and measures NDCG@k on the development judgments.
 func EvalHomeDepot(sharedData string, k int) (Eval, error) {
 	if k < 1 {
 		return Eval{}, fmt.Errorf("eval: cut-off k = %d, want at least 1", k)
 	}
-	products, err := CSVCatalog(sharedData, "homedepot")
+	_, g, took, err := BuildHomeDepot(sharedData)
+	if err != nil {
+		return Eval{}, fmt.Errorf("eval: %w", err)
+	}
+	j, err := LoadJudgments(HomeDepotJudgments(sharedData))
 	if err != nil {
 		return Eval{}, err
 	}
-	j, err := LoadJudgments(filepath.Join(sharedData, "homedepot", "judgments-dev.csv"))
-	if err != nil {
-		return Eval{}, err
-	}
-	cfg := config.Default(WebsiteUUID)
-	start := time.Now()
-	g, err := Build(&cfg.Websites[0], products)
-	if err != nil {
-		return Eval{}, fmt.Errorf("eval: build the Home Depot catalog: %w", err)
-	}
-	ev := Eval{K: k, BuildTime: time.Since(start), Products: g.Products.Len()}
+	ev := Eval{K: k, BuildTime: took, Products: g.Products.Len()}
 	ev.NDCG, ev.Terms, err = NDCG(j, k, SearchNumbers(g, config.DefaultKey))
 	if err != nil {
 		return Eval{}, fmt.Errorf("eval: %w", err)

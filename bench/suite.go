@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -59,7 +58,7 @@ func LoadSuite(name string, n int, sharedData string) (*Suite, error) {
 		cfg := config.Default(WebsiteUUID)
 		s.Website, s.Key = &cfg.Websites[0], config.DefaultKey
 		if name == "homedepot" {
-			if s.Judgments, err = LoadJudgments(filepath.Join(sharedData, "homedepot", "judgments-dev.csv")); err != nil {
+			if s.Judgments, err = LoadJudgments(HomeDepotJudgments(sharedData)); err != nil {
 				return nil, err
 			}
 			s.queries = s.Judgments.Terms()

@@ -88,16 +88,11 @@ func TestTuneObjectiveMatchesEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	products, err := CSVCatalog(data, "homedepot")
+	j, err := LoadJudgments(HomeDepotJudgments(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := LoadJudgments(data + "/homedepot/judgments-dev.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default(WebsiteUUID)
-	g, err := Build(&cfg.Websites[0], products)
+	cfg, g, _, err := BuildHomeDepot(data)
 	if err != nil {
 		t.Fatal(err)
 	}

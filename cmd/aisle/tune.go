@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -91,23 +90,18 @@ func (t *tuning) homeDepot(shared, judgments, out string) error {
 		}
 	}
 	if judgments == "" {
-		judgments = filepath.Join(dir, "homedepot", "judgments-dev.csv")
+		judgments = bench.HomeDepotJudgments(dir)
 	}
 	var err error
 	if t.j, err = bench.LoadJudgments(judgments); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	products, err := bench.CSVCatalog(dir, "homedepot")
-	if err != nil {
+	var took time.Duration
+	if t.cfg, t.g, took, err = bench.BuildHomeDepot(dir); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	t.cfg = config.Default(bench.WebsiteUUID)
 	t.w, t.lang = &t.cfg.Websites[0], analysis.English
-	start := time.Now()
-	if t.g, err = bench.Build(t.w, products); err != nil {
-		return fmt.Errorf("tune: build the catalog: %w", err)
-	}
-	t.log.Info("catalog indexed", "products", t.g.Products.Len(), "judged_terms", len(t.j), "took", time.Since(start).Round(time.Millisecond))
+	t.log.Info("catalog indexed", "products", t.g.Products.Len(), "judged_terms", len(t.j), "took", took.Round(time.Millisecond))
 	id, err := t.run()
 	if err != nil || out == "" {
 		return err
