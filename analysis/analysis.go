@@ -68,6 +68,7 @@ type Analyzer struct {
 	lang Language
 	stem func(*snowballstem.Env) bool
 	pool sync.Pool
+	envs sync.Pool // *snowballstem.Env, reused by Stem
 }
 
 // New makes an analyzer for lang.
@@ -106,9 +107,17 @@ func (a *Analyzer) Stem(word string) string {
 	if a.stem == nil || len(word) < 3 || hasDigit(word) {
 		return word
 	}
-	env := snowballstem.NewEnv(word)
+	env, _ := a.envs.Get().(*snowballstem.Env)
+	if env == nil {
+		env = snowballstem.NewEnv(word)
+	} else {
+		env.SetCurrent(word)
+	}
 	a.stem(env)
-	if s := env.Current(); s != "" {
+	s := env.Current()
+	env.SetCurrent("") // let go of the word
+	a.envs.Put(env)
+	if s != "" {
 		return s
 	}
 	return word
