@@ -51,6 +51,9 @@ type Generation struct {
 	filters *filterCache
 	// pageBases caches each page version's base filter docs on Products.
 	pageBases map[*pageVersion]*baseCache
+	// impacts are each search version's impact lists on Products
+	// (ranking.Impacts), built term by term on first use.
+	impacts map[*version]*ranking.Impacts
 }
 
 type searchConfig struct {
@@ -398,10 +401,14 @@ func (g *Generation) newCaches() {
 	g.filters = &filterCache{}
 	g.initial = map[*version]*initialCache{}
 	g.boosts = map[*version]*boostCache{}
+	g.impacts = map[*version]*ranking.Impacts{}
 	for _, sc := range g.search {
 		for _, v := range sc.byID {
 			g.initial[v] = &initialCache{}
 			g.boosts[v] = &boostCache{}
+			if g.Products != nil {
+				g.impacts[v] = ranking.NewImpacts(g.Products, &v.params)
+			}
 		}
 	}
 	g.pageBases = map[*pageVersion]*baseCache{}

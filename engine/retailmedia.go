@@ -167,6 +167,13 @@ func (g *Generation) window(sc *ranking.Scratch, scores []float32, keys []rankin
 		rerank(hits)
 		hits = hits[:min(len(hits), k)]
 	}
+	return place(hits, sps, start, count)
+}
+
+// place puts the sponsored products into the organic ranking hits (the
+// best start+count+len(sps)) and cuts the page at start: the page's
+// hits and, by position, their campaigns (nil when none is sponsored).
+func place(hits []ranking.Hit, sps []sponsor, start, count int) ([]ranking.Hit, []string) {
 	var camps []string
 	if len(sps) > 0 {
 		hits, camps = placeSponsors(hits, sps, start+count)

@@ -269,6 +269,28 @@ func (r *SearchResult) view() *render.SearchView {
 	return v
 }
 
+// topWord is the page of a one-word search read from its routes' impact
+// lists (ranking.Impacts.TopWord), when it is unsorted, not relaxed and
+// has topWordMin results or more: below that the exhaustive pass is
+// cheaper. ok is false when the search must be scored exhaustively.
+func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
+	imp := g.impacts[v]
+	if imp == nil || q.Wildcard || relaxed || sorted || len(q.Words) != 1 || result.GetCardinality() < uint64(topWordMin) {
+		return nil, false
+	}
+	return imp.TopWord(q, result, &v.params, boost, boostBound(&v.boosts), k, nil)
+}
+
+// topWordMin is the result size from which a one-word search reads its
+// impact lists.
+var topWordMin = 4096 // a variable for tests
+
+// boostBound is the highest boost b can give a doc, with room for the
+// rounding of its float32 sums: each factor is in [0, 1].
+func boostBound(b *config.Boosts) float32 {
+	return float32((b.Popularity + b.InStock + b.OnSale + b.Newness) * (1 + 1e-5))
+}
+
 func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options, m *behaviour.Model, now time.Time) (*ProductResult, error) {
 	ps := req.Products
 	start, count, _ := ps.window("products")
@@ -308,30 +330,38 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	for _, s := range sorts {
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
 	}
-	sc := ranking.GetScratch()
-	var scores []float32
-	switch {
-	case !q.Wildcard:
-		sc.ScoreBM25F(seg, &q, result, &v.params, relaxed, g.boost(v, m, now))
-		scores = sc.Score
-	case v.boosts.Listing == config.ListingPopularity:
-		if boost := g.boost(v, m, now); boost != nil {
-			sc.ScoreBoost(result, boost)
-			scores = sc.Score
-			break
-		}
-		sc.Collect(result)
-	default:
-		sc.Collect(result)
-	}
 	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
 		now: now, query: *req.Query, result: result, total: pr.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
-	var rerank func([]ranking.Hit)
-	if len(keys) == 0 && !q.Wildcard {
-		rerank = g.proximityRerank(&q, v.proximity)
+	var boost []float32
+	if !q.Wildcard || v.boosts.Listing == config.ListingPopularity {
+		boost = g.boost(v, m, now)
 	}
-	pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count, rerank, config.ProximityDepth)
+	if hits, ok := g.topWord(v, &q, relaxed, len(keys) > 0, result, boost, start+count+len(sps)); ok {
+		pr.Hits, pr.Sponsored = place(hits, sps, start, count)
+	} else {
+		sc := ranking.GetScratch()
+		var scores []float32
+		switch {
+		case !q.Wildcard:
+			sc.ScoreBM25F(seg, &q, result, &v.params, relaxed, boost)
+			scores = sc.Score
+		case v.boosts.Listing == config.ListingPopularity:
+			if boost != nil {
+				sc.ScoreBoost(result, boost)
+				scores = sc.Score
+				break
+			}
+			sc.Collect(result)
+		default:
+			sc.Collect(result)
+		}
+		var rerank func([]ranking.Hit)
+		if len(keys) == 0 && !q.Wildcard {
+			rerank = g.proximityRerank(&q, v.proximity)
+		}
+		pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count, rerank, config.ProximityDepth)
+	}
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {
 		pr.Suggested[i] = !direct.Contains(h.Doc)

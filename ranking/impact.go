@@ -1,0 +1,195 @@
+package ranking
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/aisle-search/aisle/index"
+)
+
+// Impact-ordered lists: a term's docs sorted by what the term weighs in
+// each of them, so a one-word search reads its best docs first and stops
+// once nothing further down can reach its page (TopWord).
+//
+// A route's BM25F weight in a doc is s·a/(k1+a), where a is the sum over
+// the fields of tf times the field's weight over its length
+// normalisation (lengthWeights), and s holds the IDF, the route's weight
+// and k1. The order of a term's docs by a depends on the field weights
+// and length normalisations alone, not on IDF, k1 or the query, so one
+// list per term serves every query of those parameters.
+
+// ImpactMinDocs is the document frequency from which a term's impact
+// list is kept (Impacts); a route with fewer docs is sorted for the
+// query that needs it.
+const ImpactMinDocs = 1024
+
+// impactLen is how many of a term's best docs its list keeps. A page
+// needs the first few; the rest of the list is a bound (impactList.rest)
+// and a search that would read past it is scored exhaustively.
+const impactLen = 1024
+
+// Impacts holds the impact lists of one segment under one set of field
+// weights and length normalisations (Params without K1), each built on
+// first use and kept for the segment's life. Safe for concurrent use.
+type Impacts struct {
+	seg   *index.Segment
+	p     Params
+	lw    [index.NumTextFields][256]float32
+	lists sync.Map // term id → *impactEntry
+	mu    sync.Mutex
+	acc   []float32 // by doc id, all zero between builds; held with mu
+}
+
+type impactEntry struct {
+	once sync.Once
+	list impactList
+}
+
+// impactList is a term's docs by decreasing a, equal a by increasing key
+// (the segment's order, else the doc id): its first impactLen docs.
+type impactList struct {
+	docs []uint32
+	a    []float32
+	// runs are the indices in docs where a changes, ascending, from 0.
+	runs []int32
+	// rest is the highest a past docs; -1 when docs holds every doc the
+	// term weighs in.
+	rest float32
+}
+
+// NewImpacts makes seg's impact lists under p's field weights and length
+// normalisations; none is built yet.
+func NewImpacts(seg *index.Segment, p *Params) *Impacts {
+	imp := &Impacts{seg: seg, p: *p}
+	var sc Scratch
+	imp.lw = *sc.lengthWeights(seg, p)
+	return imp
+}
+
+// list is term's impact list, built on first use.
+func (imp *Impacts) list(term uint32) *impactList {
+	v, ok := imp.lists.Load(term)
+	if !ok {
+		v, _ = imp.lists.LoadOrStore(term, &impactEntry{})
+	}
+	e := v.(*impactEntry)
+	e.once.Do(func() { imp.build(term, &e.list) })
+	return &e.list
+}
+
+// build fills l with term's docs by a, summing each doc's fields in
+// posting order as ScoreBM25F does, so a is the same to the bit.
+func (imp *Impacts) build(term uint32, l *impactList) {
+	imp.mu.Lock()
+	defer imp.mu.Unlock()
+	seg := imp.seg
+	if imp.acc == nil {
+		imp.acc = make([]float32, seg.Slots())
+	}
+	acc := imp.acc
+	var docs []uint32
+	for _, fp := range seg.TermPostings(term, nil) {
+		if imp.p.Weights[fp.Field] == 0 {
+			continue
+		}
+		lens, weight := seg.FieldLen(fp.Field), &imp.lw[fp.Field]
+		for j, d := range fp.Docs {
+			if acc[d] == 0 {
+				docs = append(docs, d)
+			}
+			acc[d] += float32(byteFloat[fp.TFs[j]] * weight[lens[d]])
+		}
+	}
+	order := seg.Order()
+	key := func(d uint32) uint32 {
+		if order != nil {
+			return order[d]
+		}
+		return d
+	}
+	// before: x comes before y in the list.
+	before := func(x, y uint32) bool {
+		if acc[x] != acc[y] {
+			return acc[x] > acc[y]
+		}
+		return key(x) < key(y)
+	}
+	top := selectBest(docs, impactLen+1, before)
+	l.rest = -1
+	if len(top) > impactLen {
+		l.rest = acc[top[impactLen]]
+		top = top[:impactLen]
+	}
+	l.docs = top
+	l.a = make([]float32, len(top))
+	for i, d := range top {
+		l.a[i] = acc[d]
+		if i == 0 || l.a[i] != l.a[i-1] {
+			l.runs = append(l.runs, int32(i))
+		}
+	}
+	for _, d := range docs {
+		acc[d] = 0
+	}
+}
+
+// selectBest is the first n of docs by before, in that order, in a new
+// slice: a bounded heap whose root is the worst kept, so a long list
+// costs about one comparison a doc.
+func selectBest(docs []uint32, n int, before func(x, y uint32) bool) []uint32 {
+	h := make([]uint32, 0, min(n, len(docs)))
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			w := l
+			if r := l + 1; r < len(h) && before(h[l], h[r]) {
+				w = r
+			}
+			if !before(h[i], h[w]) {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for _, d := range docs {
+		if len(h) < n {
+			h = append(h, d)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !before(h[p], h[i]) {
+					break
+				}
+				h[p], h[i] = h[i], h[p]
+				i = p
+			}
+			continue
+		}
+		if before(d, h[0]) {
+			h[0] = d
+			down(0)
+		}
+	}
+	slices.SortFunc(h, func(x, y uint32) int {
+		if before(x, y) {
+			return -1
+		}
+		if before(y, x) {
+			return 1
+		}
+		return 0
+	})
+	return h
+}
+
+// lower is the highest a below a[i] that a doc after i may have: the
+// next run's, or rest past the list; -1 when there is none.
+func (l *impactList) lower(i int) float32 {
+	if r, _ := slices.BinarySearch(l.runs, int32(i+1)); r < len(l.runs) {
+		return l.a[l.runs[r]]
+	}
+	return l.rest
+}

@@ -1,0 +1,186 @@
+package ranking
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/index"
+)
+
+// TestTopWordMatchesExhaustive answers random one-word searches both
+// ways, from the impact lists and by scoring every candidate, over
+// catalogs full of ties (few words, short titles), a WithDocs segment
+// (holes, docs out of key order), random field weights, filters, boosts
+// and page sizes: the same docs, the same scores to the bit, in the same
+// order. Most searches must be answered from the lists, so a TopWord
+// that always gave up would fail.
+func TestTopWordMatchesExhaustive(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
+	text := func(lo, hi int) string {
+		ws := make([]string, lo+r.IntN(hi-lo+1))
+		for i := range ws {
+			ws[i] = vocab[r.IntN(len(vocab))]
+		}
+		return strings.Join(ws, " ")
+	}
+	docs := make([]index.Doc, 8000)
+	for i := range docs {
+		d := &docs[i]
+		d.Key, d.Stored = fmt.Sprintf("P%05d", i*2), []byte("{}")
+		d.Text[index.FieldTitle] = []string{text(1, 4)}
+		d.Text[index.FieldBrand] = []string{text(0, 1)}
+		d.Text[index.FieldDescription] = []string{text(0, 8)}
+	}
+	b := index.NewBuilder(an)
+	for i := range docs {
+		if err := b.Add(&docs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	built := b.Build()
+	added := []index.Doc{{Key: "P00001", Stored: []byte("{}")}, {Key: "P00003", Stored: []byte("{}")}, {Key: "P00005", Stored: []byte("{}")}}
+	added[0].Text[index.FieldTitle] = []string{"drill"}
+	added[1].Text[index.FieldTitle] = []string{"lamp"}
+	added[2].Text[index.FieldTitle] = []string{"drill drill"}
+	live, err := built.WithDocs(an, []uint32{0, 7, 300, 4001}, added, func(doc uint32) (*index.Doc, error) { return &docs[doc], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live.Order() == nil {
+		t.Fatal("the WithDocs segment keeps its docs in key order: the test does not reach order ties")
+	}
+	var impacts = map[*index.Segment]map[Params]*Impacts{built: {}, live: {}}
+	answered, searches := 0, 600
+	for i := range searches {
+		seg := built
+		if i%2 == 1 {
+			seg = live
+		}
+		word := vocab[r.IntN(len(vocab))]
+		switch r.IntN(4) {
+		case 0:
+			word = word[:1+r.IntN(min(3, len(word)))] // as typed: a prefix
+		case 1:
+			word = word[:len(word)-1] + "x" // a typo
+		}
+		q := Parse(seg, an, word, Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true})
+		if len(q.Words) != 1 {
+			continue
+		}
+		all, _, relaxed := Match(seg, &q)
+		cand := all.Clone()
+		switch r.IntN(4) {
+		case 0:
+			f := roaring.New()
+			for d := uint32(r.IntN(5)); d < uint32(seg.Slots()); d += uint32(1 + r.IntN(4)) {
+				f.Add(d)
+			}
+			cand.And(f)
+		case 1: // selective: a list's kept docs may not fill the page
+			f := roaring.New()
+			for d := uint32(r.IntN(50)); d < uint32(seg.Slots()); d += 40 + uint32(r.IntN(30)) {
+				f.Add(d)
+			}
+			cand.And(f)
+		}
+		p := DefaultParams()
+		switch r.IntN(3) {
+		case 0:
+			for f := range p.Weights {
+				p.Weights[f], p.B[f] = float32(r.IntN(6))*r.Float32(), r.Float32()
+			}
+		case 1:
+			p.K1 = 0.5 + r.Float32()
+		}
+		var boost []float32
+		var boostMax float32
+		switch r.IntN(4) {
+		case 0: // sparse, like popularity
+			boost = make([]float32, seg.Slots()-r.IntN(50))
+			for range 40 {
+				j := r.IntN(len(boost))
+				boost[j] = 0.1 * r.Float32()
+				boostMax = max(boostMax, boost[j])
+			}
+		case 1: // present, all zero
+			boost = make([]float32, 10)
+		}
+		k := 1 + r.IntN(60)
+		pk := p
+		pk.K1 = 0
+		imp := impacts[seg][pk]
+		if imp == nil {
+			imp = NewImpacts(seg, &p)
+			impacts[seg][pk] = imp
+		}
+		got, ok := imp.TopWord(&q, cand, &p, boost, boostMax, k, nil)
+
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, cand, &p, relaxed, boost)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), k, nil)
+		PutScratch(sc)
+		if !ok {
+			continue
+		}
+		answered++
+		if len(got) != len(want) {
+			t.Fatalf("search %d %q k=%d: %d hits from the lists, %d exhaustively", i, word, k, len(got), len(want))
+		}
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("search %d %q k=%d: hit %d is %+v from the lists, %+v exhaustively", i, word, k, j, got[j], want[j])
+			}
+		}
+	}
+	if answered < searches/2 {
+		t.Fatalf("the lists answered %d of %d searches, want at least half", answered, searches)
+	}
+	t.Logf("the lists answered %d of %d searches", answered, searches)
+}
+
+// TestTopWordTiesAcrossRoutes: typed "door" exists, so its completions'
+// IDF is capped at its own and "doorbell" and "doorknob" (one-word
+// titles, in alternating doc ids) weigh the same: the page's last places
+// are ties between two routes, which key order settles.
+func TestTopWordTiesAcrossRoutes(t *testing.T) {
+	var titles, descs []string
+	for i := range 3000 {
+		titles = append(titles, []string{"doorbell", "doorknob", "lamp"}[i%3])
+		descs = append(descs, "")
+		if i%3 == 2 {
+			descs[i] = "door " + strings.Repeat("lamp ", 30)
+		}
+	}
+	b := index.NewBuilder(an)
+	for i := range titles {
+		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{titles[i]}
+		d.Text[index.FieldDescription] = []string{descs[i]}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	p := DefaultParams()
+	imp := NewImpacts(seg, &p)
+	q := Parse(seg, an, "door", Options{PrefixLast: true})
+	all, _, _ := Match(seg, &q)
+	for k := 1; k <= 40; k++ {
+		got, ok := imp.TopWord(&q, all, &p, nil, 0, k, nil)
+		if !ok {
+			t.Fatalf("k=%d: not answered from the lists", k)
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), k, nil)
+		PutScratch(sc)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("k=%d: %v from the lists, %v exhaustively", k, got, want)
+		}
+	}
+}
