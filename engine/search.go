@@ -270,16 +270,27 @@ func (r *SearchResult) view() *render.SearchView {
 }
 
 // topWord is the page of a one-word search read from its routes' impact
-// lists (ranking.Impacts.TopWord), when it is unsorted, not relaxed and
-// has topWordMin results or more: below that the exhaustive pass is
-// cheaper. ok is false when the search must be scored exhaustively.
-func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
+// lists (ranking.Impacts.TopWord), when it is unsorted, not relaxed,
+// has topWordMin results or more (below that the exhaustive pass is
+// cheaper) and its filters keep enough of its matches. ok is false when
+// the search must be scored exhaustively.
+func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool, all, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
 	imp := g.impacts[v]
 	if imp == nil || q.Wildcard || relaxed || sorted || len(q.Words) != 1 || result.GetCardinality() < uint64(topWordMin) {
 		return nil, false
 	}
+	// A filter keeping few of the matches makes the lists' kept docs
+	// mostly filtered away: reading them would end in giving up.
+	if uint64(k)*all.GetCardinality() > maxTopWordRead*result.GetCardinality() {
+		return nil, false
+	}
 	return imp.TopWord(q, result, &v.params, boost, boostBound(&v.boosts), k, nil)
 }
+
+// maxTopWordRead is about how many list entries a one-word search may
+// expect to read, k times the matches per result, before it is scored
+// exhaustively instead: half of what a list keeps.
+const maxTopWordRead = 512
 
 // topWordMin is the result size from which a one-word search reads its
 // impact lists.
@@ -337,7 +348,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	if !q.Wildcard || v.boosts.Listing == config.ListingPopularity {
 		boost = g.boost(v, m, now)
 	}
-	if hits, ok := g.topWord(v, &q, relaxed, len(keys) > 0, result, boost, start+count+len(sps)); ok {
+	if hits, ok := g.topWord(v, &q, relaxed, len(keys) > 0, all, result, boost, start+count+len(sps)); ok {
 		pr.Hits, pr.Sponsored = place(hits, sps, start, count)
 	} else {
 		sc := ranking.GetScratch()

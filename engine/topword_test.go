@@ -75,7 +75,7 @@ func TestTopWordPagesMatchExhaustive(t *testing.T) {
 		v, _ := gen.searchVersion("b", nil)
 		q := ranking.Parse(gen.Products, gen.an, word, ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed})
 		all, _, relaxed := ranking.Match(gen.Products, &q)
-		if _, ok := gen.topWord(v, &q, relaxed, false, all, nil, 10); ok {
+		if _, ok := gen.topWord(v, &q, relaxed, false, all, all, nil, 10); ok {
 			answered++
 		}
 	}
