@@ -38,26 +38,9 @@ func TopNOrdered(docs []uint32, scores []float32, keys []SortKey, order []uint32
 		if scores != nil {
 			s = scores[i]
 		}
-		hit := Hit{Doc: d, Score: s}
-		if len(h.hits) < k {
-			h.hits = append(h.hits, hit)
-			h.up(len(h.hits) - 1)
-			continue
-		}
-		if h.better(hit, h.hits[0]) {
-			h.hits[0] = hit
-			h.down(0)
-		}
+		h.push(Hit{Doc: d, Score: s}, k)
 	}
-	slices.SortFunc(h.hits, func(a, b Hit) int {
-		if h.better(a, b) {
-			return -1
-		}
-		if h.better(b, a) {
-			return 1
-		}
-		return 0
-	})
+	h.sort()
 	return h.hits
 }
 
@@ -119,4 +102,30 @@ func (h *topHeap) down(i int) {
 		h.hits[i], h.hits[w] = h.hits[w], h.hits[i]
 		i = w
 	}
+}
+
+// push offers hit to a page of at most k.
+func (h *topHeap) push(hit Hit, k int) {
+	if len(h.hits) < k {
+		h.hits = append(h.hits, hit)
+		h.up(len(h.hits) - 1)
+		return
+	}
+	if h.better(hit, h.hits[0]) {
+		h.hits[0] = hit
+		h.down(0)
+	}
+}
+
+// sort orders the page best first.
+func (h *topHeap) sort() {
+	slices.SortFunc(h.hits, func(a, b Hit) int {
+		if h.better(a, b) {
+			return -1
+		}
+		if h.better(b, a) {
+			return 1
+		}
+		return 0
+	})
 }

@@ -166,19 +166,6 @@ func (h *topHeap) settled(bound float32, unboosted bool, routes []topRoute, vmax
 	return true
 }
 
-// push offers hit to a page of at most k.
-func (h *topHeap) push(hit Hit, k int) {
-	if len(h.hits) < k {
-		h.hits = append(h.hits, hit)
-		h.up(len(h.hits) - 1)
-		return
-	}
-	if h.better(hit, h.hits[0]) {
-		h.hits[0] = hit
-		h.down(0)
-	}
-}
-
 // routesOf sets ts.routes to w's routes with their scales as
 // ScoreBM25F computes them; false when the short routes hold more than
 // maxShortDocs postings.
@@ -285,17 +272,4 @@ func (ts *topScratch) score(imp *Impacts, d uint32, k1 float32) float32 {
 		}
 	}
 	return best
-}
-
-// sort orders the page best first.
-func (h *topHeap) sort() {
-	slices.SortFunc(h.hits, func(a, b Hit) int {
-		if h.better(a, b) {
-			return -1
-		}
-		if h.better(b, a) {
-			return 1
-		}
-		return 0
-	})
 }
