@@ -431,3 +431,35 @@ func TestFindMaxRate(t *testing.T) {
 		}
 	})
 }
+
+// TestMeasureServerShare: against a server whose searches take 3 ms
+// more than its /healthz, the share is at least that and the two p50s
+// differ by it; a failing search is an error, not a share.
+func TestMeasureServerShare(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/healthz" && r.Method == http.MethodGet:
+			io.WriteString(w, "ok")
+		case r.URL.Path == "/serve/search" && r.Method == http.MethodPost:
+			if b, _ := io.ReadAll(r.Body); string(b) == "fail" {
+				http.Error(w, "failed", http.StatusInternalServerError)
+				return
+			}
+			time.Sleep(3 * time.Millisecond)
+			io.WriteString(w, `{"ok":true}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	r, err := MeasureServerShare(context.Background(), srv.URL+"/serve/search", [][]byte{[]byte(`{}`)}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pairs != 20 || r.Share < 3*time.Millisecond || r.Share != r.Search-r.Health {
+		t.Fatalf("got %+v, want 20 pairs and a share of at least 3ms, the p50s' difference", r)
+	}
+	if _, err := MeasureServerShare(context.Background(), srv.URL+"/serve/search", [][]byte{[]byte("fail")}, 5); err == nil {
+		t.Fatal("a failing search gave a share")
+	}
+}

@@ -60,6 +60,9 @@ type classReport struct {
 	HTTPP99ms float64 `json:"httpP99ms"`
 	Requests  int     `json:"requests"`
 	Errors    int     `json:"errors"`
+	// ServerShareUs is the p50 of a search minus the p50 of /healthz on
+	// one connection, alternating (bench.MeasureServerShare).
+	ServerShareUs float64 `json:"serverShareUs"`
 	// Open loop: the highest rate held with p99 under the limit, and the
 	// latency at half that rate.
 	MaxRate      float64 `json:"maxRateAtP99Limit,omitempty"`
@@ -67,6 +70,10 @@ type classReport struct {
 	HalfP50ms    float64 `json:"p50AtHalfRateMs,omitempty"`
 	HalfP99ms    float64 `json:"p99AtHalfRateMs,omitempty"`
 }
+
+// serverSharePairs is how many /healthz and search pairs measure each
+// class's server share.
+const serverSharePairs = 2000
 
 // peerEngines are the engines the bench/peers module adds.
 var peerEngines = []string{"bleve", "postgres", "sphinx"}
@@ -201,6 +208,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		}
 		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, bench.Millis(lr.P50), bench.Millis(lr.P95), bench.Millis(lr.P99)
 		cr.Requests, cr.Errors = lr.Requests, lr.Errors
+		share, err := bench.MeasureServerShare(ctx, url, bodies, serverSharePairs)
+		if err != nil {
+			return fmt.Errorf("bench: class %s: %w", c, err)
+		}
+		cr.ServerShareUs = float64(share.Share) / float64(time.Microsecond)
 		if *rate && lr.QPS > 0 {
 			// Open loop needs more connections than closed: a late answer
 			// must not hold back the next request's send.
@@ -371,11 +383,11 @@ func printReport(out io.Writer, r *benchReport) {
 		fmt.Fprintf(out, "NDCG@10 on the Home Depot judgments: %.4f over %d terms\n", r.NDCG, r.NDCGTerms)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "class\tQPS\tp50\tp95\tp99\tallocs/q\tHTTP QPS (c=%d)\tp50\tp99\tmax rate p99<%.0fms\tp99 there\tp99 at ½ rate\terrors\t\n", r.Concurrent, r.P99LimitMs)
+	fmt.Fprintf(tw, "class\tQPS\tp50\tp95\tp99\tallocs/q\tHTTP QPS (c=%d)\tp50\tp99\tserver share\tmax rate p99<%.0fms\tp99 there\tp99 at ½ rate\terrors\t\n", r.Concurrent, r.P99LimitMs)
 	for _, c := range r.Classes {
 		ip := c.InProcess
-		fmt.Fprintf(tw, "%s\t%.0f\t%.0fµs\t%.0fµs\t%.0fµs\t%.0f\t%.0f\t%.2fms\t%.2fms\t%.0f/s\t%.2fms\t%.2fms\t%d\t\n", c.Class,
-			ip.QPS, ip.P50us, ip.P95us, ip.P99us, ip.AllocsPerQuery, c.HTTPQPS, c.HTTPP50ms, c.HTTPP99ms, c.MaxRate, c.MaxRateP99ms, c.HalfP99ms, c.Errors)
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0fµs\t%.0fµs\t%.0fµs\t%.0f\t%.0f\t%.2fms\t%.2fms\t%.0fµs\t%.0f/s\t%.2fms\t%.2fms\t%d\t\n", c.Class,
+			ip.QPS, ip.P50us, ip.P95us, ip.P99us, ip.AllocsPerQuery, c.HTTPQPS, c.HTTPP50ms, c.HTTPP99ms, c.ServerShareUs, c.MaxRate, c.MaxRateP99ms, c.HalfP99ms, c.Errors)
 	}
 	tw.Flush()
 }
