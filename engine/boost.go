@@ -13,6 +13,7 @@ import (
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/ranking"
 )
 
 // popularityWeights and popularityWindow are the popularity factor of a
@@ -47,6 +48,30 @@ type boostVector struct {
 	staticAt time.Time
 	ranking  rankingID
 	seeded   bool // carried over from the generation before: rebuild
+	// order is vec's docs by boost, sorted on a one-word search's first
+	// need (engine.topWord); shared by a seeded copy, whose vec is the same.
+	order *boostOrder
+}
+
+// boostOrder is a boost vector's ranking.BoostOrder, built once.
+type boostOrder struct {
+	once sync.Once
+	bo   *ranking.BoostOrder
+}
+
+// boostOrder is the order of vec, v's boost vector as g.boost returned
+// it, nil when vec is no longer v's current vector (rebuilt meanwhile).
+func (g *Generation) boostOrder(v *version, vec []float32) *ranking.BoostOrder {
+	c := g.boosts[v]
+	if c == nil || len(vec) == 0 {
+		return nil
+	}
+	cur := c.cur.Load()
+	if cur == nil || cur.order == nil || len(cur.vec) != len(vec) || &cur.vec[0] != &vec[0] {
+		return nil
+	}
+	cur.order.once.Do(func() { cur.order.bo = ranking.NewBoostOrder(vec, g.Products.Order()) })
+	return cur.order.bo
 }
 
 // rankingID names one behaviour.Model.Ranked answer: the model shares it
@@ -92,7 +117,7 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 		return cur.vec
 	}
 	build := func(prev *boostVector) *boostVector {
-		next := &boostVector{ranking: idOf(list)}
+		next := &boostVector{ranking: idOf(list), order: &boostOrder{}}
 		if staticNeeded {
 			if prev != nil && !prev.seeded && staticFresh(prev) {
 				next.static, next.staticAt = prev.static, prev.staticAt

@@ -284,7 +284,13 @@ func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool,
 	if uint64(k)*all.GetCardinality() > maxTopWordRead*result.GetCardinality() {
 		return nil, false
 	}
-	return imp.TopWord(q, result, &v.params, boost, boostBound(&v.boosts), k, nil)
+	var bo *ranking.BoostOrder
+	if boost != nil {
+		if bo = g.boostOrder(v, boost); bo == nil {
+			return nil, false
+		}
+	}
+	return imp.TopWord(q, result, &v.params, boost, bo, k, nil)
 }
 
 // maxTopWordRead is about how many list entries a one-word search may
@@ -295,12 +301,6 @@ const maxTopWordRead = 512
 // topWordMin is the result size from which a one-word search reads its
 // impact lists.
 var topWordMin = 4096 // a variable for tests
-
-// boostBound is the highest boost b can give a doc, with room for the
-// rounding of its float32 sums: each factor is in [0, 1].
-func boostBound(b *config.Boosts) float32 {
-	return float32((b.Popularity + b.InStock + b.OnSale + b.Newness) * (1 + 1e-5))
-}
 
 func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options, m *behaviour.Model, now time.Time) (*ProductResult, error) {
 	ps := req.Products

@@ -27,6 +27,13 @@ import (
 // exhaustively.
 const maxTopWord = 256
 
+// TopWordReadCost is about how many postings exhaustive scoring walks
+// in the time TopWord reads one doc of one route (a map lookup, a
+// candidate check, a binary search per field): TopWord gives up once its
+// reads would cost more than the scoring they save. A variable for
+// tests, which set 0 (no limit) to reach the lists on a small catalog.
+var TopWordReadCost = 64
+
 // maxShortDocs bounds the postings of the routes without a kept list
 // (under ImpactMinDocs docs) that TopWord sorts for one search.
 const maxShortDocs = 8192
@@ -41,30 +48,88 @@ type topRoute struct {
 
 // topScratch is TopWord's reusable memory.
 type topScratch struct {
-	routes []topRoute
-	short  []impactList
-	posts  []index.FieldPosting
-	seen   map[uint32]struct{}
-	docs   []uint32
+	routes   []topRoute
+	postings int // the routes' docs, counted once a route
+	short    []impactList
+	posts    []index.FieldPosting
+	seen     map[uint32]struct{}
+	docs     []uint32
 }
 
 var topPool = sync.Pool{New: func() any { return &topScratch{seen: map[uint32]struct{}{}} }}
 
+// BoostOrder is a boost vector's docs by decreasing boost, equal boosts
+// by increasing key: its first docs with a boost above 0, as TopWord's
+// second stream, so a page the boosts decide (a word every doc weighs
+// alike) settles after about k of them.
+type BoostOrder struct {
+	Docs  []uint32
+	Boost []float32
+	// Rest is the highest boost of a doc past Docs, 0 when Docs holds
+	// every boosted doc.
+	Rest float32
+}
+
+// boostOrderLen is how many boosted docs a BoostOrder keeps.
+var boostOrderLen = 4096 // a variable for tests
+
+// NewBoostOrder sorts boost's boosted docs (keys from order, or the doc
+// ids when nil) and keeps the first boostOrderLen.
+func NewBoostOrder(boost []float32, order []uint32) *BoostOrder {
+	var docs []uint32
+	for d, b := range boost {
+		if b > 0 {
+			docs = append(docs, uint32(d))
+		}
+	}
+	key := func(d uint32) uint32 {
+		if order != nil {
+			return order[d]
+		}
+		return d
+	}
+	top := selectBest(docs, boostOrderLen+1, func(x, y uint32) bool {
+		if boost[x] != boost[y] {
+			return boost[x] > boost[y]
+		}
+		return key(x) < key(y)
+	})
+	bo := &BoostOrder{}
+	if len(top) > boostOrderLen {
+		bo.Rest = boost[top[boostOrderLen]]
+		top = top[:boostOrderLen]
+	}
+	bo.Docs, bo.Boost = top, make([]float32, len(top))
+	for i, d := range top {
+		bo.Boost[i] = boost[d]
+	}
+	return bo
+}
+
+// head is the highest boost of a doc at or past i.
+func (bo *BoostOrder) head(i int) float32 {
+	if i < len(bo.Docs) {
+		return bo.Boost[i]
+	}
+	return bo.Rest
+}
+
 // TopWord returns the best k of cand for q, a one-word query under
 // imp's parameters with k1 from p, as ScoreBM25F (not relaxed) and
-// TopNOrdered with the segment's order would: boost as ScoreBM25F takes
-// it, boostMax at least its highest value. ok is false when it cannot
-// answer (more than one word, a product number match, k over
-// maxTopWord, too many short postings, or a list read to its end without
-// settling the page); the caller then scores exhaustively.
-func (imp *Impacts) TopWord(q *Query, cand *roaring.Bitmap, p *Params, boost []float32, boostMax float32, k int, dst []Hit) (hits []Hit, ok bool) {
-	if len(q.Words) != 1 || q.HasSKU || k < 1 || k > maxTopWord || p.Weights != imp.p.Weights || p.B != imp.p.B {
+// TopNOrdered with the segment's order would, with boost as
+// ScoreBM25F takes it and bo its order (NewBoostOrder; needed when
+// boost is not nil). ok is false when it cannot answer (more than one
+// word, a product number match, k over maxTopWord, too many short
+// postings, or a list read to its kept end without settling the page);
+// the caller then scores exhaustively.
+func (imp *Impacts) TopWord(q *Query, cand *roaring.Bitmap, p *Params, boost []float32, bo *BoostOrder, k int, dst []Hit) (hits []Hit, ok bool) {
+	if len(q.Words) != 1 || q.HasSKU || k < 1 || k > maxTopWord || p.Weights != imp.p.Weights || p.B != imp.p.B || boost != nil && bo == nil {
 		return dst, false
 	}
 	seg := imp.seg
 	ts := topPool.Get().(*topScratch)
 	defer topPool.Put(ts)
-	if !ts.routesOf(imp, &q.Words[0], p) {
+	if !ts.routesOf(imp, &q.Words[0], p) || len(ts.routes) == 0 {
 		return dst, false
 	}
 	order := seg.Order()
@@ -74,15 +139,33 @@ func (imp *Impacts) TopWord(q *Query, cand *roaring.Bitmap, p *Params, boost []f
 		}
 		return d
 	}
-	bound := func(v float32) float32 {
-		if boost == nil {
-			return v
-		}
-		return v * (1 + boostMax)
-	}
 	clear(ts.seen)
 	h := topHeap{order: order, hits: dst[:0]}
 	k1 := p.K1
+	bpos := 0 // the next doc of bo
+	// Past maxReads the walk would cost more than the scoring it saves.
+	reads, maxReads := 0, math.MaxInt
+	if TopWordReadCost > 0 {
+		maxReads = max(4*k, ts.postings/(TopWordReadCost*len(ts.routes)))
+	}
+	// meet scores d in full, once, when it is a candidate.
+	meet := func(d uint32) {
+		if _, met := ts.seen[d]; met {
+			return
+		}
+		ts.seen[d] = struct{}{}
+		if !cand.Contains(d) {
+			return
+		}
+		s := ts.score(imp, d, k1)
+		if s == 0 {
+			return // no route weighs it: ScoreBM25F's 0, found below
+		}
+		if boost != nil && int(d) < len(boost) {
+			s *= 1 + boost[d]
+		}
+		h.push(Hit{Doc: d, Score: s}, k)
+	}
 	for {
 		// The route whose next doc weighs most.
 		best, vmax := -1, float32(-1)
@@ -105,37 +188,40 @@ func (imp *Impacts) TopWord(q *Query, cand *roaring.Bitmap, p *Params, boost []f
 			}
 			break
 		}
-		if len(h.hits) == k && h.settled(bound(vmax), boost == nil || boostMax == 0, ts.routes, vmax, k1, key) {
+		var hb float32 // the highest boost of a doc not yet met
+		if boost != nil {
+			hb = bo.head(bpos)
+		}
+		if len(h.hits) == k && h.settled(vmax*(1+hb), hb == 0, ts.routes, vmax, k1, key) {
 			break
 		}
 		r := &ts.routes[best]
 		if r.pos == len(r.list.docs) {
 			return dst, false // past a kept list's end
 		}
-		d := r.list.docs[r.pos]
+		if reads++; reads > maxReads {
+			return dst, false
+		}
+		meet(r.list.docs[r.pos])
 		r.pos++
-		if _, met := ts.seen[d]; met {
-			continue
+		if hb > 0 {
+			if bpos == len(bo.Docs) {
+				return dst, false // past the boost order's kept end
+			}
+			meet(bo.Docs[bpos])
+			bpos++
 		}
-		ts.seen[d] = struct{}{}
-		if !cand.Contains(d) {
-			continue
-		}
-		s := ts.score(imp, d, k1)
-		if boost != nil && int(d) < len(boost) {
-			s *= 1 + boost[d]
-		}
-		h.push(Hit{Doc: d, Score: s}, k)
 	}
 	h.sort()
 	return h.hits, true
 }
 
 // settled reports whether the page in h (full) is final: its worst hit
-// beats bound, the most a doc not yet met could score. With no boosts,
-// an unmet doc scoring exactly the worst's score must come from a route
-// whose head weighs vmax, after that head in key order, unless the
-// route's next weight down rounds to the same score.
+// beats bound, the most a doc not yet met could score. When no doc not
+// yet met has a boost (unboosted), an unmet doc scoring exactly the
+// worst's score must come from a route whose head weighs vmax, after
+// that head in key order, unless the route's next weight down rounds to
+// the same score.
 func (h *topHeap) settled(bound float32, unboosted bool, routes []topRoute, vmax, k1 float32, key func(uint32) uint32) bool {
 	worst := h.hits[0]
 	if worst.Score > bound {
@@ -179,7 +265,9 @@ func (ts *topScratch) routesOf(imp *Impacts, w *Word, p *Params) bool {
 		}
 	}
 	short := 0
+	ts.postings = 0
 	for _, e := range w.Exp {
+		ts.postings += int(seg.DocFreq(e.Term))
 		if df := seg.DocFreq(e.Term); df < ImpactMinDocs {
 			short += int(df)
 		}

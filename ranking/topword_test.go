@@ -19,6 +19,8 @@ import (
 // order. Most searches must be answered from the lists, so a TopWord
 // that always gave up would fail.
 func TestTopWordMatchesExhaustive(t *testing.T) {
+	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
+	TopWordReadCost = 0
 	r := rand.New(rand.NewPCG(7, 11))
 	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
 	text := func(lo, hi int) string {
@@ -98,14 +100,12 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			p.K1 = 0.5 + r.Float32()
 		}
 		var boost []float32
-		var boostMax float32
 		switch r.IntN(4) {
 		case 0: // sparse, like popularity
 			boost = make([]float32, seg.Slots()-r.IntN(50))
 			for range 40 {
 				j := r.IntN(len(boost))
 				boost[j] = 0.1 * r.Float32()
-				boostMax = max(boostMax, boost[j])
 			}
 		case 1: // present, all zero
 			boost = make([]float32, 10)
@@ -118,7 +118,11 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			imp = NewImpacts(seg, &p)
 			impacts[seg][pk] = imp
 		}
-		got, ok := imp.TopWord(&q, cand, &p, boost, boostMax, k, nil)
+		var bo *BoostOrder
+		if boost != nil {
+			bo = NewBoostOrder(boost, seg.Order())
+		}
+		got, ok := imp.TopWord(&q, cand, &p, boost, bo, k, nil)
 
 		sc := GetScratch()
 		sc.ScoreBM25F(seg, &q, cand, &p, relaxed, boost)
@@ -148,6 +152,8 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 // titles, in alternating doc ids) weigh the same: the page's last places
 // are ties between two routes, which key order settles.
 func TestTopWordTiesAcrossRoutes(t *testing.T) {
+	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
+	TopWordReadCost = 0
 	var titles, descs []string
 	for i := range 3000 {
 		titles = append(titles, []string{"doorbell", "doorknob", "lamp"}[i%3])
@@ -171,7 +177,7 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 	q := Parse(seg, an, "door", Options{PrefixLast: true})
 	all, _, _ := Match(seg, &q)
 	for k := 1; k <= 40; k++ {
-		got, ok := imp.TopWord(&q, all, &p, nil, 0, k, nil)
+		got, ok := imp.TopWord(&q, all, &p, nil, nil, k, nil)
 		if !ok {
 			t.Fatalf("k=%d: not answered from the lists", k)
 		}
@@ -183,4 +189,66 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 			t.Fatalf("k=%d: %v from the lists, %v exhaustively", k, got, want)
 		}
 	}
+}
+
+// TestTopWordBoostsDecide: every doc weighs the same for "lamp", so the
+// boosts alone order the page, ties among them by key: read in boost
+// order, the page settles from the lists, and equals the exhaustive one.
+func TestTopWordBoostsDecide(t *testing.T) {
+	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
+	TopWordReadCost = 0
+	b := index.NewBuilder(an)
+	for i := range 5000 {
+		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{"lamp"}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	r := rand.New(rand.NewPCG(1, 9))
+	boost := make([]float32, seg.Slots())
+	for range 300 {
+		boost[r.IntN(len(boost))] = float32(1+r.IntN(20)) / 100 // ties among boosts too
+	}
+	p := DefaultParams()
+	imp := NewImpacts(seg, &p)
+	bo := NewBoostOrder(boost, seg.Order())
+	q := Parse(seg, an, "lamp", Options{})
+	all, _, _ := Match(seg, &q)
+	check := func(cand *roaring.Bitmap, boost []float32, bo *BoostOrder, k int, mustAnswer bool) {
+		t.Helper()
+		got, ok := imp.TopWord(&q, cand, &p, boost, bo, k, nil)
+		if !ok {
+			if mustAnswer {
+				t.Fatalf("k=%d: not answered from the lists", k)
+			}
+			return
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, cand, &p, false, boost)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), k, nil)
+		PutScratch(sc)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("k=%d: %v from the lists, %v exhaustively", k, got, want)
+		}
+	}
+	for k := 1; k <= 60; k += 7 {
+		check(all, boost, bo, k, true)
+	}
+	// More boosted docs than a BoostOrder keeps: the kept ones are not
+	// candidates, so the best candidates lie past its end, bounded by its
+	// Rest ("lamp"'s list is short and complete, read in key order, while
+	// boosts rise with the key).
+	defer func(n int) { boostOrderLen = n }(boostOrderLen)
+	boostOrderLen = 64
+	for d := range boost {
+		boost[d] = float32(d) / 10000
+		if d < 100 {
+			boost[d] = 0.9
+		}
+	}
+	cand := roaring.New()
+	cand.AddRange(100, 700)
+	check(cand, boost, NewBoostOrder(boost, seg.Order()), 10, false)
 }
