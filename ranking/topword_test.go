@@ -64,13 +64,15 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			seg = live
 		}
 		word := vocab[r.IntN(len(vocab))]
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			word = word[:1+r.IntN(min(3, len(word)))] // as typed: a prefix
 		case 1:
 			word = word[:len(word)-1] + "x" // a typo
+		case 2:
+			word += vocab[r.IntN(len(vocab))] // two words written as one
 		}
-		q := Parse(seg, an, word, Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true})
+		q := Parse(seg, an, word, Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true, CompoundWords: r.IntN(2) == 0})
 		if len(q.Words) != 1 {
 			continue
 		}
