@@ -152,22 +152,32 @@ func (g *Generation) filtersAllow(doc uint32, base *roaring.Bitmap, filters []fi
 	return !one.IsEmpty()
 }
 
-// window is the results [start, start+count) of the docs sc collected,
-// ranked by scores (nil: none) and keys, with the sponsors sps placed,
-// and by result the campaign that placed it ("" organic; nil when none
-// did). It returns sc to its pool.
-func (g *Generation) window(sc *ranking.Scratch, scores []float32, keys []ranking.SortKey, sps []sponsor, start, count int, rerank func([]ranking.Hit), depth int) ([]ranking.Hit, []string) {
+// window is the results [start, start+count) of a ranking, best giving
+// its first n hits (scored, or Impacts.Top's), re-ranked by rerank (nil:
+// none) over the first depth, with the sponsors sps placed, and by
+// result the campaign that placed it ("" organic; nil when none did).
+func (g *Generation) window(best func(n int) []ranking.Hit, sps []sponsor, start, count int, rerank func([]ranking.Hit), depth int) ([]ranking.Hit, []string) {
 	k := start + count + len(sps)
 	if rerank == nil {
 		depth = 0
 	}
-	hits := ranking.TopNOrdered(sc.Docs, scores, keys, g.Products.Order(), max(k, depth), nil)
-	ranking.PutScratch(sc)
+	hits := best(max(k, depth))
 	if rerank != nil {
 		rerank(hits)
 		hits = hits[:min(len(hits), k)]
 	}
 	return place(hits, sps, start, count)
+}
+
+// scored is the best n of a scratch's docs by keys, then scores (nil:
+// none), then the segment's order, as window's best; it returns sc to
+// the pool.
+func (g *Generation) scored(sc *ranking.Scratch, scores []float32, keys []ranking.SortKey) func(n int) []ranking.Hit {
+	return func(n int) []ranking.Hit {
+		hits := ranking.TopNOrdered(sc.Docs, scores, keys, g.Products.Order(), n, nil)
+		ranking.PutScratch(sc)
+		return hits
+	}
 }
 
 // place puts the sponsored products into the organic ranking hits (the

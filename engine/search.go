@@ -269,19 +269,19 @@ func (r *SearchResult) view() *render.SearchView {
 	return v
 }
 
-// topWord is the page of a one-word search read from its routes' impact
-// lists (ranking.Impacts.TopWord), when it is unsorted, not relaxed,
-// has topWordMin results or more (below that the exhaustive pass is
-// cheaper) and its filters keep enough of its matches. ok is false when
-// the search must be scored exhaustively.
-func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool, all, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
+// top is the best k of a search read from its routes' impact lists
+// (ranking.Impacts.Top), when it is unsorted, not relaxed, has
+// topMin results or more (below that the exhaustive pass is cheaper)
+// and its filters keep enough of its matches. ok is false when the
+// search must be scored exhaustively.
+func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
 	imp := g.impacts[v]
-	if imp == nil || q.Wildcard || relaxed || sorted || len(q.Words) != 1 || result.GetCardinality() < uint64(topWordMin) {
+	if imp == nil || q.Wildcard || relaxed || sorted || result.GetCardinality() < uint64(topMin) {
 		return nil, false
 	}
 	// A filter keeping few of the matches makes the lists' kept docs
 	// mostly filtered away: reading them would end in giving up.
-	if uint64(k)*all.GetCardinality() > maxTopWordRead*result.GetCardinality() {
+	if uint64(k)*all.GetCardinality() > maxTopRead*result.GetCardinality() {
 		return nil, false
 	}
 	var bo *ranking.BoostOrder
@@ -290,17 +290,17 @@ func (g *Generation) topWord(v *version, q *ranking.Query, relaxed, sorted bool,
 			return nil, false
 		}
 	}
-	return imp.TopWord(q, result, &v.params, boost, bo, k, nil)
+	return imp.Top(q, result, &v.params, boost, bo, k, nil)
 }
 
-// maxTopWordRead is about how many list entries a one-word search may
+// maxTopRead is about how many list entries a search may
 // expect to read, k times the matches per result, before it is scored
 // exhaustively instead: half of what a list keeps.
-const maxTopWordRead = 512
+const maxTopRead = 512
 
-// topWordMin is the result size from which a one-word search reads its
-// impact lists.
-var topWordMin = 4096 // a variable for tests
+// topMin is the result size from which a search reads its impact
+// lists.
+var topMin = 4096 // a variable for tests
 
 func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options, m *behaviour.Model, now time.Time) (*ProductResult, error) {
 	ps := req.Products
@@ -348,9 +348,14 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	if !q.Wildcard || v.boosts.Listing == config.ListingPopularity {
 		boost = g.boost(v, m, now)
 	}
-	if hits, ok := g.topWord(v, &q, relaxed, len(keys) > 0, all, result, boost, start+count+len(sps)); ok {
-		pr.Hits, pr.Sponsored = place(hits, sps, start, count)
-	} else {
+	var rerank func([]ranking.Hit)
+	if len(keys) == 0 && !q.Wildcard {
+		rerank = g.proximityRerank(&q, v.proximity)
+	}
+	best := func(n int) []ranking.Hit {
+		if hits, ok := g.top(v, &q, relaxed, len(keys) > 0, all, result, boost, n); ok {
+			return hits
+		}
 		sc := ranking.GetScratch()
 		var scores []float32
 		switch {
@@ -367,12 +372,9 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		default:
 			sc.Collect(result)
 		}
-		var rerank func([]ranking.Hit)
-		if len(keys) == 0 && !q.Wildcard {
-			rerank = g.proximityRerank(&q, v.proximity)
-		}
-		pr.Hits, pr.Sponsored = g.window(sc, scores, keys, sps, start, count, rerank, config.ProximityDepth)
+		return g.scored(sc, scores, keys)(n)
 	}
+	pr.Hits, pr.Sponsored = g.window(best, sps, start, count, rerank, config.ProximityDepth)
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {
 		pr.Suggested[i] = !direct.Contains(h.Doc)

@@ -8,8 +8,8 @@ import (
 )
 
 // Impact-ordered lists: a term's docs sorted by what the term weighs in
-// each of them, so a one-word search reads its best docs first and stops
-// once nothing further down can reach its page (TopWord).
+// each of them, so a search reads its best docs first and stops once
+// nothing further down can reach its page (Impacts.Top).
 //
 // A route's BM25F weight in a doc is s·a/(k1+a), where a is the sum over
 // the fields of tf times the field's weight over its length

@@ -11,16 +11,17 @@ import (
 	"github.com/aisle-search/aisle/index"
 )
 
-// TestTopWordMatchesExhaustive answers random one-word searches both
+// TestTopWordMatchesExhaustive answers random one-word searches (and
+// some of two or three words) both
 // ways, from the impact lists and by scoring every candidate, over
 // catalogs full of ties (few words, short titles), a WithDocs segment
 // (holes, docs out of key order), random field weights, filters, boosts
 // and page sizes: the same docs, the same scores to the bit, in the same
-// order. Most searches must be answered from the lists, so a TopWord
+// order. Most searches must be answered from the lists, so a Top
 // that always gave up would fail.
 func TestTopWordMatchesExhaustive(t *testing.T) {
-	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
-	TopWordReadCost = 0
+	defer func(c int) { TopReadCost = c }(TopReadCost)
+	TopReadCost = 0
 	r := rand.New(rand.NewPCG(7, 11))
 	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
 	text := func(lo, hi int) string {
@@ -57,13 +58,16 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 		t.Fatal("the WithDocs segment keeps its docs in key order: the test does not reach order ties")
 	}
 	var impacts = map[*index.Segment]map[Params]*Impacts{built: {}, live: {}}
-	answered, searches := 0, 600
+	answered, answeredWords, searches := 0, 0, 600
 	for i := range searches {
 		seg := built
 		if i%2 == 1 {
 			seg = live
 		}
 		word := vocab[r.IntN(len(vocab))]
+		if i%4 == 3 { // two or three words
+			word = text(2, 3)
+		}
 		switch r.IntN(5) {
 		case 0:
 			word = word[:1+r.IntN(min(3, len(word)))] // as typed: a prefix
@@ -73,10 +77,10 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			word += vocab[r.IntN(len(vocab))] // two words written as one
 		}
 		q := Parse(seg, an, word, Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true, CompoundWords: r.IntN(2) == 0})
-		if len(q.Words) != 1 {
-			continue
-		}
 		all, _, relaxed := Match(seg, &q)
+		if relaxed {
+			continue // scored with its matched words counted: never read from the lists
+		}
 		cand := all.Clone()
 		switch r.IntN(4) {
 		case 0:
@@ -124,7 +128,7 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 		if boost != nil {
 			bo = NewBoostOrder(boost, seg.Order())
 		}
-		got, ok := imp.TopWord(&q, cand, &p, boost, bo, k, nil)
+		got, ok := imp.Top(&q, cand, &p, boost, bo, k, nil)
 
 		sc := GetScratch()
 		sc.ScoreBM25F(seg, &q, cand, &p, relaxed, boost)
@@ -134,6 +138,9 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			continue
 		}
 		answered++
+		if len(q.Words) > 1 {
+			answeredWords++
+		}
 		if len(got) != len(want) {
 			t.Fatalf("search %d %q k=%d: %d hits from the lists, %d exhaustively", i, word, k, len(got), len(want))
 		}
@@ -143,10 +150,10 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 			}
 		}
 	}
-	if answered < searches/2 {
-		t.Fatalf("the lists answered %d of %d searches, want at least half", answered, searches)
+	if answered < searches/2 || answeredWords < 40 {
+		t.Fatalf("the lists answered %d of %d searches, %d of several words; want at least half and 40", answered, searches, answeredWords)
 	}
-	t.Logf("the lists answered %d of %d searches", answered, searches)
+	t.Logf("the lists answered %d of %d searches, %d of several words", answered, searches, answeredWords)
 }
 
 // TestTopWordTiesAcrossRoutes: typed "door" exists, so its completions'
@@ -154,8 +161,8 @@ func TestTopWordMatchesExhaustive(t *testing.T) {
 // titles, in alternating doc ids) weigh the same: the page's last places
 // are ties between two routes, which key order settles.
 func TestTopWordTiesAcrossRoutes(t *testing.T) {
-	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
-	TopWordReadCost = 0
+	defer func(c int) { TopReadCost = c }(TopReadCost)
+	TopReadCost = 0
 	var titles, descs []string
 	for i := range 3000 {
 		titles = append(titles, []string{"doorbell", "doorknob", "lamp"}[i%3])
@@ -179,7 +186,7 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 	q := Parse(seg, an, "door", Options{PrefixLast: true})
 	all, _, _ := Match(seg, &q)
 	for k := 1; k <= 40; k++ {
-		got, ok := imp.TopWord(&q, all, &p, nil, nil, k, nil)
+		got, ok := imp.Top(&q, all, &p, nil, nil, k, nil)
 		if !ok {
 			t.Fatalf("k=%d: not answered from the lists", k)
 		}
@@ -197,8 +204,8 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 // boosts alone order the page, ties among them by key: read in boost
 // order, the page settles from the lists, and equals the exhaustive one.
 func TestTopWordBoostsDecide(t *testing.T) {
-	defer func(c int) { TopWordReadCost = c }(TopWordReadCost)
-	TopWordReadCost = 0
+	defer func(c int) { TopReadCost = c }(TopReadCost)
+	TopReadCost = 0
 	b := index.NewBuilder(an)
 	for i := range 5000 {
 		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
@@ -220,7 +227,7 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	all, _, _ := Match(seg, &q)
 	check := func(cand *roaring.Bitmap, boost []float32, bo *BoostOrder, k int, mustAnswer bool) {
 		t.Helper()
-		got, ok := imp.TopWord(&q, cand, &p, boost, bo, k, nil)
+		got, ok := imp.Top(&q, cand, &p, boost, bo, k, nil)
 		if !ok {
 			if mustAnswer {
 				t.Fatalf("k=%d: not answered from the lists", k)

@@ -15,14 +15,14 @@ import (
 	"github.com/aisle-search/aisle/ranking"
 )
 
-// TestTopWordPagesMatchExhaustive answers one-word searches twice
-// through the whole search, with every result set read from the impact
-// lists and with none, under popularity, stock, sale and newness boosts,
-// filters and pages further down: the same products with the same
-// scores in the same order.
-func TestTopWordPagesMatchExhaustive(t *testing.T) {
-	defer func(m, c int) { topWordMin, ranking.TopWordReadCost = m, c }(topWordMin, ranking.TopWordReadCost)
-	ranking.TopWordReadCost = 0 // a small catalog: read the lists whatever they cost
+// TestTopPagesMatchExhaustive answers searches of one and two words
+// twice through the whole search, with every result set read from the
+// impact lists and with none, under popularity, stock, sale and newness
+// boosts, filters, proximity and pages further down: the same products
+// with the same scores in the same order.
+func TestTopPagesMatchExhaustive(t *testing.T) {
+	defer func(m, c int) { topMin, ranking.TopReadCost = m, c }(topMin, ranking.TopReadCost)
+	ranking.TopReadCost = 0 // a small catalog: read the lists whatever they cost
 	r := rand.New(rand.NewPCG(26, 12))
 	words := []string{"steel", "hammer", "hammers", "drill", "drills", "oak", "table", "lamp", "red", "garden", "hose", "saw", "blade", "cordless"}
 	var products []catalog.Product
@@ -53,8 +53,11 @@ func TestTopWordPagesMatchExhaustive(t *testing.T) {
 			gen = plain
 		}
 		word := words[r.IntN(len(words))]
-		if r.IntN(3) == 0 {
+		switch r.IntN(3) {
+		case 0:
 			word = word[:1+r.IntN(3)]
+		case 1: // two words: re-ranked by proximity
+			word += " " + words[r.IntN(len(words))]
 		}
 		body := fmt.Sprintf(`{"query":%q,"key":"b","products":{"start":%d,"count":%d`, word, r.IntN(3)*10, 1+r.IntN(30))
 		if r.IntN(3) == 0 {
@@ -63,7 +66,7 @@ func TestTopWordPagesMatchExhaustive(t *testing.T) {
 		body += "}}"
 		var pages [2]string
 		for j, min := range []int{math.MaxInt, 1} {
-			topWordMin = min
+			topMin = min
 			res, err := gen.SearchWith(shopRequest(t, body), m, boostNow)
 			if err != nil {
 				t.Fatal(err)
@@ -76,7 +79,7 @@ func TestTopWordPagesMatchExhaustive(t *testing.T) {
 		v, _ := gen.searchVersion("b", nil)
 		q := ranking.Parse(gen.Products, gen.an, word, ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed})
 		all, _, relaxed := ranking.Match(gen.Products, &q)
-		if _, ok := gen.topWord(v, &q, relaxed, false, all, all, gen.boost(v, m, boostNow), 10); ok {
+		if _, ok := gen.top(v, &q, relaxed, false, all, all, gen.boost(v, m, boostNow), 10); ok {
 			answered++
 			if gen == g {
 				answeredBoosted++
