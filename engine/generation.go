@@ -407,7 +407,9 @@ func (g *Generation) newCaches() {
 			g.initial[v] = &initialCache{}
 			g.boosts[v] = &boostCache{}
 			if g.Products != nil {
-				g.impacts[v] = ranking.NewImpacts(g.Products, &v.params)
+				imp := ranking.NewImpacts(g.Products, &v.params)
+				imp.Background = true // no search waits for a list
+				g.impacts[v] = imp
 			}
 		}
 	}

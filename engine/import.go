@@ -106,6 +106,7 @@ func importFeed(st *store.Store, w *config.Website, cfg *config.File, lang analy
 	if err != nil {
 		return nil, stats, err
 	}
+	g.WarmLists()
 	g.Seq, g.ProductSeq = st.Seq(), st.ProductSeq(w.UUID)
 	stats.Index = time.Since(start)
 	return g, stats, nil

@@ -97,6 +97,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	if err != nil {
 		return nil, err
 	}
+	g.WarmLists()
 	g.Seq, g.ProductSeq = st.Seq(), st.ProductSeq(w.UUID)
 	g.unsaved = unsaved
 	return g, nil
@@ -196,6 +197,7 @@ func Rebuild(st *store.Store, w *config.Website, lang analysis.Language, log *sl
 	if err != nil {
 		return nil, err
 	}
+	g.WarmLists()
 	g.Seq, g.ProductSeq = st.Seq(), stamp.Seq
 	return g, nil
 }

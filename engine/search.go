@@ -298,6 +298,18 @@ func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all
 // exhaustively instead: half of what a list keeps.
 const maxTopRead = 512
 
+// WarmLists has every search configuration's live version build its
+// impact lists in the background (ranking.Impacts.Warm), as a server
+// does once it has loaded or built its index; searches until then are
+// scored exhaustively.
+func (g *Generation) WarmLists() {
+	for _, sc := range g.search {
+		if imp := g.impacts[sc.live]; imp != nil {
+			imp.Warm()
+		}
+	}
+}
+
 // topMin is the result size from which a search reads its impact
 // lists.
 var topMin = 4096 // a variable for tests

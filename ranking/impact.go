@@ -1,10 +1,13 @@
 package ranking
 
 import (
+	"cmp"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 )
 
 // Impact-ordered lists: a term's docs sorted by what the term weighs in
@@ -32,17 +35,29 @@ const impactLen = 1024
 // weights and length normalisations (Params without K1), each built on
 // first use and kept for the segment's life. Safe for concurrent use.
 type Impacts struct {
+	// Background: a list not built yet is queued for a background thread
+	// and the search that wanted it is scored exhaustively meanwhile (Top
+	// gives up), so no search waits for a build; false (the default)
+	// builds it on the search. Set it before the first search.
+	Background bool
+
 	seg   *index.Segment
 	p     Params
 	lw    [index.NumTextFields][256]float32
 	lists sync.Map // term id → *impactEntry
 	mu    sync.Mutex
 	acc   []float32 // by doc id, all zero between builds; held with mu
+
+	qmu     sync.Mutex
+	queue   []uint32 // terms to build in the background
+	working bool     // a background thread is draining queue
 }
 
 type impactEntry struct {
-	once sync.Once
-	list impactList
+	once   sync.Once
+	ready  atomic.Bool // list is built
+	queued bool        // held with Impacts.qmu
+	list   impactList
 }
 
 // impactList is a term's docs by decreasing a, equal a by increasing key
@@ -66,15 +81,87 @@ func NewImpacts(seg *index.Segment, p *Params) *Impacts {
 	return imp
 }
 
-// list is term's impact list, built on first use.
+// list is term's impact list, built on first use; nil, in Background
+// mode, until a background thread has built it.
 func (imp *Impacts) list(term uint32) *impactList {
+	e := imp.entry(term)
+	if e.ready.Load() {
+		return &e.list
+	}
+	if !imp.Background {
+		imp.buildEntry(term, e)
+		return &e.list
+	}
+	imp.request(term, e)
+	return nil
+}
+
+func (imp *Impacts) entry(term uint32) *impactEntry {
 	v, ok := imp.lists.Load(term)
 	if !ok {
 		v, _ = imp.lists.LoadOrStore(term, &impactEntry{})
 	}
-	e := v.(*impactEntry)
-	e.once.Do(func() { imp.build(term, &e.list) })
-	return &e.list
+	return v.(*impactEntry)
+}
+
+func (imp *Impacts) buildEntry(term uint32, e *impactEntry) {
+	e.once.Do(func() {
+		imp.build(term, &e.list)
+		e.ready.Store(true)
+	})
+}
+
+// request queues term's list for the background thread, starting one
+// when none is draining the queue.
+func (imp *Impacts) request(term uint32, e *impactEntry) {
+	imp.qmu.Lock()
+	if e.queued {
+		imp.qmu.Unlock()
+		return
+	}
+	e.queued = true
+	imp.queue = append(imp.queue, term)
+	start := !imp.working
+	imp.working = true
+	imp.qmu.Unlock()
+	if start {
+		background.Go(imp.drain)
+	}
+}
+
+// drain builds the queued lists until none is left.
+func (imp *Impacts) drain() {
+	for {
+		imp.qmu.Lock()
+		if len(imp.queue) == 0 {
+			imp.working = false
+			imp.qmu.Unlock()
+			return
+		}
+		term := imp.queue[0]
+		imp.queue = imp.queue[1:]
+		imp.qmu.Unlock()
+		imp.buildEntry(term, imp.entry(term))
+	}
+}
+
+// Warm queues the list of every term in ImpactMinDocs docs or more for
+// the background thread, most docs first, so a server that has just
+// loaded its index reads lists within about a second per million
+// products rather than on each term's first searches.
+func (imp *Impacts) Warm() {
+	var terms []uint32
+	for t := range imp.seg.Terms() {
+		if imp.seg.DocFreq(uint32(t)) >= ImpactMinDocs {
+			terms = append(terms, uint32(t))
+		}
+	}
+	slices.SortFunc(terms, func(a, b uint32) int {
+		return cmp.Compare(imp.seg.DocFreq(b), imp.seg.DocFreq(a))
+	})
+	for _, t := range terms {
+		imp.request(t, imp.entry(t))
+	}
 }
 
 // build fills l with term's docs by a, summing each doc's fields in

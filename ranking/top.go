@@ -285,7 +285,8 @@ func (h *topHeap) settled(bound float32, unboosted bool, routes []topRoute, vmax
 
 // routesOf sets ts.routes to the routes of q's words, each with its
 // word and its scale as ScoreBM25F computes them; false when a word has
-// no route or the short routes hold more than maxShortDocs postings.
+// no route, the short routes hold more than maxShortDocs postings, or a
+// long route's list is not built yet (Impacts.Background).
 func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 	seg := imp.seg
 	n := float64(seg.Len())
@@ -329,7 +330,9 @@ func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 		r := &ts.routes[i]
 		r.posts, from = ts.posts[from:ends[i]], ends[i]
 		if seg.DocFreq(r.term) >= ImpactMinDocs {
-			r.list = imp.list(r.term)
+			if r.list = imp.list(r.term); r.list == nil {
+				return false // being built in the background
+			}
 			continue
 		}
 		ts.short = append(ts.short, impactList{})

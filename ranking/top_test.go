@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
 )
 
 // TestTopWordMatchesExhaustive answers random one-word searches (and
@@ -260,4 +262,67 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	cand := roaring.New()
 	cand.AddRange(100, 700)
 	check(cand, boost, NewBoostOrder(boost, seg.Order()), 10, false)
+}
+
+// TestTopBuildsListsInTheBackground: in Background mode a search whose
+// long route has no list yet is not answered from the lists (so it waits
+// for no build), a background thread builds the list, and the searches
+// after it are answered, as exhaustively; Warm queues every long list.
+func TestTopBuildsListsInTheBackground(t *testing.T) {
+	b := index.NewBuilder(an)
+	for i := range 3000 {
+		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{[]string{"lamp", "lamp shade", "desk lamp", "chair"}[i%4]}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	p := DefaultParams()
+	q := Parse(seg, an, "lamp", Options{})
+	all, _, _ := Match(seg, &q)
+	answered := func(imp *Impacts) bool {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if got, ok := imp.Top(&q, all, &p, nil, nil, 10, nil); ok {
+				sc := GetScratch()
+				sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+				want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), 10, nil)
+				PutScratch(sc)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("%v from the lists, %v exhaustively", got, want)
+				}
+				return true
+			}
+			time.Sleep(time.Millisecond)
+		}
+		return false
+	}
+	imp := NewImpacts(seg, &p)
+	imp.Background = true
+	threads := background.Started()
+	if _, ok := imp.Top(&q, all, &p, nil, nil, 10, nil); ok {
+		t.Fatal("answered before the list was built: the search waited for it")
+	}
+	if !answered(imp) {
+		t.Fatal("the list was never built")
+	}
+	if background.Started() == threads {
+		t.Fatal("no background thread built the list")
+	}
+	warm := NewImpacts(seg, &p)
+	warm.Background = true
+	warm.Warm()
+	lamp, _ := seg.Term("lamp")
+	deadline := time.Now().Add(10 * time.Second)
+	for !warm.entry(lamp).ready.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("Warm did not build the list of a term in 1,024 docs or more")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if _, ok := warm.Top(&q, all, &p, nil, nil, 10, nil); !ok {
+		t.Fatal("not answered from a warmed list")
+	}
 }
