@@ -47,6 +47,8 @@ type Impacts struct {
 	lists sync.Map // term id → *impactEntry
 	mu    sync.Mutex
 	acc   []float32 // by doc id, all zero between builds; held with mu
+	docs  []uint32  // a list's docs while it is built; held with mu
+	posts []index.FieldPosting
 
 	qmu     sync.Mutex
 	queue   []uint32 // terms to build in the background
@@ -174,8 +176,10 @@ func (imp *Impacts) build(term uint32, l *impactList) {
 		imp.acc = make([]float32, seg.Slots())
 	}
 	acc := imp.acc
-	var docs []uint32
-	for _, fp := range seg.TermPostings(term, nil) {
+	docs := imp.docs[:0]
+	defer func() { imp.docs = docs[:0] }()
+	imp.posts = seg.TermPostings(term, imp.posts[:0])
+	for _, fp := range imp.posts {
 		if imp.p.Weights[fp.Field] == 0 {
 			continue
 		}
