@@ -1,11 +1,9 @@
 package ranking
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -20,36 +18,9 @@ import (
 func TestDenseMatchesMerge(t *testing.T) {
 	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(3, 5))
-	vocab := strings.Fields("drill lamp table chair cordless hammer garden hose steel black white set with for bulb light outdoor door")
-	text := func(lo, hi int) string {
-		ws := make([]string, lo+r.IntN(hi-lo+1))
-		for i := range ws {
-			ws[i] = vocab[r.IntN(len(vocab))]
-		}
-		return strings.Join(ws, " ")
-	}
-	docs := make([]index.Doc, 6000)
-	for i := range docs {
-		d := &docs[i]
-		d.Key, d.Stored = fmt.Sprintf("P%05d", i*2), []byte("{}")
-		d.Text[index.FieldTitle] = []string{text(1, 10)}
-		d.Text[index.FieldBrand] = []string{text(0, 2)}
-		d.Text[index.FieldDescription] = []string{text(0, 30)}
-	}
-	b := index.NewBuilder(an)
-	for i := range docs {
-		if err := b.Add(&docs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	built := b.Build()
-	added := []index.Doc{{Key: "P00001", Stored: []byte("{}")}, {Key: "P00003", Stored: []byte("{}")}}
-	added[0].Text[index.FieldTitle] = []string{"cordless steel drill drill"}
-	added[1].Text[index.FieldTitle] = []string{"black lamp"}
-	live, err := built.WithDocs(an, []uint32{0, 7, 300}, added, func(doc uint32) (*index.Doc, error) { return &docs[doc], nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := newRandomCatalog(t, r, "drill lamp table chair cordless hammer garden hose steel black white set with for bulb light outdoor door",
+		6000, 10, 2, 30, []uint32{0, 7, 300}, "cordless steel drill drill", "black lamp")
+	built, live, text := cat.built, cat.live, cat.text
 	for i := range 400 {
 		seg := built
 		if i%2 == 1 {

@@ -22,7 +22,8 @@ import (
 // order, so a doc not yet met that could tie the k-th comes after it
 // when its route's next weight down is lower. The answer is exactly
 // TopNOrdered over ScoreBM25F's scores: same docs, same scores to the
-// bit, same order (TestTopWordMatchesExhaustive, TestTopMatchesExhaustive).
+// bit, same order (TestTopMatchesExhaustive; TestTopPagesMatchExhaustive
+// through the engine).
 
 // maxTop is the largest k Top answers; deeper pages are scored
 // exhaustively.
@@ -42,7 +43,7 @@ var TopReadCost = 640
 // (under ImpactMinDocs docs) that Top sorts for one search.
 const maxShortDocs = 8192
 
-// topRoute is one route of the word being read.
+// topRoute is one route of a query word, being read.
 type topRoute struct {
 	word  int // the query word it is a route of
 	term  uint32

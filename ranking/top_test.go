@@ -13,7 +13,7 @@ import (
 	"github.com/aisle-search/aisle/internal/background"
 )
 
-// TestTopWordMatchesExhaustive answers random one-word searches (and
+// TestTopMatchesExhaustive answers random one-word searches (and
 // some of two or three words) both
 // ways, from the impact lists and by scoring every candidate, over
 // catalogs full of ties (few words, short titles), a WithDocs segment
@@ -21,41 +21,13 @@ import (
 // and page sizes: the same docs, the same scores to the bit, in the same
 // order. Most searches must be answered from the lists, so a Top
 // that always gave up would fail.
-func TestTopWordMatchesExhaustive(t *testing.T) {
+func TestTopMatchesExhaustive(t *testing.T) {
 	defer func(c int) { TopReadCost = c }(TopReadCost)
 	TopReadCost = 0
 	r := rand.New(rand.NewPCG(7, 11))
 	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
-	text := func(lo, hi int) string {
-		ws := make([]string, lo+r.IntN(hi-lo+1))
-		for i := range ws {
-			ws[i] = vocab[r.IntN(len(vocab))]
-		}
-		return strings.Join(ws, " ")
-	}
-	docs := make([]index.Doc, 8000)
-	for i := range docs {
-		d := &docs[i]
-		d.Key, d.Stored = fmt.Sprintf("P%05d", i*2), []byte("{}")
-		d.Text[index.FieldTitle] = []string{text(1, 4)}
-		d.Text[index.FieldBrand] = []string{text(0, 1)}
-		d.Text[index.FieldDescription] = []string{text(0, 8)}
-	}
-	b := index.NewBuilder(an)
-	for i := range docs {
-		if err := b.Add(&docs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	built := b.Build()
-	added := []index.Doc{{Key: "P00001", Stored: []byte("{}")}, {Key: "P00003", Stored: []byte("{}")}, {Key: "P00005", Stored: []byte("{}")}}
-	added[0].Text[index.FieldTitle] = []string{"drill"}
-	added[1].Text[index.FieldTitle] = []string{"lamp"}
-	added[2].Text[index.FieldTitle] = []string{"drill drill"}
-	live, err := built.WithDocs(an, []uint32{0, 7, 300, 4001}, added, func(doc uint32) (*index.Doc, error) { return &docs[doc], nil })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := newRandomCatalog(t, r, strings.Join(vocab, " "), 8000, 4, 1, 8, []uint32{0, 7, 300, 4001}, "drill", "lamp", "drill drill")
+	built, live, text := cat.built, cat.live, cat.text
 	if live.Order() == nil {
 		t.Fatal("the WithDocs segment keeps its docs in key order: the test does not reach order ties")
 	}
