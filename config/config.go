@@ -113,6 +113,12 @@ type SearchVersion struct {
 	// "doorknob" finds "Door Knob". nil: true, which lifted the Home
 	// Depot NDCG@10 by 0.0062.
 	CompoundWords *bool `json:"compoundWords,omitempty"`
+	// RareWordTypos lets a word that exists as typed but is rare beside a
+	// word one typo away also match that word, as a misspelling of it
+	// (ranking.Options.RareWordTypos): "toiled" finds "toilet". It needs
+	// TypedTypos. nil: true, which lifted the Home Depot NDCG@10 by
+	// 0.0013.
+	RareWordTypos *bool `json:"rareWordTypos,omitempty"`
 	// OptionalStopWords lets a query's function words (the website
 	// language's "with", "and", ...) go unmatched when fewer than 10
 	// products match every word and partial matches follow

@@ -73,6 +73,7 @@ type version struct {
 	proximity float64       // the version's weight, or config.DefaultProximity
 	typed     bool          // typos of the word as typed (config TypedTypos)
 	compounds bool          // words written apart or together (config CompoundWords)
+	rare      bool          // rare words' typos (config RareWordTypos)
 	stops     bool          // optional stop words in partial matches (config OptionalStopWords)
 }
 
@@ -480,6 +481,7 @@ func (g *Generation) compile() error {
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
 		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords,
+		rare:  v.RareWordTypos == nil || *v.RareWordTypos,
 		stops: v.OptionalStopWords == nil || *v.OptionalStopWords}
 	out.params.Weights = [index.NumTextFields]float32{}
 	out.params.K1 = float32(v.K1OrDefault())

@@ -371,6 +371,8 @@ type refMatcher struct {
 	typed bool
 	// compounds: words written apart or together (config CompoundWords).
 	compounds bool
+	// rare: rare words' typos (config RareWordTypos).
+	rare bool
 	// isStop reports a function word of the language (config
 	// OptionalStopWords); nil when they are not optional.
 	isStop func(folded string) bool
@@ -381,7 +383,8 @@ type refMatcher struct {
 // names) the version searches: terms are only those of searched fields.
 func newRefMatcher(products []catalog.Product, v *config.SearchVersion, lang analysis.Language, searched func(field string) bool) *refMatcher {
 	m := &refMatcher{n: len(products), lang: lang, stem: refStemmer(lang), docs: map[string][]int{}, byLen: map[int][]string{}, keys: map[string]int{}, synonyms: map[string][][]string{},
-		typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords}
+		typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords,
+		rare: v.RareWordTypos == nil || *v.RareWordTypos}
 	if v.OptionalStopWords == nil || *v.OptionalStopWords {
 		m.isStop = analysis.New(lang).IsStop
 	}
@@ -595,6 +598,17 @@ func (m *refMatcher) match(phrase string) refMatch {
 			if m.typed {
 				res.routes.typo = m.widen(direct, m.typedTypoTerms(tk.folded)) || res.routes.typo
 			}
+		}
+		// A word that exists but is rare (in at most 20 products) beside
+		// a typo of it as typed in 50 times as many also matches that typo.
+		if df := m.termDocs(term).count(); !tk.numeric && exact && m.typed && m.rare && df <= 20 {
+			var rare []string
+			for _, t := range m.typedTypoTerms(tk.folded) {
+				if m.termDocs(t).count() >= 50*df {
+					rare = append(rare, t)
+				}
+			}
+			res.routes.typo = m.widen(direct, rare) || res.routes.typo
 		}
 		all := direct.clone()
 		if m.synonymDocs(term, all, direct) {

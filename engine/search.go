@@ -178,7 +178,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 		return nil, err
 	}
 	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key}
-	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops, CompoundWords: v.compounds}
+	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops, CompoundWords: v.compounds, RareWordTypos: v.rare}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)
 		if err != nil {

@@ -93,6 +93,14 @@ type Options struct {
 	// within 1 edit of it (from 4 letters) or 2 (from 9), so "celing"
 	// finds "ceiling", whose stem is two edits from "celing"'s.
 	TypedTypos bool
+	// RareWordTypos treats a word that exists as typed but is rare beside
+	// a word one typo away as a likely misspelling of it: the word also
+	// matches the terms of its typos as typed (TypedTypos, which it
+	// needs) that are in rareTypoRatio times as many docs, as typo
+	// routes. "toiled" (in 1 title, stemmed "toil") also finds "toilet"
+	// (in 631); "cabinent", stemmed "cabin", finds "cabinet". Only words
+	// in at most rareTypoMaxDocs docs are checked.
+	RareWordTypos bool
 	// CompoundWords matches words written apart or together (compounds):
 	// "lawn mower" finds "Lawnmower", "doorknob" finds "Door Knob".
 	CompoundWords bool
@@ -151,8 +159,9 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		}
 		seen[tk.Term] = true
 		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos, numeric: tk.Numeric}
-		if id, ok := termIn(seg, tk.Term, q.Fields); ok {
-			w.Exp = append(w.Exp, Expansion{Term: id, Weight: weightExact})
+		exact, hasTerm := termIn(seg, tk.Term, q.Fields)
+		if hasTerm {
+			w.Exp = append(w.Exp, Expansion{Term: exact, Weight: weightExact})
 		}
 		if i == last && opt.PrefixLast && !endsInSpace {
 			addPrefix(seg, &w, tk.Folded, q.Fields)
@@ -167,6 +176,8 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 			if opt.TypedTypos {
 				addTypedTypos(seg, &w, tk.Folded, q.Fields)
 			}
+		} else if !tk.Numeric && hasTerm && opt.TypedTypos && opt.RareWordTypos {
+			addRareTypos(seg, &w, tk.Folded, exact, q.Fields)
 		}
 		q.Words = append(q.Words, w)
 	}
@@ -447,6 +458,39 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// Options.RareWordTypos: a word in at most rareTypoMaxDocs docs takes
+// its typos' terms that are in rareTypoRatio times as many docs or more.
+// Home Depot NDCG@10 by ratio: docs/benchmarks.md, Relevance levers.
+var (
+	rareTypoRatio   uint64 = 50
+	rareTypoMaxDocs uint64 = 20
+)
+
+// addRareTypos adds the typo routes of a word that exists as typed
+// (term exact) but is rare beside them (Options.RareWordTypos). Doc
+// counts are over the searched fields.
+func addRareTypos(seg *index.Segment, w *Word, typed string, exact uint32, fields index.FieldMask) {
+	df := fieldDocFreq(seg, exact, fields)
+	if df > rareTypoMaxDocs {
+		return
+	}
+	var typos Word
+	addTypedTypos(seg, &typos, typed, fields)
+	for _, e := range typos.Exp {
+		if fieldDocFreq(seg, e.Term, fields) >= rareTypoRatio*df {
+			w.add(e)
+		}
+	}
+}
+
+// fieldDocFreq is how many docs hold term in the fields.
+func fieldDocFreq(seg *index.Segment, term uint32, fields index.FieldMask) uint64 {
+	if fields == index.AllFields {
+		return seg.DocFreq(term)
+	}
+	return seg.TermDocsIn(term, fields).GetCardinality()
 }
 
 // addTypedTypos adds the terms of the indexed words (unstemmed, without

@@ -779,3 +779,46 @@ func TestCompoundWords(t *testing.T) {
 		}
 	}
 }
+
+// TestRareWordTypos: docs/decisions.md "Typos": a word that exists as
+// typed but in few products (at most rareTypoMaxDocs) beside a typo of
+// it in rareTypoRatio times as many also matches the typo, after the
+// products that hold it as typed; a common word, a typo not common
+// enough, or the option off takes no such route.
+func TestRareWordTypos(t *testing.T) {
+	titles := []string{"Toiled Soil Sack"} // "toiled", stemmed "toil": one product
+	for range 60 {
+		titles = append(titles, "Toilet Seat")
+	}
+	for range 30 {
+		titles = append(titles, "Garden Spade")
+	}
+	titles = append(titles, "Garden Spode") // "spode": one product, "spade" in 30
+	for range 25 {
+		titles = append(titles, "Brass Lamb") // "lamb": 25 products, over the 20 checked
+	}
+	for range 2000 {
+		titles = append(titles, "Brass Lamp") // one typo from "lamb", 80 times as many
+	}
+	seg := shop(t, titled(titles...)...)
+	on := Options{TypedTypos: true, RareWordTypos: true}
+	off := on
+	off.RareWordTypos = false
+	for _, tc := range []struct {
+		phrase string
+		opt    Options
+		want   int    // products matched
+		first  string // the best match
+	}{
+		{"toiled", on, 61, "P000"},                          // the word as typed first, then the toilets
+		{"toiled", off, 1, "P000"},                          // option off
+		{"spode", on, 1, "P091"},                            // "spade" is in 30, not 50 times as many
+		{"lamb", on, 25, ""},                                // not rare enough to be checked
+		{"toiled", Options{RareWordTypos: true}, 1, "P000"}, // needs typed typos
+	} {
+		r := run(t, seg, tc.phrase, Options{PrefixLast: false, TypedTypos: tc.opt.TypedTypos, RareWordTypos: tc.opt.RareWordTypos})
+		if len(r.keys) != tc.want || tc.first != "" && r.keys[0] != tc.first {
+			t.Errorf("%q %+v: %d matches, first %v; want %d, first %s", tc.phrase, tc.opt, len(r.keys), r.keys[:min(1, len(r.keys))], tc.want, tc.first)
+		}
+	}
+}
