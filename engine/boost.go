@@ -48,8 +48,8 @@ type boostVector struct {
 	staticAt time.Time
 	ranking  rankingID
 	seeded   bool // carried over from the generation before: rebuild
-	// order is vec's docs by boost, sorted on a one-word search's first
-	// need (engine.topWord); shared by a seeded copy, whose vec is the same.
+	// order is vec's docs by boost, sorted on a search's first need
+	// (Generation.top); shared by a seeded copy, whose vec is the same.
 	order *boostOrder
 }
 

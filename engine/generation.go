@@ -52,7 +52,8 @@ type Generation struct {
 	// pageBases caches each page version's base filter docs on Products.
 	pageBases map[*pageVersion]*baseCache
 	// impacts are each search version's impact lists on Products
-	// (ranking.Impacts), built term by term on first use.
+	// (ranking.Impacts), built term by term in the background: all the
+	// long ones after WarmLists, else each on a search's first need.
 	impacts map[*version]*ranking.Impacts
 }
 

@@ -32,8 +32,9 @@ const ImpactMinDocs = 1024
 const impactLen = 1024
 
 // Impacts holds the impact lists of one segment under one set of field
-// weights and length normalisations (Params without K1), each built on
-// first use and kept for the segment's life. Safe for concurrent use.
+// weights and length normalisations (Params without K1), each built
+// once, on a search's first need or by Warm, and kept for the segment's
+// life. Safe for concurrent use.
 type Impacts struct {
 	// Background: a list not built yet is queued for a background thread
 	// and the search that wanted it is scored exhaustively meanwhile (Top

@@ -63,7 +63,7 @@ type topHead struct {
 type topScratch struct {
 	routes   []topRoute
 	best     []topHead // by word
-	postings int       // the routes' docs, counted once a route
+	postings int       // the routes' doc counts, summed
 	short    []impactList
 	posts    []index.FieldPosting
 	seen     map[uint32]struct{}
@@ -71,62 +71,6 @@ type topScratch struct {
 }
 
 var topPool = sync.Pool{New: func() any { return &topScratch{seen: map[uint32]struct{}{}} }}
-
-// BoostOrder is a boost vector's docs by decreasing boost, equal boosts
-// by increasing key: its first docs with a boost above 0, as Top's
-// second stream, so a page the boosts decide (a word every doc weighs
-// alike) settles after about k of them.
-type BoostOrder struct {
-	Docs  []uint32
-	Boost []float32
-	// Rest is the highest boost of a doc past Docs, 0 when Docs holds
-	// every boosted doc.
-	Rest float32
-}
-
-// boostOrderLen is how many boosted docs a BoostOrder keeps.
-var boostOrderLen = 4096 // a variable for tests
-
-// NewBoostOrder sorts boost's boosted docs (keys from order, or the doc
-// ids when nil) and keeps the first boostOrderLen.
-func NewBoostOrder(boost []float32, order []uint32) *BoostOrder {
-	var docs []uint32
-	for d, b := range boost {
-		if b > 0 {
-			docs = append(docs, uint32(d))
-		}
-	}
-	key := func(d uint32) uint32 {
-		if order != nil {
-			return order[d]
-		}
-		return d
-	}
-	top := selectBest(docs, boostOrderLen+1, func(x, y uint32) bool {
-		if boost[x] != boost[y] {
-			return boost[x] > boost[y]
-		}
-		return key(x) < key(y)
-	})
-	bo := &BoostOrder{}
-	if len(top) > boostOrderLen {
-		bo.Rest = boost[top[boostOrderLen]]
-		top = top[:boostOrderLen]
-	}
-	bo.Docs, bo.Boost = top, make([]float32, len(top))
-	for i, d := range top {
-		bo.Boost[i] = boost[d]
-	}
-	return bo
-}
-
-// head is the highest boost of a doc at or past i.
-func (bo *BoostOrder) head(i int) float32 {
-	if i < len(bo.Docs) {
-		return bo.Boost[i]
-	}
-	return bo.Rest
-}
 
 // Top returns the best k of cand for q under imp's parameters with k1
 // from p, as ScoreBM25F (not relaxed) and TopNOrdered with the
