@@ -71,8 +71,10 @@ type impactList struct {
 	// runs are the indices in docs where a changes, ascending, from 0.
 	runs []int32
 	// rest is the highest a past docs; -1 when docs holds every doc the
-	// term weighs in.
-	rest float32
+	// term weighs in. below is the highest a under rest of any of the
+	// term's docs, -1 when none: the next weight down past a run that
+	// the list cuts.
+	rest, below float32
 }
 
 // NewImpacts makes seg's impact lists under p's field weights and length
@@ -207,10 +209,15 @@ func (imp *Impacts) build(term uint32, l *impactList) {
 		return key(x) < key(y)
 	}
 	top := selectBest(docs, impactLen+1, before)
-	l.rest = -1
+	l.rest, l.below = -1, -1
 	if len(top) > impactLen {
 		l.rest = acc[top[impactLen]]
 		top = top[:impactLen]
+		for _, d := range docs {
+			if a := acc[d]; a < l.rest && a > l.below {
+				l.below = a
+			}
+		}
 	}
 	l.docs = top
 	l.a = make([]float32, len(top))
@@ -278,10 +285,14 @@ func selectBest(docs []uint32, n int, before func(x, y uint32) bool) []uint32 {
 }
 
 // lower is the highest a below a[i] that a doc after i may have: the
-// next run's, or rest past the list; -1 when there is none.
+// next run's; past the list, rest, or below when rest is a[i] itself;
+// -1 when there is none.
 func (l *impactList) lower(i int) float32 {
 	if r, _ := slices.BinarySearch(l.runs, int32(i+1)); r < len(l.runs) {
 		return l.a[l.runs[r]]
+	}
+	if l.rest == l.a[i] {
+		return l.below
 	}
 	return l.rest
 }

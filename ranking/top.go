@@ -192,36 +192,58 @@ func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float
 	return h.hits, true
 }
 
+// boundSlack widens every bound Top compares with: a weight is computed
+// in float32 as s·a/(k1+a), whose rounding can put a doc of a slightly
+// lower a a few units in the last place above one of a higher, and a
+// bound must hold for both. 1e-6 is about 17 units of float32.
+const boundSlack = 1e-6
+
 // settled reports whether the page in h (full) is final: its worst hit
-// beats bound, the most a doc not yet met could score. For one word
-// when no doc not yet met has a boost (unboosted), an unmet doc scoring exactly the
-// worst's score must come from a route whose head weighs vmax, after
-// that head in key order, unless the route's next weight down rounds to
-// the same score.
-func (h *topHeap) settled(bound float32, unboosted bool, routes []topRoute, vmax, k1 float32, key func(uint32) uint32) bool {
+// beats bound (with boundSlack), the most a doc not yet met could
+// score. With tieRule (one word, no doc not yet met boosted, bound the
+// best head's weight vmax), a worst hit scoring at least vmax is final
+// when every doc not yet met scores at most vmax and those scoring
+// exactly vmax come after it in key order: each route whose head could
+// reach vmax weighs exactly vmax there, holds its equal weights in key
+// order past the worst's key, and its next weight down stays clear of
+// vmax.
+func (h *topHeap) settled(bound float32, tieRule bool, routes []topRoute, vmax, k1 float32, key func(uint32) uint32) bool {
 	worst := h.hits[0]
-	if worst.Score > bound {
+	if worst.Score > bound*(1+boundSlack) {
 		return true
 	}
-	if worst.Score < bound || !unboosted {
+	if !tieRule || worst.Score < vmax {
 		return false
 	}
+	v := func(r *topRoute, a float32) float32 { return r.scale * a / (k1 + a) }
 	for i := range routes {
 		r := &routes[i]
-		if r.pos == len(r.list.docs) {
-			if rest := r.list.rest; rest >= 0 && r.scale*rest/(k1+rest) == vmax {
-				return false // its unmet docs' keys are unknown
+		l := r.list
+		var a, lower float32
+		var after uint32 // docs not yet met weighing a have keys from after
+		switch {
+		case r.pos < len(l.docs):
+			a, lower, after = l.a[r.pos], l.lower(r.pos), key(l.docs[r.pos])
+		case l.rest < 0:
+			continue // every doc of the route met
+		default: // read to the kept end: what is past it weighs at most rest
+			a, lower = l.rest, l.below
+			n := len(l.docs)
+			if n == 0 || l.a[n-1] != a {
+				if v(r, a)*(1+boundSlack) >= vmax {
+					return false // docs past the list weighing rest: keys unknown
+				}
+				continue
 			}
+			after = key(l.docs[n-1]) + 1
+		}
+		if v(r, a)*(1+boundSlack) < vmax {
 			continue
 		}
-		a := r.list.a[r.pos]
-		if r.scale*a/(k1+a) != vmax {
-			continue
-		}
-		if key(r.list.docs[r.pos]) < key(worst.Doc) {
+		if v(r, a) != vmax || after <= key(worst.Doc) {
 			return false
 		}
-		if lo := r.list.lower(r.pos); lo >= 0 && r.scale*lo/(k1+lo) == vmax {
+		if lower >= 0 && v(r, lower)*(1+boundSlack) >= vmax {
 			return false
 		}
 	}
@@ -313,7 +335,7 @@ func (ts *topScratch) sortShort(imp *Impacts, posts []index.FieldPosting, l *imp
 	slices.SortFunc(ws, func(x, y weighed) int {
 		return cmp.Or(cmp.Compare(y.a, x.a), cmp.Compare(x.key, y.key))
 	})
-	l.docs, l.a, l.rest = make([]uint32, len(ws)), make([]float32, len(ws)), -1
+	l.docs, l.a, l.rest, l.below = make([]uint32, len(ws)), make([]float32, len(ws)), -1, -1
 	for i, w := range ws {
 		l.docs[i], l.a[i] = w.doc, w.a
 		if i == 0 || w.a != ws[i-1].a {

@@ -298,3 +298,26 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 		t.Fatal("not answered from a warmed list")
 	}
 }
+
+// TestTopAllocatesNothingPerDoc: reading the lists allocates per search
+// (the routes' bookkeeping), never per doc met: the same for 4,000
+// candidates as for 40,000, and a handful.
+func TestTopAllocatesNothingPerDoc(t *testing.T) {
+	defer func(c int) { TopReadCost = c }(TopReadCost)
+	TopReadCost = 0
+	seg, q, sets := matchSets(t)
+	p := DefaultParams()
+	imp := NewImpacts(seg, &p)
+	hits := make([]Hit, 0, 20)
+	var allocs []float64
+	for _, name := range []string{"4000", "40000"} {
+		cand := sets[name]
+		if _, ok := imp.Top(q, cand, &p, nil, nil, 20, hits); !ok { // builds the list, warms the scratch
+			t.Fatalf("%s candidates: not answered from the lists", name)
+		}
+		allocs = append(allocs, testing.AllocsPerRun(20, func() { hits, _ = imp.Top(q, cand, &p, nil, nil, 20, hits[:0]) }))
+	}
+	if allocs[0] != allocs[1] || allocs[1] > 2 {
+		t.Fatalf("allocations per search: %v with 4,000 candidates, %v with 40,000; want the same, at most 2", allocs[0], allocs[1])
+	}
+}
