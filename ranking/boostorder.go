@@ -19,31 +19,21 @@ var boostOrderLen = 4096 // a variable for tests
 // ids when nil) and keeps the first boostOrderLen.
 func NewBoostOrder(boost []float32, order []uint32) *BoostOrder {
 	var docs []uint32
+	var bs []float32
 	for d, b := range boost {
 		if b > 0 {
-			docs = append(docs, uint32(d))
+			docs, bs = append(docs, uint32(d)), append(bs, b)
 		}
 	}
-	key := func(d uint32) uint32 {
-		if order != nil {
-			return order[d]
-		}
-		return d
-	}
-	top := selectBest(docs, boostOrderLen+1, func(x, y uint32) bool {
-		if boost[x] != boost[y] {
-			return boost[x] > boost[y]
-		}
-		return key(x) < key(y)
-	})
+	hits := TopNOrdered(docs, bs, nil, order, boostOrderLen+1, nil)
 	bo := &BoostOrder{}
-	if len(top) > boostOrderLen {
-		bo.Rest = boost[top[boostOrderLen]]
-		top = top[:boostOrderLen]
+	if len(hits) > boostOrderLen {
+		bo.Rest = hits[boostOrderLen].Score
+		hits = hits[:boostOrderLen]
 	}
-	bo.Docs, bo.Boost = top, make([]float32, len(top))
-	for i, d := range top {
-		bo.Boost[i] = boost[d]
+	bo.Docs, bo.Boost = make([]uint32, len(hits)), make([]float32, len(hits))
+	for i, h := range hits {
+		bo.Docs[i], bo.Boost[i] = h.Doc, h.Score
 	}
 	return bo
 }

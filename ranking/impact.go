@@ -48,7 +48,9 @@ type Impacts struct {
 	lists sync.Map // term id → *impactEntry
 	mu    sync.Mutex
 	acc   []float32 // by doc id, all zero between builds; held with mu
-	docs  []uint32  // a list's docs while it is built; held with mu
+	docs  []uint32  // a list's docs while it is built, ws their weights; held with mu
+	ws    []float32
+	hits  []Hit
 	posts []index.FieldPosting
 
 	qmu     sync.Mutex
@@ -194,94 +196,39 @@ func (imp *Impacts) build(term uint32, l *impactList) {
 			acc[d] += float32(byteFloat[fp.TFs[j]] * weight[lens[d]])
 		}
 	}
-	order := seg.Order()
-	key := func(d uint32) uint32 {
-		if order != nil {
-			return order[d]
-		}
-		return d
+	imp.ws = imp.ws[:0]
+	for _, d := range docs {
+		imp.ws = append(imp.ws, acc[d])
 	}
-	// before: x comes before y in the list.
-	before := func(x, y uint32) bool {
-		if acc[x] != acc[y] {
-			return acc[x] > acc[y]
-		}
-		return key(x) < key(y)
-	}
-	top := selectBest(docs, impactLen+1, before)
-	l.rest, l.below = -1, -1
-	if len(top) > impactLen {
-		l.rest = acc[top[impactLen]]
-		top = top[:impactLen]
-		for _, d := range docs {
-			if a := acc[d]; a < l.rest && a > l.below {
-				l.below = a
-			}
-		}
-	}
-	l.docs = top
-	l.a = make([]float32, len(top))
-	for i, d := range top {
-		l.a[i] = acc[d]
-		if i == 0 || l.a[i] != l.a[i-1] {
-			l.runs = append(l.runs, int32(i))
-		}
-	}
+	imp.hits = TopNOrdered(docs, imp.ws, nil, seg.Order(), impactLen+1, imp.hits[:0])
+	l.fill(imp.hits, impactLen, imp.ws)
 	for _, d := range docs {
 		acc[d] = 0
 	}
 }
 
-// selectBest is the first n of docs by before, in that order, in a new
-// slice: a bounded heap whose root is the worst kept, so a long list
-// costs about one comparison a doc.
-func selectBest(docs []uint32, n int, before func(x, y uint32) bool) []uint32 {
-	h := make([]uint32, 0, min(n, len(docs)))
-	down := func(i int) {
-		for {
-			l := 2*i + 1
-			if l >= len(h) {
-				return
+// fill sets l to the first keep of hits, a term's docs by weight (Score)
+// as TopNOrdered ranks them; past keep, rest is the next one's weight
+// and below the highest of weights (all the term's docs') under it.
+// It reuses l's slices.
+func (l *impactList) fill(hits []Hit, keep int, weights []float32) {
+	l.rest, l.below = -1, -1
+	if len(hits) > keep {
+		l.rest = hits[keep].Score
+		hits = hits[:keep]
+		for _, a := range weights {
+			if a < l.rest && a > l.below {
+				l.below = a
 			}
-			w := l
-			if r := l + 1; r < len(h) && before(h[l], h[r]) {
-				w = r
-			}
-			if !before(h[i], h[w]) {
-				return
-			}
-			h[i], h[w] = h[w], h[i]
-			i = w
 		}
 	}
-	for _, d := range docs {
-		if len(h) < n {
-			h = append(h, d)
-			for i := len(h) - 1; i > 0; {
-				p := (i - 1) / 2
-				if !before(h[p], h[i]) {
-					break
-				}
-				h[p], h[i] = h[i], h[p]
-				i = p
-			}
-			continue
-		}
-		if before(d, h[0]) {
-			h[0] = d
-			down(0)
+	l.docs, l.a, l.runs = l.docs[:0], l.a[:0], l.runs[:0]
+	for i, h := range hits {
+		l.docs, l.a = append(l.docs, h.Doc), append(l.a, h.Score)
+		if i == 0 || h.Score != hits[i-1].Score {
+			l.runs = append(l.runs, int32(i))
 		}
 	}
-	slices.SortFunc(h, func(x, y uint32) int {
-		if before(x, y) {
-			return -1
-		}
-		if before(y, x) {
-			return 1
-		}
-		return 0
-	})
-	return h
 }
 
 // lower is the highest a below a[i] that a doc after i may have: the

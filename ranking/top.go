@@ -1,7 +1,6 @@
 package ranking
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -62,10 +61,13 @@ type topHead struct {
 // topScratch is Top's reusable memory.
 type topScratch struct {
 	routes   []topRoute
-	best     []topHead // by word
-	postings int       // the routes' doc counts, summed
-	short    []impactList
+	best     []topHead    // by word
+	postings int          // the routes' doc counts, summed
+	short    []impactList // by route: the sorted lists of short routes
+	ends     []int        // by route: where its postings end in posts
 	posts    []index.FieldPosting
+	ws       []float32 // sortShort's weights of docs
+	hits     []Hit
 	seen     map[uint32]struct{}
 	docs     []uint32
 }
@@ -276,8 +278,10 @@ func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 		return false
 	}
 	ts.routes, ts.posts = ts.routes[:0], ts.posts[:0]
-	ts.short = slices.Grow(ts.short[:0], routes)[:0] // no move: routes point into it
-	ends := make([]int, 0, routes)
+	// One short list a route, kept across searches with their slices;
+	// no growth past here, as routes point into it.
+	ts.short = slices.Grow(ts.short[:0], routes)[:routes]
+	ts.ends = ts.ends[:0]
 	for wi := range q.Words {
 		w := &q.Words[wi]
 		capIDF := float32(math.MaxFloat32)
@@ -288,29 +292,28 @@ func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 		}
 		for _, e := range w.Exp {
 			ts.posts = seg.TermPostings(e.Term, ts.posts)
-			ends = append(ends, len(ts.posts))
+			ts.ends = append(ts.ends, len(ts.posts))
 			ts.routes = append(ts.routes, topRoute{word: wi, term: e.Term, scale: min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (p.K1 + 1)})
 		}
 	}
 	from := 0
 	for i := range ts.routes {
 		r := &ts.routes[i]
-		r.posts, from = ts.posts[from:ends[i]], ends[i]
+		r.posts, from = ts.posts[from:ts.ends[i]], ts.ends[i]
 		if seg.DocFreq(r.term) >= ImpactMinDocs {
 			if r.list = imp.list(r.term); r.list == nil {
 				return false // being built in the background
 			}
 			continue
 		}
-		ts.short = append(ts.short, impactList{})
-		r.list = &ts.short[len(ts.short)-1]
+		r.list = &ts.short[i]
 		ts.sortShort(imp, r.posts, r.list)
 	}
 	return true
 }
 
 // sortShort fills l with a short route's docs by a, as Impacts.build
-// orders them, from posts, its postings.
+// ranks them, from posts, its postings.
 func (ts *topScratch) sortShort(imp *Impacts, posts []index.FieldPosting, l *impactList) {
 	ts.docs = ts.docs[:0]
 	for _, fp := range posts {
@@ -320,28 +323,12 @@ func (ts *topScratch) sortShort(imp *Impacts, posts []index.FieldPosting, l *imp
 	}
 	slices.Sort(ts.docs)
 	ts.docs = slices.Compact(ts.docs)
-	type weighed struct {
-		doc, key uint32
-		a        float32
+	ts.ws = ts.ws[:0]
+	for _, d := range ts.docs {
+		ts.ws = append(ts.ws, imp.weigh(posts, d))
 	}
-	ws := make([]weighed, len(ts.docs))
-	order := imp.seg.Order()
-	for i, d := range ts.docs {
-		ws[i] = weighed{doc: d, key: d, a: imp.weigh(posts, d)}
-		if order != nil {
-			ws[i].key = order[d]
-		}
-	}
-	slices.SortFunc(ws, func(x, y weighed) int {
-		return cmp.Or(cmp.Compare(y.a, x.a), cmp.Compare(x.key, y.key))
-	})
-	l.docs, l.a, l.rest, l.below = make([]uint32, len(ws)), make([]float32, len(ws)), -1, -1
-	for i, w := range ws {
-		l.docs[i], l.a[i] = w.doc, w.a
-		if i == 0 || w.a != ws[i-1].a {
-			l.runs = append(l.runs, int32(i))
-		}
-	}
+	ts.hits = TopNOrdered(ts.docs, ts.ws, nil, imp.seg.Order(), len(ts.docs), ts.hits[:0])
+	l.fill(ts.hits, len(ts.hits), nil)
 }
 
 // weigh is doc d's a over a term's postings: each weighted field that

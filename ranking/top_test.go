@@ -301,7 +301,8 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 
 // TestTopAllocatesNothingPerDoc: reading the lists allocates per search
 // (the routes' bookkeeping), never per doc met: the same for 4,000
-// candidates as for 40,000, and a handful.
+// candidates as for 40,000, and a handful, short routes sorted for the
+// search included.
 func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop Top's scratch at random: allocation counts mean nothing")
@@ -322,5 +323,17 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	}
 	if allocs[0] != allocs[1] || allocs[1] > 2 {
 		t.Fatalf("allocations per search: %v with 4,000 candidates, %v with 40,000; want the same, at most 2", allocs[0], allocs[1])
+	}
+	// Short routes, sorted for the search, reuse the scratch's lists.
+	cat := newRandomCatalog(t, rand.New(rand.NewPCG(1, 2)), "drill lamp door doorbell doorstop garden hose", 3000, 4, 1, 8, nil, "doorstopper")
+	q = &Query{}
+	*q = Parse(cat.live, an, "doorst", Options{PrefixLast: true})
+	all, _, _ := Match(cat.live, q)
+	short := NewImpacts(cat.live, &p)
+	if _, ok := short.Top(q, all, &p, nil, nil, 20, hits); !ok || len(q.Words[0].Exp) != 2 || cat.live.DocFreq(q.Words[0].Exp[1].Term) >= ImpactMinDocs {
+		t.Fatal(`"doorst" is not answered from a long list ("doorstop") and a short one ("doorstopp")`)
+	}
+	if got := testing.AllocsPerRun(20, func() { hits, _ = short.Top(q, all, &p, nil, nil, 20, hits[:0]) }); got > 2 {
+		t.Fatalf("allocations per search with short routes: %v, want at most 2", got)
 	}
 }
