@@ -193,7 +193,7 @@ func (imp *Impacts) build(term uint32, l *impactList) {
 			if acc[d] == 0 {
 				docs = append(docs, d)
 			}
-			acc[d] += float32(byteFloat[fp.TFs[j]] * weight[lens[d]])
+			acc[d] += postingWeight(fp.TFs[j], lens[d], weight)
 		}
 	}
 	imp.ws = imp.ws[:0]

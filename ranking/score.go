@@ -403,7 +403,7 @@ func (sc *Scratch) accumulate(fp *index.FieldPosting, lens []uint8, weight *[256
 				}
 			}
 			if docs[j] == c {
-				sc.add(i, float32(byteFloat[tfs[j]]*weight[lens[c]]))
+				sc.add(i, postingWeight(tfs[j], lens[c], weight))
 				if j++; j == len(docs) {
 					return
 				}
@@ -419,7 +419,7 @@ func (sc *Scratch) accumulate(fp *index.FieldPosting, lens []uint8, weight *[256
 			}
 		}
 		if cands[i] == d {
-			sc.add(i, float32(byteFloat[tfs[j]]*weight[lens[d]]))
+			sc.add(i, postingWeight(tfs[j], lens[d], weight))
 			if i++; i == len(cands) {
 				return
 			}

@@ -340,7 +340,7 @@ func (imp *Impacts) weigh(posts []index.FieldPosting, d uint32) float32 {
 			continue
 		}
 		if j, ok := slices.BinarySearch(fp.Docs, d); ok {
-			a += float32(byteFloat[fp.TFs[j]] * imp.lw[fp.Field][imp.seg.FieldLen(fp.Field)[d]])
+			a += postingWeight(fp.TFs[j], imp.seg.FieldLen(fp.Field)[d], &imp.lw[fp.Field])
 		}
 	}
 	return a
