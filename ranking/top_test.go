@@ -9,12 +9,13 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/background"
 )
 
 // TestTopMatchesExhaustive answers random one-word searches (and
-// some of two or three words) both
+// some of two or three words, some with synonyms) both
 // ways, from the impact lists and by scoring every candidate, over
 // catalogs full of ties (few words, short titles), a WithDocs segment
 // (holes, docs out of key order), random field weights, filters, boosts
@@ -30,6 +31,14 @@ func TestTopMatchesExhaustive(t *testing.T) {
 	built, live, text := cat.built, cat.live, cat.text
 	if live.Order() == nil {
 		t.Fatal("the WithDocs segment keeps its docs in key order: the test does not reach order ties")
+	}
+	synonyms, err := NewSynonyms(an, []config.Synonym{
+		{From: "lamp", Terms: []string{"bulb", "light"}},
+		{Terms: []string{"drill", "hammer"}},
+		{From: "door", Terms: []string{"garden hose"}},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	var impacts = map[*index.Segment]map[Params]*Impacts{built: {}, live: {}}
 	answered, answeredWords, searches := 0, 0, 600
@@ -50,7 +59,11 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		case 2:
 			word += vocab[r.IntN(len(vocab))] // two words written as one
 		}
-		q := Parse(seg, an, word, Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true, CompoundWords: r.IntN(2) == 0})
+		opt := Options{PrefixLast: r.IntN(3) > 0, TypedTypos: true, CompoundWords: r.IntN(2) == 0}
+		if r.IntN(2) == 0 {
+			opt.Synonyms = synonyms // suggested routes: weighed, and not capping IDF
+		}
+		q := Parse(seg, an, word, opt)
 		all, _, relaxed := Match(seg, &q)
 		if relaxed {
 			continue // scored with its matched words counted: never read from the lists
