@@ -152,6 +152,13 @@ func (imp *Impacts) drain() {
 	}
 }
 
+// Built reports whether term's list is built: Warm's progress, as a
+// search never builds one in Background mode.
+func (imp *Impacts) Built(term uint32) bool {
+	v, ok := imp.lists.Load(term)
+	return ok && v.(*impactEntry).ready.Load()
+}
+
 // Warm queues the list of every term in ImpactMinDocs docs or more for
 // the background thread, most docs first, so a server that has just
 // loaded its index reads lists within about a second per million

@@ -301,7 +301,7 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 	warm.Warm()
 	lamp, _ := seg.Term("lamp")
 	deadline := time.Now().Add(10 * time.Second)
-	for !warm.entry(lamp).ready.Load() {
+	for !warm.Built(lamp) {
 		if time.Now().After(deadline) {
 			t.Fatal("Warm did not build the list of a term in 1,024 docs or more")
 		}
