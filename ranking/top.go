@@ -110,8 +110,10 @@ func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float
 	if TopReadCost > 0 {
 		maxReads = max(4*k, ts.postings/(TopReadCost*len(ts.routes)))
 	}
-	// meet scores d in full, once, when it is a candidate.
-	meet := func(d uint32) {
+	// meet scores d in full, once, when it is a candidate; from is the
+	// route it was read from, whose weight a need not be looked up again
+	// (-1: none, read from the boost order).
+	meet := func(d uint32, from int, a float32) {
 		if _, met := ts.seen[d]; met {
 			return
 		}
@@ -119,7 +121,7 @@ func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float
 		if !cand.Contains(d) {
 			return
 		}
-		s := ts.score(imp, d, k1)
+		s := ts.score(imp, d, k1, from, a)
 		if s == 0 {
 			return // no route weighs it: ScoreBM25F's 0, found below
 		}
@@ -179,14 +181,14 @@ func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float
 			if reads++; reads > maxReads {
 				return dst, false
 			}
-			meet(r.list.docs[r.pos])
+			meet(r.list.docs[r.pos], b.route, r.list.a[r.pos])
 			r.pos++
 		}
 		if hb > 0 {
 			if bpos == len(bo.Docs) {
 				return dst, false // past the boost order's kept end
 			}
-			meet(bo.Docs[bpos])
+			meet(bo.Docs[bpos], -1, 0)
 			bpos++
 		}
 	}
@@ -347,13 +349,17 @@ func (imp *Impacts) weigh(posts []index.FieldPosting, d uint32) float32 {
 }
 
 // score is d's text score as ScoreBM25F sums it: each word's best
-// route weight, added in word order.
-func (ts *topScratch) score(imp *Impacts, d uint32, k1 float32) float32 {
+// route weight, added in word order; route from weighs a in d.
+func (ts *topScratch) score(imp *Impacts, d uint32, k1 float32, from int, a float32) float32 {
 	var sum, best float32
 	for i := range ts.routes {
 		r := &ts.routes[i]
-		if a := imp.weigh(r.posts, d); a != 0 {
-			if v := r.scale * a / (k1 + a); v > best {
+		w := a
+		if i != from {
+			w = imp.weigh(r.posts, d)
+		}
+		if w != 0 {
+			if v := r.scale * w / (k1 + w); v > best {
 				best = v
 			}
 		}
