@@ -24,8 +24,7 @@ import (
 // boosts, filters, proximity and pages further down: the same products
 // with the same scores in the same order.
 func TestTopPagesMatchExhaustive(t *testing.T) {
-	defer func(m, c int) { topMin, ranking.TopReadCost = m, c }(topMin, ranking.TopReadCost)
-	ranking.TopReadCost = 0 // a small catalog: read the lists whatever they cost
+	defer func(m int) { topMin = m }(topMin)
 	r := rand.New(rand.NewPCG(26, 12))
 	words := []string{"steel", "hammer", "hammers", "drill", "drills", "oak", "table", "lamp", "red", "garden", "hose", "saw", "blade", "cordless"}
 	var products []catalog.Product
@@ -43,6 +42,11 @@ func TestTopPagesMatchExhaustive(t *testing.T) {
 	}
 	g := boostShop(t, &config.Boosts{Popularity: 0.3, InStock: 0.05, OnSale: 0.1, Newness: 0.1}, products)
 	plain := boostShop(t, nil, products)
+	for _, gen := range []*Generation{g, plain} {
+		for _, imp := range gen.impacts {
+			imp.ReadCost = 0 // a small catalog: read the lists whatever they cost
+		}
+	}
 	m := behaviour.New()
 	for range 2000 {
 		pn := fmt.Sprint("p", int(3000*math.Pow(r.Float64(), 4)))

@@ -41,6 +41,13 @@ type Impacts struct {
 	// gives up), so no search waits for a build; false (the default)
 	// builds it on the search. Set it before the first search.
 	Background bool
+	// ReadCost bounds Top's reads, each a map lookup, a candidate check
+	// and a binary search per route and field: it gives up past the
+	// routes' postings over ReadCost times the routes (and at least 4k
+	// reads), so a search that does not settle costs little beside the
+	// exhaustive scoring that follows. NewImpacts sets DefaultReadCost;
+	// 0 sets no bound (tests on small catalogs, to reach the lists).
+	ReadCost int
 
 	seg   *index.Segment
 	p     Params
@@ -82,7 +89,7 @@ type impactList struct {
 // NewImpacts makes seg's impact lists under p's field weights and length
 // normalisations; none is built yet.
 func NewImpacts(seg *index.Segment, p *Params) *Impacts {
-	imp := &Impacts{seg: seg, p: *p}
+	imp := &Impacts{seg: seg, p: *p, ReadCost: DefaultReadCost}
 	var sc Scratch
 	imp.lw = *sc.lengthWeights(seg, p)
 	return imp

@@ -28,15 +28,10 @@ import (
 // exhaustively.
 const maxTop = 256
 
-// TopReadCost bounds Top's reads, each a map lookup, a candidate check
-// and a binary search per route and field: it gives up past the routes'
-// postings over TopReadCost times the routes (and at least 4k reads), so
-// a search that does not settle costs little beside the exhaustive
-// scoring that follows. 640 measured best over 1,000 two-word demo
-// searches at 1,000,000 products (64: p99 +17%; 320: p95 +5%; 640: p50
-// -42%, p95 and p99 no worse). A variable for tests, which set 0 (no
-// limit) to reach the lists on a small catalog.
-var TopReadCost = 640
+// DefaultReadCost is Impacts.ReadCost unless set: 640 measured best over
+// 1,000 two-word demo searches at 1,000,000 products (64: p99 +17%;
+// 320: p95 +5%; 640: p50 -42%, p95 and p99 no worse).
+const DefaultReadCost = 640
 
 // maxShortDocs bounds the postings of the routes without a kept list
 // (under ImpactMinDocs docs) that Top sorts for one search.
@@ -107,8 +102,8 @@ func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float
 	bpos := 0 // the next doc of bo
 	// Past maxReads the walk would cost more than the scoring it saves.
 	reads, maxReads := 0, math.MaxInt
-	if TopReadCost > 0 {
-		maxReads = max(4*k, ts.postings/(TopReadCost*len(ts.routes)))
+	if imp.ReadCost > 0 {
+		maxReads = max(4*k, ts.postings/(imp.ReadCost*len(ts.routes)))
 	}
 	// meet scores d in full, once, when it is a candidate; from is the
 	// route it was read from, whose weight a need not be looked up again

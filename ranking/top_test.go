@@ -23,8 +23,6 @@ import (
 // order. Most searches must be answered from the lists, so a Top
 // that always gave up would fail.
 func TestTopMatchesExhaustive(t *testing.T) {
-	defer func(c int) { TopReadCost = c }(TopReadCost)
-	TopReadCost = 0
 	r := rand.New(rand.NewPCG(7, 11))
 	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
 	cat := newRandomCatalog(t, r, strings.Join(vocab, " "), 8000, 4, 1, 8, []uint32{0, 7, 300, 4001}, "drill", "lamp", "drill drill")
@@ -109,6 +107,7 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		imp := impacts[seg][pk]
 		if imp == nil {
 			imp = NewImpacts(seg, &p)
+			imp.ReadCost = 0
 			impacts[seg][pk] = imp
 		}
 		var bo *BoostOrder
@@ -148,8 +147,6 @@ func TestTopMatchesExhaustive(t *testing.T) {
 // titles, in alternating doc ids) weigh the same: the page's last places
 // are ties between two routes, which key order settles.
 func TestTopWordTiesAcrossRoutes(t *testing.T) {
-	defer func(c int) { TopReadCost = c }(TopReadCost)
-	TopReadCost = 0
 	var titles, descs []string
 	for i := range 3000 {
 		titles = append(titles, []string{"doorbell", "doorknob", "lamp"}[i%3])
@@ -170,6 +167,7 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 	seg := b.Build()
 	p := DefaultParams()
 	imp := NewImpacts(seg, &p)
+	imp.ReadCost = 0
 	q := Parse(seg, an, "door", Options{PrefixLast: true})
 	all, _, _ := Match(seg, &q)
 	for k := 1; k <= 40; k++ {
@@ -191,8 +189,6 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 // boosts alone order the page, ties among them by key: read in boost
 // order, the page settles from the lists, and equals the exhaustive one.
 func TestTopWordBoostsDecide(t *testing.T) {
-	defer func(c int) { TopReadCost = c }(TopReadCost)
-	TopReadCost = 0
 	b := index.NewBuilder(an)
 	for i := range 5000 {
 		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
@@ -209,6 +205,7 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	}
 	p := DefaultParams()
 	imp := NewImpacts(seg, &p)
+	imp.ReadCost = 0
 	bo := NewBoostOrder(boost, seg.Order())
 	q := Parse(seg, an, "lamp", Options{})
 	all, _, _ := Match(seg, &q)
@@ -285,6 +282,7 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 		return false
 	}
 	imp := NewImpacts(seg, &p)
+	imp.ReadCost = 0
 	imp.Background = true
 	threads := background.Started()
 	if _, ok := imp.Top(&q, all, &p, nil, nil, 10, nil); ok {
@@ -297,6 +295,7 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 		t.Fatal("no background thread built the list")
 	}
 	warm := NewImpacts(seg, &p)
+	warm.ReadCost = 0
 	warm.Background = true
 	warm.Warm()
 	lamp, _ := seg.Term("lamp")
@@ -320,11 +319,10 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop Top's scratch at random: allocation counts mean nothing")
 	}
-	defer func(c int) { TopReadCost = c }(TopReadCost)
-	TopReadCost = 0
 	seg, q, sets := matchSets(t)
 	p := DefaultParams()
 	imp := NewImpacts(seg, &p)
+	imp.ReadCost = 0
 	hits := make([]Hit, 0, 20)
 	var allocs []float64
 	for _, name := range []string{"4000", "40000"} {
@@ -343,6 +341,7 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	*q = Parse(cat.live, an, "doorst", Options{PrefixLast: true})
 	all, _, _ := Match(cat.live, q)
 	short := NewImpacts(cat.live, &p)
+	short.ReadCost = 0
 	if _, ok := short.Top(q, all, &p, nil, nil, 20, hits); !ok || len(q.Words[0].Exp) != 2 || cat.live.DocFreq(q.Words[0].Exp[1].Term) >= ImpactMinDocs {
 		t.Fatal(`"doorst" is not answered from a long list ("doorstop") and a short one ("doorstopp")`)
 	}
