@@ -61,11 +61,18 @@ func (gi *gramIndex) add(id uint32, word string) {
 	gi.runes[id] = uint8(min(n, 255))
 }
 
+// CommonSurfaceDocs is the doc frequency from which a surface's term is
+// common: CommonSurfaceTypoCandidates looks only among those, so a
+// caller that wants typos at least this frequent reads far shorter
+// bigram lists (a catalog's words are mostly rare).
+const CommonSurfaceDocs = 50
+
 // typoIndex is a segment's typo terms' bigrams, and its non-numeric
 // surfaces' (the words as indexed, unstemmed: typos of the word as
-// typed).
+// typed); common is the surfaces whose term was in CommonSurfaceDocs
+// docs or more when it was built.
 type typoIndex struct {
-	terms, surfaces gramIndex
+	terms, surfaces, common gramIndex
 }
 
 // typoHolder is a segment's typo index, built once on demand.
@@ -79,7 +86,11 @@ func newTypoHolder() *typoHolder { return &typoHolder{} }
 // buildTypoIndex indexes the terms of byLen and the surfaces without a
 // digit.
 func buildTypoIndex(s *Segment) *typoIndex {
-	idx := &typoIndex{terms: newGramIndex(s.terms.len()), surfaces: newGramIndex(s.surfaces.len())}
+	idx := &typoIndex{
+		terms:    newGramIndex(s.terms.len()),
+		surfaces: newGramIndex(s.surfaces.len()),
+		common:   newGramIndex(s.surfaces.len()),
+	}
 	var ids []uint32
 	for _, l := range s.byLen {
 		ids = append(ids, l...)
@@ -91,6 +102,9 @@ func buildTypoIndex(s *Segment) *typoIndex {
 	for i := range s.surfaces.len() {
 		if w := s.surfaces.at(i); !hasDigit(w) {
 			idx.surfaces.add(uint32(i), w)
+			if s.DocFreq(s.surfaceTerm[i]) >= CommonSurfaceDocs {
+				idx.common.add(uint32(i), w)
+			}
 		}
 	}
 	return idx
@@ -147,6 +161,19 @@ func (s *Segment) SurfaceTypoCandidates(word []rune, k int, fn func(surface int)
 	idx := s.typoIndexFor(word, k)
 	if idx != nil {
 		idx.surfaces.candidates(word, k, func(id uint32) { fn(int(id)) })
+	}
+	return idx != nil
+}
+
+// CommonSurfaceTypoCandidates is SurfaceTypoCandidates among the
+// surfaces whose term was in CommonSurfaceDocs docs or more when the
+// index was built: a caller wanting typos that frequent checks each
+// candidate's current frequency, since a segment sharing the index
+// (a compaction) can hold fewer. False while the index is not built.
+func (s *Segment) CommonSurfaceTypoCandidates(word []rune, k int, fn func(surface int)) (ok bool) {
+	idx := s.typoIndexFor(word, k)
+	if idx != nil {
+		idx.common.candidates(word, k, func(id uint32) { fn(int(id)) })
 	}
 	return idx != nil
 }

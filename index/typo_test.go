@@ -42,7 +42,8 @@ func typoWords(r *rand.Rand, n int) []string {
 // typo index are exactly those a
 // scan of every term of a near length finds (the scan before it, with
 // the OSA distance of internal/oracle), after a build, a load and a
-// write that adds terms.
+// write that adds terms. The common surfaces' candidates are those of
+// the surfaces whose term is in CommonSurfaceDocs docs or more.
 func TestTypoCandidatesMatchTheScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 1))
 	vocab := typoWords(r, 1500)
@@ -51,7 +52,18 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 		docs = append(docs, Doc{Key: fmt.Sprint("P", i), Stored: []byte(`{}`),
 			Text: [NumTextFields][]string{FieldTitle: {strings.Join(vocab[i:min(i+5, len(vocab))], " ")}}})
 	}
+	// A few words common enough for the common surfaces; "drill" in
+	// CommonSurfaceDocs-2 of these plus the vocabulary's.
+	for i := range CommonSurfaceDocs {
+		title := "ceiling drilling gardening softener"
+		if i%2 == 0 {
+			title += " drill"
+		}
+		docs = append(docs, Doc{Key: fmt.Sprint("C", i), Stored: []byte(`{}`),
+			Text: [NumTextFields][]string{FieldTitle: {title}}})
+	}
 	seg := buildTest(t, docs)
+	commonFound, rareFound := 0, 0
 	check := func(name string, seg *Segment) {
 		t.Helper()
 		if seg.TypoCandidates([]rune("drill"), 1, func(uint32) {}) {
@@ -100,6 +112,28 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 				if !slices.Equal(scan, found) {
 					t.Fatalf("%s: surfaces of %q within %d: index %v, scan %v", name, w, k, found, scan)
 				}
+				// The common surfaces.
+				var common []string
+				for i := range seg.Surfaces() {
+					if sw, term := seg.Surface(i); !hasDigit(sw) && oracle.OSA(word, []rune(sw)) <= k && seg.DocFreq(term) >= CommonSurfaceDocs {
+						common = append(common, sw)
+					}
+				}
+				slices.Sort(common)
+				found = found[:0]
+				if !seg.CommonSurfaceTypoCandidates(word, k, func(i int) {
+					if sw, _ := seg.Surface(i); oracle.OSA(word, []rune(sw)) <= k {
+						found = append(found, sw)
+					}
+				}) {
+					t.Fatalf("%s: the common surface index is not used once built", name)
+				}
+				slices.Sort(found)
+				if !slices.Equal(common, found) {
+					t.Fatalf("%s: common surfaces of %q within %d: index %v, scan %v", name, w, k, found, common)
+				}
+				commonFound += len(common)
+				rareFound += len(scan) - len(common)
 			}
 		}
 	}
@@ -120,4 +154,7 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a write", added)
+	if commonFound < 100 || rareFound < 100 {
+		t.Fatalf("%d common and %d rare surfaces found: the test needs more of each", commonFound, rareFound)
+	}
 }

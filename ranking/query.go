@@ -97,7 +97,7 @@ type Options struct {
 	// a word one typo away as a likely misspelling of it: the word also
 	// matches the terms of its typos as typed (TypedTypos, which it
 	// needs) that are in rareTypoRatio times as many docs, as typo
-	// routes. "toiled" (in 1 title, stemmed "toil") also finds "toilet"
+	// routes (the closest maxTypoExp of those). "toiled" (in 1 title, stemmed "toil") also finds "toilet"
 	// (in 631); "cabinent", stemmed "cabin", finds "cabinet". Only words
 	// in at most rareTypoMaxDocs docs are checked.
 	RareWordTypos bool
@@ -174,7 +174,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		if !tk.Numeric && !hasExact(&w) {
 			addTypos(seg, &w, tk.Term, q.Fields)
 			if opt.TypedTypos {
-				addTypedTypos(seg, &w, tk.Folded, q.Fields)
+				addTypedTypos(seg, &w, tk.Folded, q.Fields, 0)
 			}
 		} else if !tk.Numeric && hasTerm && opt.TypedTypos && opt.RareWordTypos {
 			addRareTypos(seg, &w, tk.Folded, exact, q.Fields)
@@ -476,13 +476,7 @@ func addRareTypos(seg *index.Segment, w *Word, typed string, exact uint32, field
 	if df > rareTypoMaxDocs {
 		return
 	}
-	var typos Word
-	addTypedTypos(seg, &typos, typed, fields)
-	for _, e := range typos.Exp {
-		if fieldDocFreq(seg, e.Term, fields) >= rareTypoRatio*df {
-			w.add(e)
-		}
-	}
+	addTypedTypos(seg, w, typed, fields, rareTypoRatio*df)
 }
 
 // fieldDocFreq is how many docs hold term in the fields.
@@ -496,9 +490,11 @@ func fieldDocFreq(seg *index.Segment, term uint32, fields index.FieldMask) uint6
 // addTypedTypos adds the terms of the indexed words (unstemmed, without
 // a digit) within 1 edit of typed (from 4 runes) or 2 (from 9): the
 // closest first, then the shorter word, then by term, at most
-// maxTypoExp terms. The segment's typo
-// index finds the candidates; until it is built every word is scanned.
-func addTypedTypos(seg *index.Segment, w *Word, typed string, fields index.FieldMask) {
+// maxTypoExp terms, among the terms in minDocs docs of the fields or
+// more (0: any). The segment's typo index finds the candidates, among
+// the common surfaces alone when minDocs reaches
+// index.CommonSurfaceDocs; until it is built every word is scanned.
+func addTypedTypos(seg *index.Segment, w *Word, typed string, fields index.FieldMask, minDocs uint64) {
 	rs := []rune(typed)
 	k := typoEdits(len(rs), 4)
 	if k == 0 {
@@ -512,11 +508,16 @@ func addTypedTypos(seg *index.Segment, w *Word, typed string, fields index.Field
 	var buf editBuf
 	check := func(i int) {
 		s, t := seg.Surface(i)
-		if d := buf.distance(rs, s, k); d >= 1 && d <= k && seg.TermIn(t, fields) {
+		if d := buf.distance(rs, s, k); d >= 1 && d <= k && seg.TermIn(t, fields) &&
+			(minDocs == 0 || fieldDocFreq(seg, t, fields) >= minDocs) {
 			found = append(found, typo{d, utf8.RuneCountInString(s), t})
 		}
 	}
-	if !seg.SurfaceTypoCandidates(rs, k, check) {
+	candidates := seg.SurfaceTypoCandidates
+	if minDocs >= index.CommonSurfaceDocs {
+		candidates = seg.CommonSurfaceTypoCandidates
+	}
+	if !candidates(rs, k, check) {
 		for i := range seg.Surfaces() {
 			if s, _ := seg.Surface(i); !strings.ContainsAny(s, "0123456789") {
 				check(i)
