@@ -72,7 +72,32 @@ const CommonSurfaceDocs = 50
 // typed); common is the surfaces whose term was in CommonSurfaceDocs
 // docs or more when it was built.
 type typoIndex struct {
-	terms, surfaces, common gramIndex
+	terms, surfaces, common typoLookup
+}
+
+// typoLookup finds one list's words near a word: the deletion index for
+// one edit where it covers the lengths, the bigram index otherwise.
+type typoLookup struct {
+	grams gramIndex
+	dels  deletionIndex
+}
+
+func newTypoLookup(n int) typoLookup { return typoLookup{grams: newGramIndex(n)} }
+
+// add lists id under word; ids come in ascending order.
+func (tl *typoLookup) add(id uint32, word string) {
+	tl.grams.add(id, word)
+	tl.dels.add(id, []rune(word))
+}
+
+// candidates calls fn once with every id that may be within k edits of
+// word (a superset: the caller checks the distance).
+func (tl *typoLookup) candidates(word []rune, k int, fn func(id uint32)) {
+	if tl.dels.covers(len(word), k) {
+		tl.dels.candidates(word, fn)
+		return
+	}
+	tl.grams.candidates(word, k, fn)
 }
 
 // typoHolder is a segment's typo index, built once on demand.
@@ -87,9 +112,9 @@ func newTypoHolder() *typoHolder { return &typoHolder{} }
 // digit.
 func buildTypoIndex(s *Segment) *typoIndex {
 	idx := &typoIndex{
-		terms:    newGramIndex(s.terms.len()),
-		surfaces: newGramIndex(s.surfaces.len()),
-		common:   newGramIndex(s.surfaces.len()),
+		terms:    newTypoLookup(s.terms.len()),
+		surfaces: newTypoLookup(s.surfaces.len()),
+		common:   newTypoLookup(s.surfaces.len()),
 	}
 	var ids []uint32
 	for _, l := range s.byLen {
@@ -107,6 +132,9 @@ func buildTypoIndex(s *Segment) *typoIndex {
 			}
 		}
 	}
+	idx.terms.dels.sort()
+	idx.surfaces.dels.sort()
+	idx.common.dels.sort()
 	return idx
 }
 
