@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/goccy/go-json"
 )
@@ -29,9 +30,23 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString is the index after the JSON string starting at b[i] ('"'),
-// or -1 when it does not end.
+// or -1 when it does not end. Keys and most values are short: their
+// first bytes are read one by one, and a longer string's rest with
+// bytes.IndexByte.
 func skipString(b []byte, i int) int {
-	for i++; ; {
+	end := min(len(b), i+24)
+	for i++; i < end; i++ {
+		switch b[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++ // the escaped byte
+		}
+	}
+	if i >= len(b) {
+		return -1
+	}
+	for {
 		q := bytes.IndexByte(b[i:], '"')
 		if q < 0 {
 			return -1
@@ -140,16 +155,23 @@ func members(obj []byte, fn func(key []byte, v span) (done bool)) bool {
 	}
 }
 
-// keyIs reports whether a member's raw key bytes name name: compared as
-// they are, and decoded only when they hold an escape.
-func keyIs(raw []byte, name string) bool {
+// keyText is a member's name from its raw key bytes: the bytes
+// themselves (valid while they are), decoded only when they hold an
+// escape; "" with ok false when they do not decode.
+func keyText(raw []byte) (string, bool) {
 	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == name
+		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
 	}
-	var s string
+	return decodeKey(raw)
+}
+
+// decodeKey is keyText for a key with an escape.
+func decodeKey(raw []byte) (string, bool) {
+	var name string
 	q := make([]byte, 0, len(raw)+2)
 	q = append(append(append(q, '"'), raw...), '"')
-	return json.Unmarshal(q, &s) == nil && s == name
+	err := json.Unmarshal(q, &name)
+	return name, err == nil
 }
 
 // projection is the members a field list asks for: top-level names in
@@ -185,8 +207,9 @@ func appendProjected(dst []byte, stored []byte, fields []string, extra *productE
 	}
 	found := 0
 	ok := members(stored, func(key []byte, v span) bool {
+		k, ok := keyText(key)
 		for i, n := range p.names {
-			if keyIs(key, n) {
+			if ok && k == n {
 				if p.spans[i].end == 0 {
 					found++
 				}
@@ -242,8 +265,9 @@ func appendParts(dst, raw []byte, name string, fields []string, first bool) ([]b
 	}
 	found := 0
 	if string(raw) != "null" && !members(raw, func(key []byte, v span) bool { // null: an object with nothing
+		k, ok := keyText(key)
 		for i, part := range parts {
-			if keyIs(key, part) {
+			if ok && k == part {
 				if spans[i].end == 0 {
 					found++
 				}
