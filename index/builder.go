@@ -50,9 +50,14 @@ type Builder struct {
 
 	arena  byteArena
 	stored [][]byte
-	keys   []string
-	keyDoc map[string]uint32 // folded own key → doc
-	alts   []keyID           // folded alternative key, doc: every one listed
+	// titles is each doc's title hashes (stored_entry.go), termHash each
+	// term's, and title the doc being added's.
+	titles   [][]byte
+	termHash []uint16
+	title    []byte
+	keys     []string
+	keyDoc   map[string]uint32 // folded own key → doc
+	alts     []keyID           // folded alternative key, doc: every one listed
 
 	keyword map[string]*kwBuilder
 	numeric map[string]*numBuilder
@@ -176,9 +181,11 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 
 	b.docRec = append(b.docRec, uint32(b.nrec))
 	start := 0
+	b.title = b.title[:0]
 	for f := TextField(0); f < NumTextFields; f++ {
 		start = b.addText(doc, f, p.buf, start, p.toks[f])
 	}
+	b.titles = append(b.titles, b.arena.copy(b.title))
 	for i, kv := range d.Keywords {
 		end := int(p.kwEnd[i])
 		b.addKeyword(doc, kv, p.buf[start:end])
@@ -257,6 +264,9 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 			b.surfLast[sid] = doc + 1
 			b.surfDF[sid]++
 		}
+		if f == FieldTitle {
+			b.title = appendTitleHash(b.title, b.termHash[id])
+		}
 		// seen[id] is 1 + the term's place in tf for this field, so a
 		// long description counts its words without rescanning tf.
 		if k := b.seen[id]; k != 0 {
@@ -288,6 +298,7 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 func (b *Builder) newTerm(term string) uint32 {
 	id := uint32(len(b.termStr))
 	b.termStr = append(b.termStr, term)
+	b.termHash = append(b.termHash, TitleHash(term))
 	b.seen = append(b.seen, 0)
 	return id
 }
@@ -357,7 +368,7 @@ func (b *Builder) Build() *Segment {
 			f()
 		}()
 	}
-	run(func() { s.stored = compressDocs(b.stored) })
+	run(func() { s.stored = compressDocs(b.stored, b.titles) })
 	run(func() { s.keys, s.keyDoc = packKeys(b.keys), newKeyIndex(sortedIDs(b.keyDoc), b.alts) })
 	run(func() { b.buildTerms(s) })
 	run(func() {
@@ -418,6 +429,7 @@ func (b *Builder) orderByKey() {
 	wg.Go(func() {
 		b.keys = permute(b.keys, inv)
 		b.stored = permute(b.stored, inv)
+		b.titles = permute(b.titles, inv)
 		for f := range b.fieldLen {
 			if len(b.fieldLen[f]) > 0 {
 				b.fieldLen[f] = permute(padded(b.fieldLen[f], n), inv)

@@ -32,6 +32,11 @@ type ColumnChange struct {
 	Keywords []KeywordValue
 	Numbers  []NumberValue
 	Stored   []byte
+	// titles, when newTitle, are the doc's title hashes (a doc WithDocs
+	// adds); otherwise the doc keeps its own: a column change leaves the
+	// title as it was.
+	titles   []byte
+	newTitle bool
 }
 
 // DocKeywords gives a doc's keyword values as they are now (from its

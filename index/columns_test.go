@@ -289,13 +289,15 @@ func TestWithColumnsDisplayForms(t *testing.T) {
 }
 
 // TestStoredOverlayFlattens: past overlayMax replaced docs the stored docs
-// are laid out again, every doc as the overlay had it.
+// are laid out again, every doc as the overlay had it, each keeping its
+// title hashes through the column changes.
 func TestStoredOverlayFlattens(t *testing.T) {
 	raw := make([][]byte, 10000)
 	for i := range raw {
 		raw[i] = fmt.Appendf(nil, `{"productNumber":"P%05d","title":"thing %d","url":"https://shop.example/p/%d"}`, i, i, i)
 	}
-	sd := compressDocs(raw)
+	titles := testTitleHashes(len(raw))
+	sd := compressDocs(raw, titles)
 	var changes []ColumnChange
 	for d := range uint32(overlayMax(len(raw)) + 1) {
 		changes = append(changes, ColumnChange{Doc: d, Stored: fmt.Appendf(nil, `{"new":%d,"title":"a longer title than the one it replaces"}`, d)})
@@ -319,7 +321,21 @@ func TestStoredOverlayFlattens(t *testing.T) {
 		if got := out.appendDoc(nil, d); !bytes.Equal(got, want) {
 			t.Fatalf("doc %d: %s, want %s", d, got, want)
 		}
+		if got := out.titleHashes(d); !bytes.Equal(got, titles[d]) {
+			t.Fatalf("doc %d: title hashes %x, want %x", d, got, titles[d])
+		}
 	}
+}
+
+// testTitleHashes is n docs' title hashes: doc i has i%5 words.
+func testTitleHashes(n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		for w := range i % 5 {
+			out[i] = appendTitleHash(out[i], uint16(i*7+w))
+		}
+	}
+	return out
 }
 
 // TestWithColumnsNumericBuckets: with several buckets (over 65,536 docs
@@ -386,7 +402,7 @@ func TestStoredOverlayVersions(t *testing.T) {
 	for i := range raw {
 		raw[i] = fmt.Appendf(nil, `{"productNumber":"P%03d","title":"thing %d"}`, i, i)
 	}
-	sd := compressDocs(raw)
+	sd := compressDocs(raw, testTitleHashes(len(raw)))
 	put := func(doc uint32, s string) ColumnChange { return ColumnChange{Doc: doc, Stored: []byte(s)} }
 	want := func(name string, sd storedDocs, docs map[uint32]string) {
 		t.Helper()

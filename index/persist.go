@@ -29,7 +29,8 @@ type KVReader interface {
 // encoding of each); it changes whenever either does, and Load refuses a
 // segment saved in another, so a caller rebuilds it rather than misread
 // it. 3: the version is kept in the meta. 4: words carry their doc counts.
-const FormatVersion = 4
+// 5: a stored doc leads with its title's word hashes (stored_entry.go).
+const FormatVersion = 5
 
 // ErrFormat is returned by Load for a segment saved in another
 // FormatVersion.
@@ -526,6 +527,9 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 			}
 			if loaded >= n {
 				return corruptf("more than %d docs", n)
+			}
+			if _, _, err := decodeEntry(doc); err != nil {
+				return fmt.Errorf("doc %d: %w", loaded, err)
 			}
 			part.add(doc)
 			s.keys.addBytes(key)

@@ -276,7 +276,7 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	}{
 		{"no meta", "no segment", func(kv *memKV) { delete(kv.m, "x/meta") }},
 		{"meta not JSON", "load segment meta", func(kv *memKV) { kv.m["x/meta"] = []byte("{") }},
-		{"meta of another format version", "saved segment format 2, this build reads 4", editMeta(func(m map[string]any) { m["format"] = 2 })},
+		{"meta of another format version", "saved segment format 2, this build reads " + fmt.Sprint(FormatVersion), editMeta(func(m map[string]any) { m["format"] = 2 })},
 		{"meta without a format version", "saved segment format 0", editMeta(func(m map[string]any) { delete(m, "format") })},
 
 		{"term chunk cut inside an entry", "load terms", func(kv *memKV) {
@@ -368,6 +368,10 @@ func TestLoadRefusesCorruption(t *testing.T) {
 		}},
 		{"doc past the doc count", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair { return append(ps, ps[0]) })},
 		{"doc missing", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair { return ps[:len(ps)-1] })},
+		{"doc's title hashes past its entry", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair {
+			ps[1].v = binary.AppendUvarint(nil, uint64(len(ps[1].v)))
+			return ps
+		})},
 		{"dictionary unreadable", "load documents", func(kv *memKV) { kv.m["x/dict"] = []byte{0xff} }},
 		{"dictionary missing", "load documents", func(kv *memKV) { delete(kv.m, "x/dict") }},
 		{"dictionary unexpected", "load documents", editMeta(func(m map[string]any) { m["compressed"] = false })},

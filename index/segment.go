@@ -427,3 +427,8 @@ func (s *Segment) Surfaces() int { return s.surfaces.len() }
 func (s *Segment) Surface(i int) (word string, term uint32) {
 	return s.surfaces.at(i), s.surfaceTerm[i]
 }
+
+// TitleHashes is doc's title words' hashes in order (TitleHash of each
+// token's term as the title field indexes it), 2 bytes a word, little
+// endian: a view into the segment, read only.
+func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(doc) }

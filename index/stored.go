@@ -1,19 +1,21 @@
 package index
 
 import (
+	"encoding/binary"
 	"slices"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
 
-// storedDocs holds every doc's JSON compressed with S2 against a
+// storedDocs holds every doc's entry (stored_entry.go: its title's word
+// hashes, then its JSON) with the JSON compressed with S2 against a
 // dictionary sampled from the catalog itself. Product JSON repeats its
 // keys, URLs and vocabulary from doc to doc, so a 64 KB dictionary takes
 // a doc to about a third of its size (913 MB of demo JSON becomes about
 // 270 MB), and decoding one costs about a microsecond: 20 hits a page.
 type storedDocs struct {
-	data     []byte   // every doc, compressed, end to end
+	data     []byte   // every doc's entry, end to end
 	off      []uint64 // doc i is data[off[i]:off[i+1]]; no pointer per doc for the GC to trace
 	dict     *s2.Dict // nil: docs are stored as they came
 	dictData []byte   // what NewDict rebuilds dict from, for saving
@@ -135,13 +137,27 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	out.extra = n - uint32(len(sd.off)-1)
 	encoded := make([][]byte, len(changes))
 	ids := make([]uint32, len(changes))
+	old := uint32(sd.count())
 	eachRange(len(changes), 1024, func(lo, hi int) {
+		var buf []byte
 		for i := lo; i < hi; i++ {
-			ids[i] = changes[i].Doc
-			encoded[i] = slices.Clone(changes[i].Stored)
-			if sd.dict != nil {
-				encoded[i] = sd.dict.Encode(nil, changes[i].Stored)
+			c := &changes[i]
+			ids[i] = c.Doc
+			if len(c.Stored) == 0 { // a removed doc: an empty entry
+				encoded[i] = []byte{}
+				continue
 			}
+			// A column change keeps the doc's title and so its hashes.
+			hashes := c.titles
+			if !c.newTitle && c.Doc < old {
+				hashes, _, _ = decodeEntry(sd.doc(c.Doc))
+			}
+			payload := c.Stored
+			if sd.dict != nil {
+				buf = sd.dict.Encode(buf[:cap(buf)], c.Stored)
+				payload = buf
+			}
+			encoded[i] = appendEntry(make([]byte, 0, binary.MaxVarintLen32+len(hashes)+len(payload)), hashes, payload)
 		}
 	})
 	ver, ok := uint64(0), false
@@ -181,7 +197,7 @@ func (sd storedDocs) flatten() storedDocs {
 	return out
 }
 
-// add appends a doc's stored bytes.
+// add appends a doc's entry.
 func (sd *storedDocs) add(b []byte) {
 	if len(sd.off) == 0 {
 		sd.off = append(sd.off, 0)
@@ -209,7 +225,7 @@ func joinStored(parts []storedDocs) storedDocs {
 	return out
 }
 
-// packDocs lays docs end to end.
+// packDocs lays entries end to end.
 func packDocs(docs [][]byte) storedDocs {
 	total := 0
 	for _, d := range docs {
@@ -225,9 +241,24 @@ func packDocs(docs [][]byte) storedDocs {
 // dictSample is how much of the catalog the dictionary is made from.
 const dictSample = s2.MaxDictSize
 
-// compressDocs compresses raw docs on every core, returning the
-// compressed set; raw is left untouched.
-func compressDocs(raw [][]byte) storedDocs {
+// compressDocs makes the entries of raw docs with their title hashes
+// (titles[i]: doc i's, 2 bytes a word), compressing the JSON on every
+// core when a dictionary can be made; raw is left untouched.
+func compressDocs(raw, titles [][]byte) storedDocs {
+	entries := func(payload func(i int, buf []byte) []byte) [][]byte {
+		docs := make([][]byte, len(raw))
+		eachRange(len(raw), 1024, func(lo, hi int) {
+			var arena byteArena
+			var buf, entry []byte
+			for i := lo; i < hi; i++ {
+				buf = payload(i, buf[:cap(buf)])
+				entry = appendEntry(entry[:0], titles[i], buf)
+				docs[i] = arena.copy(entry)
+			}
+		})
+		return docs
+	}
+	asIs := func(i int, _ []byte) []byte { return raw[i] }
 	if len(raw) == 0 {
 		return packDocs(raw)
 	}
@@ -243,31 +274,32 @@ func compressDocs(raw [][]byte) storedDocs {
 		sample = append(sample, raw[i]...)
 	}
 	if len(sample) < s2.MinDictSize {
-		return packDocs(raw)
+		return packDocs(entries(asIs))
 	}
 	start := raw[0][:min(len(raw[0]), 16)]
 	dict := s2.MakeDict(sample, start)
 	if dict == nil {
-		return packDocs(raw)
+		return packDocs(entries(asIs))
 	}
-	docs := make([][]byte, len(raw))
-	eachRange(len(raw), 1024, func(lo, hi int) {
-		var arena byteArena
-		var buf []byte
-		for i := lo; i < hi; i++ {
-			buf = dict.Encode(buf[:cap(buf)], raw[i])
-			docs[i] = arena.copy(buf)
-		}
-	})
-	out := packDocs(docs)
+	out := packDocs(entries(func(i int, buf []byte) []byte { return dict.Encode(buf, raw[i]) }))
 	out.dict, out.dictData = dict, dict.Bytes()
 	return out
 }
 
+// titleHashes is doc's title hashes, 2 bytes a word (none for a doc
+// whose entry does not read: checked at load).
+func (sd *storedDocs) titleHashes(doc uint32) []byte {
+	h, _, _ := decodeEntry(sd.doc(doc))
+	return h
+}
+
 // appendDoc appends doc's JSON to dst.
 func (sd *storedDocs) appendDoc(dst []byte, doc uint32) []byte {
-	src := sd.doc(doc)
-	if sd.dict == nil {
+	_, src, err := decodeEntry(sd.doc(doc))
+	if err != nil {
+		return append(dst, "{}"...) // checked at load; cannot happen
+	}
+	if sd.dict == nil || len(src) == 0 {
 		return append(dst, src...)
 	}
 	n, err := s2.DecodedLen(src)

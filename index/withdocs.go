@@ -527,7 +527,8 @@ func (w *docWrite) stored(s, out *Segment) {
 		changes = append(changes, ColumnChange{Doc: d, Stored: []byte{}})
 	}
 	for i := range w.add.n {
-		changes = append(changes, ColumnChange{Doc: s.n + i, Stored: w.added[i].Stored})
+		changes = append(changes, ColumnChange{Doc: s.n + i, Stored: w.added[i].Stored,
+			titles: w.add.stored.titleHashes(i), newTitle: true})
 	}
 	out.stored = s.stored.withDocs(changes, out.n)
 }

@@ -1,0 +1,115 @@
+package index
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+)
+
+// wantTitleHashes is the oracle for TitleHashes: the title's tokens
+// analysed one by one, each term hashed.
+func wantTitleHashes(an *analysis.Analyzer, d *Doc) []byte {
+	var out []byte
+	for _, title := range d.Text[FieldTitle] {
+		for _, tk := range an.Analyze(nil, title) {
+			out = appendTitleHash(out, TitleHash(tk.Term))
+		}
+	}
+	return out
+}
+
+// TestTitleHashesFollowTheDocs: every doc's title hashes are those of
+// its title, after a shuffled build (docs renumbered by key), a save and
+// a load, a WithDocs that removes, replaces and adds docs, a column
+// change (which keeps the title), and a compaction.
+func TestTitleHashesFollowTheDocs(t *testing.T) {
+	an := analysis.New(analysis.English)
+	r := rand.New(rand.NewPCG(5, 9))
+	words := strings.Fields("Cordless Drills drill 18V 2x4 Lamps lamp shades Garden hose hoses Müller 1/2 in. steel")
+	title := func() string {
+		var b []string
+		for range r.IntN(9) {
+			b = append(b, words[r.IntN(len(words))])
+		}
+		return strings.Join(b, " ")
+	}
+	doc := func(key string) Doc {
+		return Doc{Key: key, Stored: fmt.Appendf(nil, `{"productNumber":%q}`, key), Text: [NumTextFields][]string{FieldTitle: {title()}, FieldDescription: {title()}}}
+	}
+	var docs []Doc
+	for _, i := range r.Perm(400) {
+		docs = append(docs, doc(fmt.Sprintf("P%04d", i)))
+	}
+	byKey := map[string]*Doc{}
+	check := func(name string, s *Segment) {
+		t.Helper()
+		words := 0
+		for d := range uint32(s.Slots()) {
+			if !s.All().Contains(d) {
+				continue
+			}
+			want := wantTitleHashes(an, byKey[s.Key(d)])
+			if got := s.TitleHashes(d); !bytes.Equal(got, want) {
+				t.Fatalf("%s: doc %d (%s): title hashes %x, want %x", name, d, s.Key(d), got, want)
+			}
+			words += len(want) / 2
+			if got, want := s.Stored(d), byKey[s.Key(d)].Stored; !bytes.Equal(got, want) {
+				t.Fatalf("%s: doc %d: stored %s, want %s", name, d, got, want)
+			}
+		}
+		if words < s.Len() {
+			t.Fatalf("%s: %d title words in %d docs: too few to test", name, words, s.Len())
+		}
+	}
+	for i := range docs {
+		byKey[docs[i].Key] = &docs[i]
+	}
+	seg := buildTest(t, docs)
+	check("built", seg)
+	kv := &memKV{m: map[string][]byte{}}
+	if err := seg.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(kv, "x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("loaded", loaded)
+	// Remove 20 docs, replace 20 (new titles), add 20.
+	var removed []uint32
+	var added []Doc
+	for d := uint32(0); d < 40; d++ {
+		removed = append(removed, d*7)
+		if d%2 == 0 {
+			added = append(added, doc(loaded.Key(d*7)))
+		}
+	}
+	for i := range 20 {
+		added = append(added, doc(fmt.Sprintf("N%03d", i)))
+	}
+	src := sourceOf(loaded, docs)
+	written, err := loaded.WithDocs(an, removed, added, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range added {
+		byKey[added[i].Key] = &added[i]
+	}
+	check("after WithDocs", written)
+	// A column change: new stored JSON, the same title.
+	d := uint32(3)
+	k := written.Key(d)
+	changed := *byKey[k]
+	changed.Stored = fmt.Appendf(nil, `{"productNumber":%q,"price":9}`, k)
+	cols, err := written.WithColumns([]ColumnChange{{Doc: d, Stored: changed.Stored}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey[k] = &changed
+	check("after a column change", cols)
+	check("compacted", cols.Compact())
+}
