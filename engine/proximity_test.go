@@ -1,11 +1,18 @@
 package engine
 
 import (
+	"cmp"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/ranking"
+	"github.com/goccy/go-json"
 )
 
 // TestProximityReranks: with the proximity weight a title holding the
@@ -35,5 +42,97 @@ func TestProximityReranks(t *testing.T) {
 		if a, b := order(off, body), order(on, body); !slices.Equal(a, b) {
 			t.Errorf("%s: %v with proximity, %v without: want the same", body, b, a)
 		}
+	}
+}
+
+// rerankTitles is the re-ranking as it was before the index kept title
+// hashes, the oracle TestProximityMatchesTitles holds rerank to: each
+// hit's stored title decoded, tokenized, and each word stemmed and
+// compared with the query words' stems.
+func rerankTitles(g *Generation, q *ranking.Query, weight float32, hits []ranking.Hit) {
+	stems := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		stems[i] = g.an.Stem(analysis.FoldString(w.Text))
+	}
+	word := func(folded []byte, numeric bool, prev int) int {
+		match := func(j int) bool {
+			if numeric {
+				return string(folded) == stems[j]
+			}
+			return g.an.Stem(string(folded)) == stems[j]
+		}
+		if prev >= 0 && prev+1 < len(stems) && match(prev+1) {
+			return prev + 1
+		}
+		for j := range stems {
+			if match(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	n := min(config.ProximityDepth, len(hits))
+	for i := range hits[:n] {
+		var doc struct{ Title string }
+		if err := json.Unmarshal(g.Products.Stored(hits[i].Doc), &doc); err != nil {
+			panic(err)
+		}
+		found := make([]bool, len(stems)-1)
+		pairs, prev := 0, -1
+		g.an.Each(doc.Title, func(folded []byte, numeric bool, _ int) {
+			cur := word(folded, numeric, prev)
+			if prev >= 0 && cur == prev+1 && !found[prev] {
+				found[prev] = true
+				pairs++
+			}
+			prev = cur
+		})
+		if pairs > 0 {
+			hits[i].Score *= 1 + weight*float32(pairs)/float32(len(found))
+		}
+	}
+	slices.SortStableFunc(hits[:n], func(a, b ranking.Hit) int { return cmp.Compare(b.Score, a.Score) })
+}
+
+// TestProximityMatchesTitles: over 600 demo queries of two to four
+// words, each re-ranking its best 40 products (scores with ties), the
+// re-ranking from the index's title hashes gives the scores and order
+// the re-ranking of the stored titles gives.
+func TestProximityMatchesTitles(t *testing.T) {
+	w := demo.EnglishConfig()
+	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(20000, 42, fn) }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(2, 7))
+	checked, raised := 0, 0
+	for _, phrase := range demo.Queries(3000, 11) {
+		q := ranking.Parse(g.Products, g.an, phrase, ranking.Options{})
+		if len(q.Words) < 2 {
+			continue
+		}
+		all, _, _ := ranking.Match(g.Products, &q)
+		var hits []ranking.Hit
+		it := all.Iterator()
+		for it.HasNext() && len(hits) < 40 {
+			hits = append(hits, ranking.Hit{Doc: it.Next(), Score: float32(1 + r.IntN(4))})
+		}
+		want := slices.Clone(hits)
+		rerankTitles(g, &q, 0.05, want)
+		g.proximityRerank(&q, 0.05)(hits)
+		for i := range hits {
+			if hits[i] != want[i] {
+				t.Fatalf("%q: place %d: doc %d at %v, want doc %d at %v", phrase, i, hits[i].Doc, hits[i].Score, want[i].Doc, want[i].Score)
+			}
+			if math.Float32bits(hits[i].Score)&0x3fffff != 0 { // not a whole number: raised
+				raised++
+			}
+		}
+		if checked++; checked == 600 {
+			break
+		}
+	}
+	if checked < 600 || raised < 1000 {
+		t.Fatalf("%d queries, %d products raised: too few to test", checked, raised)
 	}
 }

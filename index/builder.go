@@ -55,9 +55,10 @@ type Builder struct {
 	titles   [][]byte
 	termHash []uint16
 	title    []byte
-	keys     []string
-	keyDoc   map[string]uint32 // folded own key → doc
-	alts     []keyID           // folded alternative key, doc: every one listed
+
+	keys   []string
+	keyDoc map[string]uint32 // folded own key → doc
+	alts   []keyID           // folded alternative key, doc: every one listed
 
 	keyword map[string]*kwBuilder
 	numeric map[string]*numBuilder
