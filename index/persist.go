@@ -528,7 +528,7 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 			if loaded >= n {
 				return corruptf("more than %d docs", n)
 			}
-			if _, _, err := decodeEntry(doc); err != nil {
+			if _, err := decodeEntry(doc); err != nil {
 				return fmt.Errorf("doc %d: %w", loaded, err)
 			}
 			part.add(doc)

@@ -372,6 +372,10 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			ps[1].v = binary.AppendUvarint(nil, uint64(len(ps[1].v)))
 			return ps
 		})},
+		{"doc's member offsets past its entry", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair {
+			ps[1].v = binary.AppendUvarint([]byte{0}, uint64(len(ps[1].v)))
+			return ps
+		})},
 		{"dictionary unreadable", "load documents", func(kv *memKV) { kv.m["x/dict"] = []byte{0xff} }},
 		{"dictionary missing", "load documents", func(kv *memKV) { delete(kv.m, "x/dict") }},
 		{"dictionary unexpected", "load documents", editMeta(func(m map[string]any) { m["compressed"] = false })},

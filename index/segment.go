@@ -432,3 +432,11 @@ func (s *Segment) Surface(i int) (word string, term uint32) {
 // token's term as the title field indexes it), 2 bytes a word, little
 // endian: a view into the segment, read only.
 func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(doc) }
+
+// AppendStoredMembers is AppendStored, also appending to starts the
+// offsets of the doc's top-level members in the JSON it appends (from
+// the JSON's first byte; none when the doc was not a JSON object), for
+// jsonscan.MembersAt.
+func (s *Segment) AppendStoredMembers(dst []byte, starts []uint32, doc uint32) ([]byte, []uint32) {
+	return s.stored.appendDocMembers(dst, starts, doc)
+}

@@ -3,7 +3,10 @@ package index
 import (
 	"encoding/binary"
 	"slices"
+
 	"sync"
+
+	"github.com/aisle-search/aisle/internal/jsonscan"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -140,6 +143,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	old := uint32(sd.count())
 	eachRange(len(changes), 1024, func(lo, hi int) {
 		var buf []byte
+		var starts []uint32
 		for i := lo; i < hi; i++ {
 			c := &changes[i]
 			ids[i] = c.Doc
@@ -150,14 +154,16 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 			// A column change keeps the doc's title and so its hashes.
 			hashes := c.titles
 			if !c.newTitle && c.Doc < old {
-				hashes, _, _ = decodeEntry(sd.doc(c.Doc))
+				e, _ := decodeEntry(sd.doc(c.Doc))
+				hashes = e.hashes
 			}
+			starts, _ = jsonscan.MemberStarts(starts[:0], c.Stored)
 			payload := c.Stored
 			if sd.dict != nil {
 				buf = sd.dict.Encode(buf[:cap(buf)], c.Stored)
 				payload = buf
 			}
-			encoded[i] = appendEntry(make([]byte, 0, binary.MaxVarintLen32+len(hashes)+len(payload)), hashes, payload)
+			encoded[i] = appendEntry(make([]byte, 0, 2*binary.MaxVarintLen32+len(hashes)+2*len(starts)+len(payload)), hashes, starts, payload)
 		}
 	})
 	ver, ok := uint64(0), false
@@ -250,9 +256,11 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 		eachRange(len(raw), 1024, func(lo, hi int) {
 			var arena byteArena
 			var buf, entry []byte
+			var starts []uint32
 			for i := lo; i < hi; i++ {
+				starts, _ = jsonscan.MemberStarts(starts[:0], raw[i])
 				buf = payload(i, buf[:cap(buf)])
-				entry = appendEntry(entry[:0], titles[i], buf)
+				entry = appendEntry(entry[:0], titles[i], starts, buf)
 				docs[i] = arena.copy(entry)
 			}
 		})
@@ -289,16 +297,31 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 // titleHashes is doc's title hashes, 2 bytes a word (none for a doc
 // whose entry does not read: checked at load).
 func (sd *storedDocs) titleHashes(doc uint32) []byte {
-	h, _, _ := decodeEntry(sd.doc(doc))
-	return h
+	e, _ := decodeEntry(sd.doc(doc))
+	return e.hashes
 }
 
 // appendDoc appends doc's JSON to dst.
 func (sd *storedDocs) appendDoc(dst []byte, doc uint32) []byte {
-	_, src, err := decodeEntry(sd.doc(doc))
+	e, err := decodeEntry(sd.doc(doc))
 	if err != nil {
 		return append(dst, "{}"...) // checked at load; cannot happen
 	}
+	return sd.appendPayload(dst, e.payload)
+}
+
+// appendDocMembers appends doc's JSON to dst and the offsets of its
+// top-level members in it to starts (none when it was not an object).
+func (sd *storedDocs) appendDocMembers(dst []byte, starts []uint32, doc uint32) ([]byte, []uint32) {
+	e, err := decodeEntry(sd.doc(doc))
+	if err != nil {
+		return append(dst, "{}"...), starts // checked at load; cannot happen
+	}
+	return sd.appendPayload(dst, e.payload), appendMemberStarts(starts, &e)
+}
+
+// appendPayload appends the JSON of an entry's payload src to dst.
+func (sd *storedDocs) appendPayload(dst, src []byte) []byte {
 	if sd.dict == nil || len(src) == 0 {
 		return append(dst, src...)
 	}

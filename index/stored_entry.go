@@ -4,15 +4,18 @@ import "encoding/binary"
 
 // A stored entry is one doc's bytes in storedDocs: the hashes of its
 // title's words in order (TitleHash of each token's term, as the title
-// field indexes it), then its JSON, compressed when the docs have a
-// dictionary:
+// field indexes it), the offsets of its JSON's top-level members
+// (jsonscan.MemberStarts; none when it is not an object), then its JSON,
+// compressed when the docs have a dictionary:
 //
-//	uvarint n | n × uint16, little endian | JSON
+//	uvarint n | n × uint16, little endian |
+//	uvarint m | m × uvarint, each offset less the one before | JSON
 //
 // Proximity re-ranking reads a title's words from the hashes, without
-// decoding or tokenizing the JSON; they ride in the entry so that every
-// path that keeps, replaces, compacts, saves or loads a doc keeps them
-// with it, overlays included.
+// decoding or tokenizing the JSON, and a field projection jumps to the
+// members it wants; they ride in the entry so that every path that
+// keeps, replaces, compacts, saves or loads a doc keeps them with it,
+// overlays included.
 
 // TitleHash is the 16-bit hash a title word's term is kept as: FNV-1a,
 // its halves xored. Two terms share one in 65,536.
@@ -25,10 +28,17 @@ func TitleHash(term string) uint16 {
 }
 
 // appendEntry appends the entry of a doc with title hashes (2 bytes
-// each, as appendTitleHash writes them) and payload.
-func appendEntry(dst, hashes, payload []byte) []byte {
+// each, as appendTitleHash writes them), the member offsets of its JSON
+// and payload (the JSON, compressed or not).
+func appendEntry(dst, hashes []byte, starts []uint32, payload []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(hashes)/2))
 	dst = append(dst, hashes...)
+	dst = binary.AppendUvarint(dst, uint64(len(starts)))
+	prev := uint32(0)
+	for _, st := range starts {
+		dst = binary.AppendUvarint(dst, uint64(st-prev))
+		prev = st
+	}
 	return append(dst, payload...)
 }
 
@@ -37,19 +47,55 @@ func appendTitleHash(dst []byte, h uint16) []byte {
 	return binary.LittleEndian.AppendUint16(dst, h)
 }
 
-// decodeEntry splits an entry into its title hashes and its payload,
-// both views into src. An empty entry (a removed doc) is neither.
-func decodeEntry(src []byte) (hashes, payload []byte, err error) {
+// storedEntry is an entry's parts, views into it.
+type storedEntry struct {
+	hashes  []byte // 2 bytes a title word
+	members []byte // the member offsets, as appendEntry encodes them
+	count   int    // how many offsets members holds
+	payload []byte
+}
+
+// decodeEntry splits an entry into its parts. An empty entry (a removed
+// doc) has none. The member offsets are checked to be there, not to
+// increase: appendMemberStarts reads them.
+func decodeEntry(src []byte) (storedEntry, error) {
+	var e storedEntry
 	if len(src) == 0 {
-		return nil, nil, nil
+		return e, nil
 	}
 	n, k := binary.Uvarint(src)
 	if k <= 0 {
-		return nil, nil, corruptf("stored entry: title hash count unreadable")
+		return e, corruptf("stored entry: title hash count unreadable")
 	}
 	if n > uint64(len(src)-k)/2 {
-		return nil, nil, corruptf("stored entry: %d title hashes run past its %d bytes", n, len(src))
+		return e, corruptf("stored entry: %d title hashes run past its %d bytes", n, len(src))
 	}
-	end := k + int(n)*2
-	return src[k:end], src[end:], nil
+	at := k + int(n)*2
+	e.hashes = src[k:at]
+	m, k := binary.Uvarint(src[at:])
+	if k <= 0 || m > uint64(len(src)-at-k) {
+		return e, corruptf("stored entry: member count unreadable or past its %d bytes", len(src))
+	}
+	at += k
+	start := at
+	for range m {
+		if _, k = binary.Uvarint(src[at:]); k <= 0 {
+			return e, corruptf("stored entry: member offset unreadable")
+		}
+		at += k
+	}
+	e.members, e.count, e.payload = src[start:at], int(m), src[at:]
+	return e, nil
+}
+
+// appendMemberStarts appends an entry's member offsets to dst.
+func appendMemberStarts(dst []uint32, e *storedEntry) []uint32 {
+	prev, b := uint32(0), e.members
+	for range e.count {
+		d, k := binary.Uvarint(b)
+		b = b[k:]
+		prev += uint32(d)
+		dst = append(dst, prev)
+	}
+	return dst
 }

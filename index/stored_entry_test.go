@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/internal/jsonscan"
 )
 
 // wantTitleHashes is the oracle for TitleHashes: the title's tokens
@@ -23,7 +25,7 @@ func wantTitleHashes(an *analysis.Analyzer, d *Doc) []byte {
 }
 
 // TestTitleHashesFollowTheDocs: every doc's title hashes are those of
-// its title, after a shuffled build (docs renumbered by key), a save and
+// its title, and its member offsets those of its JSON, after a shuffled build (docs renumbered by key), a save and
 // a load, a WithDocs that removes, replaces and adds docs, a column
 // change (which keeps the title), and a compaction.
 func TestTitleHashesFollowTheDocs(t *testing.T) {
@@ -38,7 +40,8 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 		return strings.Join(b, " ")
 	}
 	doc := func(key string) Doc {
-		return Doc{Key: key, Stored: fmt.Appendf(nil, `{"productNumber":%q}`, key), Text: [NumTextFields][]string{FieldTitle: {title()}, FieldDescription: {title()}}}
+		return Doc{Key: key, Stored: fmt.Appendf(nil, `{"productNumber":%q, "n":[%d,{"a":"}"}]}`, key, r.IntN(100)),
+			Text: [NumTextFields][]string{FieldTitle: {title()}, FieldDescription: {title()}}}
 	}
 	var docs []Doc
 	for _, i := range r.Perm(400) {
@@ -59,6 +62,12 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 			words += len(want) / 2
 			if got, want := s.Stored(d), byKey[s.Key(d)].Stored; !bytes.Equal(got, want) {
 				t.Fatalf("%s: doc %d: stored %s, want %s", name, d, got, want)
+			}
+			// The member offsets, in the JSON appended after other bytes.
+			json, starts := s.AppendStoredMembers([]byte("xyz"), []uint32{7}, d)
+			wantStarts, _ := jsonscan.MemberStarts([]uint32{7}, byKey[s.Key(d)].Stored)
+			if !slices.Equal(starts, wantStarts) || len(wantStarts) < 3 || !bytes.Equal(json[3:], byKey[s.Key(d)].Stored) {
+				t.Fatalf("%s: doc %d: member offsets %v of %s, want %v", name, d, starts, json, wantStarts)
 			}
 		}
 		if words < s.Len() {
@@ -104,7 +113,7 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 	d := uint32(3)
 	k := written.Key(d)
 	changed := *byKey[k]
-	changed.Stored = fmt.Appendf(nil, `{"productNumber":%q,"price":9}`, k)
+	changed.Stored = fmt.Appendf(nil, `{"productNumber":%q,"price":9,"inStock":true}`, k)
 	cols, err := written.WithColumns([]ColumnChange{{Doc: d, Stored: changed.Stored}}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,10 @@
 // which only keeps a damaged document from being misread.
 package jsonscan
 
-import "bytes"
+import (
+	"bytes"
+	"math"
+)
 
 // Span is a value's bytes in a document: [Start, End).
 type Span struct{ Start, End int }
@@ -107,6 +110,11 @@ func SkipValue(b []byte, i int) int {
 // it has all it wants, and reports whether obj read as an object that
 // far (to its end when fn wanted every member).
 func Members(obj []byte, fn func(key []byte, v Span) (done bool)) bool {
+	return eachMember(obj, func(_ int, key []byte, v Span) bool { return fn(key, v) })
+}
+
+// eachMember is Members, with the offset of each member's key.
+func eachMember(obj []byte, fn func(keyAt int, key []byte, v Span) (done bool)) bool {
 	i := SkipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return false
@@ -123,7 +131,7 @@ func Members(obj []byte, fn func(key []byte, v Span) (done bool)) bool {
 		if end < 0 {
 			return false
 		}
-		key := obj[i+1 : end-1]
+		keyAt, key := i, obj[i+1:end-1]
 		i = SkipSpace(obj, end)
 		if i >= len(obj) || obj[i] != ':' {
 			return false
@@ -133,7 +141,7 @@ func Members(obj []byte, fn func(key []byte, v Span) (done bool)) bool {
 		if vend < 0 {
 			return false
 		}
-		if fn(key, Span{Start: i, End: vend}) {
+		if fn(keyAt, key, Span{Start: i, End: vend}) {
 			return true
 		}
 		i = SkipSpace(obj, vend)
@@ -147,3 +155,74 @@ func Members(obj []byte, fn func(key []byte, v Span) (done bool)) bool {
 		}
 	}
 }
+
+// MemberStarts appends to dst the offset of each top-level member of
+// obj (its key's opening quote), in order; ok is false, and dst is
+// returned as it came, when obj does not read as a JSON object to its
+// end, or is longer than an offset holds.
+func MemberStarts(dst []uint32, obj []byte) (_ []uint32, ok bool) {
+	n := len(dst)
+	if uint64(len(obj)) > math.MaxUint32 {
+		return dst, false
+	}
+	if !eachMember(obj, func(keyAt int, _ []byte, _ Span) bool {
+		dst = append(dst, uint32(keyAt))
+		return false
+	}) {
+		return dst[:n], false
+	}
+	return dst, true
+}
+
+// MembersAt is Members over an object whose members start at starts
+// (MemberStarts of the same bytes): each key and value is found from its
+// offset, and the values between are not read. It reports false when
+// the bytes at an offset are not a member, as for a damaged object.
+func MembersAt(obj []byte, starts []uint32, fn func(key []byte, v Span) (done bool)) bool {
+	for k, st := range starts {
+		i := int(st)
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		end := SkipString(obj, i)
+		if end < 0 {
+			return false
+		}
+		key := obj[i+1 : end-1]
+		i = SkipSpace(obj, end)
+		if i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		vstart := SkipSpace(obj, i+1)
+		// The value ends before the comma ahead of the next member, or
+		// the object's closing brace.
+		var j int
+		if k+1 < len(starts) {
+			j = int(starts[k+1]) - 1
+			for j > vstart && isSpace(obj[j]) {
+				j--
+			}
+			if j <= vstart || j >= len(obj) || obj[j] != ',' {
+				return false
+			}
+		} else {
+			j = len(obj) - 1
+			for j > vstart && isSpace(obj[j]) {
+				j--
+			}
+			if j <= vstart || obj[j] != '}' {
+				return false
+			}
+		}
+		vend := j
+		for vend > vstart && isSpace(obj[vend-1]) {
+			vend--
+		}
+		if fn(key, Span{Start: vstart, End: vend}) {
+			return true
+		}
+	}
+	return true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
