@@ -19,10 +19,11 @@ func as(err error, target **Error) bool { return errors.As(err, target) }
 func (r *SearchResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"success":true,"query":`...)
 	dst = appendString(dst, r.Query)
-	var doc []byte // one decoded document at a time
+	doc := getStoredDoc() // one decoded document at a time
+	defer putStoredDoc(doc)
 	if p := r.Products; p != nil {
 		dst = append(dst, `,"products":`...)
-		dst = r.appendProducts(dst, p, &doc)
+		dst = r.appendProducts(dst, p, doc)
 	}
 	for _, c := range r.Content {
 		dst = append(dst, ',', '"')
@@ -35,8 +36,8 @@ func (r *SearchResult) AppendJSON(dst []byte) []byte {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				doc = c.seg.AppendStored(doc[:0], h.Doc)
-				dst = appendProjected(dst, doc, c.Fields, nil)
+				doc.load(c.seg, h.Doc, c.Fields)
+				dst = doc.appendTo(dst, c.Fields, nil)
 			}
 			dst = append(dst, ']')
 		}
@@ -69,7 +70,7 @@ func appendCounts(dst []byte, start, requested, returned, total int) []byte {
 	return strconv.AppendInt(dst, int64(total), 10)
 }
 
-func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte) []byte {
+func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *storedDoc) []byte {
 	seg := r.gen.Products
 	dst = appendCounts(dst, p.Start, p.Requested, len(p.Hits), p.Total)
 	if !r.formatHTML {
@@ -79,8 +80,8 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte)
 				dst = append(dst, ',')
 			}
 			extra := productExtra{score: h.Score, suggested: p.Suggested[i], search: true, campaign: p.campaign(i)}
-			*doc = seg.AppendStored((*doc)[:0], h.Doc)
-			dst = appendProjected(dst, *doc, p.Fields, &extra)
+			doc.load(seg, h.Doc, p.Fields)
+			dst = doc.appendTo(dst, p.Fields, &extra)
 		}
 		dst = append(dst, ']')
 	}
@@ -102,8 +103,8 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *[]byte)
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			*doc = seg.AppendStored((*doc)[:0], h.Doc)
-			dst = appendProjected(dst, *doc, p.Fields, &productExtra{})
+			doc.load(seg, h.Doc, p.Fields)
+			dst = doc.appendTo(dst, p.Fields, &productExtra{})
 		}
 		dst = append(dst, ']')
 	}

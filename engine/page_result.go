@@ -56,17 +56,18 @@ func (r *PageResult) AppendJSON(dst []byte) []byte {
 		return append(dst, `}}`...)
 	}
 	dst = append(dst, `,"result":[`...)
-	var doc []byte
+	doc := getStoredDoc()
+	defer putStoredDoc(doc)
 	for i, h := range r.Hits {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		doc = r.gen.Products.AppendStored(doc[:0], h.Doc)
+		doc.load(r.gen.Products, h.Doc, r.Fields)
 		var extra *productExtra
 		if r.Sponsored != nil && r.Sponsored[i] != "" {
 			extra = &productExtra{campaign: r.Sponsored[i], noScore: true}
 		}
-		dst = appendProjected(dst, doc, r.Fields, extra)
+		dst = doc.appendTo(dst, r.Fields, extra)
 	}
 	dst = append(dst, ']')
 	if r.FirstLoad {

@@ -3,8 +3,10 @@ package engine
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unsafe"
 
+	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
 	"github.com/goccy/go-json"
 )
@@ -45,6 +47,43 @@ type projection struct {
 	spans []jsonscan.Span // by name; end 0: not found
 }
 
+// storedDoc is a stored document decoded for writing, with the offsets
+// of its top-level members (index.Segment.AppendStoredMembers) when a
+// field list needs them, reused from one document to the next and, from
+// a pool (getStoredDoc), from one response to the next.
+type storedDoc struct {
+	json   []byte
+	starts []uint32
+}
+
+var storedDocPool = sync.Pool{New: func() any { return &storedDoc{} }}
+
+// getStoredDoc is a storedDoc from the pool; putStoredDoc returns it
+// (dropped when a huge document grew it).
+func getStoredDoc() *storedDoc { return storedDocPool.Get().(*storedDoc) }
+
+func putStoredDoc(d *storedDoc) {
+	if cap(d.json) <= 1<<20 {
+		storedDocPool.Put(d)
+	}
+}
+
+// load decodes doc of seg into d, and its members' offsets for fields
+// (none for a whole document).
+func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
+	if len(fields) == 0 {
+		d.json, d.starts = seg.AppendStored(d.json[:0], doc), d.starts[:0]
+		return
+	}
+	d.json, d.starts = seg.AppendStoredMembers(d.json[:0], d.starts[:0], doc)
+}
+
+// appendTo writes d as appendProjected does, finding the members from
+// their offsets.
+func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) []byte {
+	return appendProjectedAt(dst, d.json, d.starts, fields, extra)
+}
+
 // appendProjected writes a stored document, or only the requested fields
 // of it, in the order they are named. Dotted names pick members of
 // nested objects and keep the nesting; a member asked whole and in parts
@@ -52,6 +91,13 @@ type projection struct {
 // is not an object, is left out. A stored document that cannot be read
 // gives {}. extra, when set, follows (productExtra).
 func appendProjected(dst []byte, stored []byte, fields []string, extra *productExtra) []byte {
+	return appendProjectedAt(dst, stored, nil, fields, extra)
+}
+
+// appendProjectedAt is appendProjected for a document whose top-level
+// members start at starts (jsonscan.MemberStarts), which it reads
+// instead of scanning the document; none: it scans.
+func appendProjectedAt(dst []byte, stored []byte, starts []uint32, fields []string, extra *productExtra) []byte {
 	if len(fields) == 0 {
 		if extra == nil {
 			return append(dst, stored...)
@@ -70,7 +116,7 @@ func appendProjected(dst []byte, stored []byte, fields []string, extra *productE
 		}
 	}
 	found := 0
-	ok := jsonscan.Members(stored, func(key []byte, v jsonscan.Span) bool {
+	find := func(key []byte, v jsonscan.Span) bool {
 		k, ok := keyText(key)
 		for i, n := range p.names {
 			if ok && k == n {
@@ -81,7 +127,13 @@ func appendProjected(dst []byte, stored []byte, fields []string, extra *productE
 			}
 		}
 		return found == len(p.names) // the rest is not read: Aisle wrote it, with each key once
-	})
+	}
+	var ok bool
+	if len(starts) > 0 {
+		ok = jsonscan.MembersAt(stored, starts, find)
+	} else {
+		ok = jsonscan.Members(stored, find)
+	}
 	if !ok {
 		return append(dst, "{}"...)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aisle-search/aisle/internal/jsonscan"
 	"github.com/goccy/go-json"
 )
 
@@ -135,7 +136,8 @@ func randomDoc(r *rand.Rand) []byte {
 // TestProjectionMatchesMaps: over random documents and field lists
 // (whole members, nested parts, both, missing ones, repeated names,
 // keys that need escaping), the projection from the bytes writes exactly
-// what decoding into maps wrote.
+// what decoding into maps wrote, scanning the document or reading its
+// members from their offsets.
 func TestProjectionMatchesMaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 12))
 	names := []string{"title", "price", "extraData", "extraData.size", "extraData.color", "extraData.a.b", `extraData.q"uote`, "extraData.<k>",
@@ -154,6 +156,10 @@ func TestProjectionMatchesMaps(t *testing.T) {
 			got := string(appendProjected(nil, doc, fields, extra))
 			if got != want {
 				t.Fatalf("round %d: %s with %q:\n got  %s\n want %s", round, doc, fields, got, want)
+			}
+			starts, ok := jsonscan.MemberStarts(nil, doc)
+			if at := string(appendProjectedAt(nil, doc, starts, fields, extra)); !ok || at != want {
+				t.Fatalf("round %d: %s with %q from offsets %v (%v):\n got  %s\n want %s", round, doc, fields, starts, ok, at, want)
 			}
 			var v map[string]any
 			if err := json.Unmarshal([]byte(got), &v); err != nil {
@@ -197,22 +203,29 @@ func FuzzProjection(f *testing.F) {
 }
 
 // BenchmarkProjection: a demo product with no field list, 4 fields and
-// 12 (3 of them nested parts): no allocation either way.
+// 12 (3 of them nested parts), scanning the document and from its
+// members' offsets: no allocation any way.
 func BenchmarkProjection(b *testing.B) {
 	doc := []byte(`{"productNumber":"AI-000128","title":"Greenfurrow Lightweight Garden Hose Set","url":"https://shop.example/p/ai-000128","imgUrl":"https://img.example/ai-000128.jpg","currency":"USD","price":46.99,"previousPrice":52.99,"priceFormatted":"$46.99","description":"A light hose set for the garden, with a spray nozzle and a wall mount.","brand":"Greenfurrow","inStock":true,"hierarchies":[["Garden","Garden Tools","Garden Hoses"]],"extraData":{"color":"Green","material":"PVC","size":"Medium"},"extraDataNumber":{"rating":4.5,"weight":2.1}}`)
 	for _, fields := range [][]string{nil,
 		{"productNumber", "title", "price", "url"},
 		{"productNumber", "title", "price", "url", "imgUrl", "brand", "inStock", "priceFormatted", "extraData.color", "extraData.size", "extraDataNumber.rating", "hierarchies"}} {
-		b.Run(fmt.Sprint(len(fields), " fields"), func(b *testing.B) {
-			b.ReportAllocs()
-			var dst []byte
-			extra := &productExtra{score: 2, search: true}
-			for b.Loop() {
-				dst = appendProjected(dst[:0], doc, fields, extra)
+		for _, way := range []string{"scan", "offsets"} {
+			var starts []uint32
+			if way == "offsets" {
+				starts, _ = jsonscan.MemberStarts(nil, doc)
 			}
-			if testing.AllocsPerRun(10, func() { dst = appendProjected(dst[:0], doc, fields, extra) }) != 0 {
-				b.Fatal("the projection allocates")
-			}
-		})
+			b.Run(fmt.Sprint(len(fields), " fields/", way), func(b *testing.B) {
+				b.ReportAllocs()
+				var dst []byte
+				extra := &productExtra{score: 2, search: true}
+				for b.Loop() {
+					dst = appendProjectedAt(dst[:0], doc, starts, fields, extra)
+				}
+				if testing.AllocsPerRun(10, func() { dst = appendProjectedAt(dst[:0], doc, starts, fields, extra) }) != 0 {
+					b.Fatal("the projection allocates")
+				}
+			})
+		}
 	}
 }

@@ -292,7 +292,8 @@ func (c *recomCall) hasCart() bool {
 // message.
 func (r *RecomsResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"success":true,"responses":[`...)
-	var doc []byte
+	doc := getStoredDoc()
+	defer putStoredDoc(doc)
 	for i := range r.Responses {
 		rr := &r.Responses[i]
 		if i > 0 {
@@ -325,12 +326,12 @@ func (r *RecomsResult) AppendJSON(dst []byte) []byte {
 			if k > 0 {
 				dst = append(dst, ',')
 			}
-			doc = rr.gen.Products.AppendStored(doc[:0], d)
+			doc.load(rr.gen.Products, d, rr.Fields)
 			var extra *productExtra
 			if rr.Sponsored != nil && rr.Sponsored[k] != "" {
 				extra = &productExtra{campaign: rr.Sponsored[k], noScore: true}
 			}
-			dst = appendProjected(dst, doc, rr.Fields, extra)
+			dst = doc.appendTo(dst, rr.Fields, extra)
 		}
 		dst = append(dst, "]}"...)
 	}
