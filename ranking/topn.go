@@ -33,6 +33,20 @@ func TopNOrdered(docs []uint32, scores []float32, keys []SortKey, order []uint32
 	if k <= 0 {
 		return h.hits
 	}
+	if len(keys) == 0 && scores != nil {
+		// By score alone: a doc scoring below the worst kept cannot
+		// enter, and most docs of a long list do not, so they are passed
+		// without a comparison call.
+		for i, d := range docs {
+			s := scores[i]
+			if len(h.hits) == k && s < h.hits[0].Score {
+				continue
+			}
+			h.push(Hit{Doc: d, Score: s}, k)
+		}
+		h.sort()
+		return h.hits
+	}
 	for i, d := range docs {
 		var s float32
 		if scores != nil {
