@@ -112,6 +112,16 @@ func (s *Segment) TermDocsIn(id uint32, m FieldMask) *roaring.Bitmap {
 	return s.post.docBitmapIn(id, m)
 }
 
+// AddTermDocsIn adds the docs holding a term in a field of m to bm,
+// with the docs a write removed: call KeepLive once after the last add.
+// It spares a word of many routes a bitmap for each.
+func (s *Segment) AddTermDocsIn(bm *roaring.Bitmap, id uint32, m FieldMask) {
+	s.post.addDocsIn(bm, id, m)
+}
+
+// KeepLive drops from bm the docs a write removed (AddTermDocsIn).
+func (s *Segment) KeepLive(bm *roaring.Bitmap) { s.post.keepLive(bm) }
+
 // TermPostings appends a term's per-field postings, fields ascending, to
 // dst: views into the segment, read only.
 func (s *Segment) TermPostings(id uint32, dst []FieldPosting) []FieldPosting {

@@ -275,3 +275,33 @@ func joinPostings(parts []postings) postings {
 	}
 	return out
 }
+
+// addDocsIn adds term id's docs in the fields of m to bm, the docs a
+// write removed included (keepLive drops those once, after the last
+// add): a word's routes go into one bitmap without one for each.
+func (p *postings) addDocsIn(bm *roaring.Bitmap, id uint32, m FieldMask) {
+	spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
+	if bb := p.bitmaps[id]; bb != nil {
+		all := true
+		for _, sp := range spans {
+			all = all && m.Has(sp.field)
+		}
+		if all {
+			bm.Or(bb)
+			return
+		}
+	}
+	for _, sp := range spans {
+		if m.Has(sp.field) {
+			docs, _ := p.spanDocs(sp)
+			bm.AddMany(docs)
+		}
+	}
+}
+
+// keepLive drops from bm the docs a write removed.
+func (p *postings) keepLive(bm *roaring.Bitmap) {
+	if p.live != nil {
+		bm.And(p.live)
+	}
+}

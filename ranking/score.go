@@ -139,12 +139,13 @@ func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested boo
 	if routes == 1 {
 		return seg.TermDocsIn(only, fields)
 	}
-	sets := make([]*roaring.Bitmap, 0, routes)
+	bm := roaring.New()
 	for _, e := range w.Exp {
 		if !e.ScoreOnly && (suggested || !e.Suggested) {
-			sets = append(sets, seg.TermDocsIn(e.Term, fields))
+			seg.AddTermDocsIn(bm, e.Term, fields)
 		}
 	}
+	seg.KeepLive(bm)
 	for _, p := range w.Phrases {
 		if !suggested && p.Suggested {
 			continue
@@ -153,9 +154,9 @@ func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested boo
 		for _, t := range p.Terms[1:] {
 			pb.And(seg.TermDocsIn(t, fields))
 		}
-		sets = append(sets, pb)
+		bm.Or(pb)
 	}
-	return roaring.FastOr(sets...)
+	return bm
 }
 
 // idf is BM25's inverse document frequency.
