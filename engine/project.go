@@ -6,16 +6,18 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/goccy/go-json"
+
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
-	"github.com/goccy/go-json"
 )
 
 // Projection writes the requested members of a stored document straight
-// from its bytes: one pass over the object's members finds each wanted
-// value's bytes, which are copied as they are, in the order the fields
-// name them. Nothing is decoded into maps, so a search's allocations do
-// not grow with its fields or results.
+// from its bytes: the index keeps where each top-level member starts,
+// from which each wanted value's bytes are found (one pass over the
+// members when a document has no offsets), and copied as they are, in
+// the order the fields name them. Nothing is decoded into maps, so a
+// search's allocations do not grow with its fields or results.
 
 // maxProjected is how many distinct members a projection finds without
 // allocating; more take a slice.

@@ -3,17 +3,17 @@ package index
 import (
 	"encoding/binary"
 	"slices"
-
 	"sync"
 
-	"github.com/aisle-search/aisle/internal/jsonscan"
-
 	"github.com/klauspost/compress/s2"
+
+	"github.com/aisle-search/aisle/internal/jsonscan"
 )
 
 // storedDocs holds every doc's entry (stored_entry.go: its title's word
-// hashes, then its JSON) with the JSON compressed with S2 against a
-// dictionary sampled from the catalog itself. Product JSON repeats its
+// hashes and its JSON's member offsets, then its JSON) with the JSON
+// compressed with S2 against a dictionary sampled from the catalog
+// itself. Product JSON repeats its
 // keys, URLs and vocabulary from doc to doc, so a 64 KB dictionary takes
 // a doc to about a third of its size (913 MB of demo JSON becomes about
 // 270 MB), and decoding one costs about a microsecond: 20 hits a page.
