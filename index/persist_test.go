@@ -193,6 +193,20 @@ func smallSaved(t testing.TB) (*memKV, *reference) {
 	return kv, ref
 }
 
+// saveAndLoad is s saved under "x/" and loaded back.
+func saveAndLoad(t testing.TB, s *Segment) *Segment {
+	t.Helper()
+	kv := &memKV{m: map[string][]byte{}}
+	if err := s.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(kv, "x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // TestLoadRefusesCorruption names each check Load makes on what it reads
 // ("corrupt segment" errors; docs/architecture.md: "aisle serve loads the
 // saved segment when its stamp still matches, and rebuilds it
@@ -593,14 +607,7 @@ func TestSavedLayout(t *testing.T) {
 func TestSaveLoadEmptyAndEdgeSegments(t *testing.T) {
 	for _, docs := range [][]Doc{nil, {{Key: "", Stored: []byte(`{}`)}}} {
 		s, ref := buildShuffled(t, docs, 1)
-		kv := &memKV{m: map[string][]byte{}}
-		if err := s.Save(kv, "x/"); err != nil {
-			t.Fatal(err)
-		}
-		l, err := Load(kv, "x/")
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := saveAndLoad(t, s)
 		for _, seg := range []*Segment{s, l} {
 			if seg.Len() != len(docs) || seg.All().GetCardinality() != uint64(len(docs)) || seg.Terms() != 0 {
 				t.Fatalf("%d docs: Len %d, All %d, Terms %d", len(docs), seg.Len(), seg.All().GetCardinality(), seg.Terms())

@@ -79,14 +79,7 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 	}
 	seg := buildTest(t, docs)
 	check("built", seg)
-	kv := &memKV{m: map[string][]byte{}}
-	if err := seg.Save(kv, "x/"); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(kv, "x/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := saveAndLoad(t, seg)
 	check("loaded", loaded)
 	// Remove 20 docs, replace 20 (new titles), add 20.
 	var removed []uint32

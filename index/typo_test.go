@@ -138,14 +138,7 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 		}
 	}
 	check("built", seg)
-	kv := &memKV{m: map[string][]byte{}}
-	if err := seg.Save(kv, "x/"); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(kv, "x/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := saveAndLoad(t, seg)
 	check("loaded", loaded)
 	more := typoWords(r, 200)
 	added, err := seg.WithDocs(analysis.New(analysis.English), []uint32{0}, []Doc{{Key: "NEW", Stored: []byte(`{}`),
