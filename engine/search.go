@@ -270,13 +270,14 @@ func (r *SearchResult) view() *render.SearchView {
 }
 
 // top is the best k of a search read from its routes' impact lists
-// (ranking.Impacts.Top), when it is unsorted, not relaxed, has
+// (ranking.Impacts.Top; TopRelaxed for a relaxed one, which answers
+// when every word but one matches nothing), when it is unsorted, has
 // topMin results or more (below that the exhaustive pass is cheaper)
 // and its filters keep enough of its matches. ok is false when the
 // search must be scored exhaustively.
 func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
 	imp := g.impacts[v]
-	if imp == nil || q.Wildcard || relaxed || sorted || result.GetCardinality() < uint64(topMin) {
+	if imp == nil || q.Wildcard || sorted || result.GetCardinality() < uint64(topMin) {
 		return nil, false
 	}
 	// A filter keeping few of the matches makes the lists' kept docs
@@ -289,6 +290,9 @@ func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all
 		if bo = g.boostOrder(v, boost); bo == nil {
 			return nil, false
 		}
+	}
+	if relaxed {
+		return imp.TopRelaxed(q, result, &v.params, boost, bo, k, nil)
 	}
 	return imp.Top(q, result, &v.params, boost, bo, k, nil)
 }

@@ -3,6 +3,7 @@ package ranking
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var impacts = map[*index.Segment]map[Params]*Impacts{built: {}, live: {}}
-	answered, answeredWords, searches := 0, 0, 600
+	answered, answeredWords, answeredRelaxed, plain, searches := 0, 0, 0, 0, 600
 	for i := range searches {
 		seg := built
 		if i%2 == 1 {
@@ -48,6 +49,9 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		word := vocab[r.IntN(len(vocab))]
 		if i%4 == 3 { // two or three words
 			word = text(2, 3)
+		}
+		if i%4 == 1 { // a word the catalog does not hold, nor a typo of it: relaxed
+			word = []string{"qzxv ", "mmwwjj "}[r.IntN(2)] + word
 		}
 		switch r.IntN(5) {
 		case 0:
@@ -63,8 +67,8 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		}
 		q := Parse(seg, an, word, opt)
 		all, _, relaxed := Match(seg, &q)
-		if relaxed {
-			continue // scored with its matched words counted: never read from the lists
+		if !relaxed {
+			plain++
 		}
 		cand := all.Clone()
 		switch r.IntN(4) {
@@ -114,7 +118,11 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		if boost != nil {
 			bo = NewBoostOrder(boost, seg.Order())
 		}
-		got, ok := imp.Top(&q, cand, &p, boost, bo, k, nil)
+		top := imp.Top
+		if relaxed { // read from the lists only when its words but one match nothing
+			top = imp.TopRelaxed
+		}
+		got, ok := top(&q, cand, &p, boost, bo, k, nil)
 
 		sc := GetScratch()
 		sc.ScoreBM25F(seg, &q, cand, &p, relaxed, boost)
@@ -123,9 +131,14 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		if !ok {
 			continue
 		}
-		answered++
-		if len(q.Words) > 1 {
+		switch {
+		case relaxed:
+			answeredRelaxed++
+		case len(q.Words) > 1:
+			answered++
 			answeredWords++
+		default:
+			answered++
 		}
 		if len(got) != len(want) {
 			t.Fatalf("search %d %q k=%d: %d hits from the lists, %d exhaustively", i, word, k, len(got), len(want))
@@ -136,10 +149,10 @@ func TestTopMatchesExhaustive(t *testing.T) {
 			}
 		}
 	}
-	if answered < searches/2 || answeredWords < 40 {
-		t.Fatalf("the lists answered %d of %d searches, %d of several words; want at least half and 40", answered, searches, answeredWords)
+	if answered < plain/2 || answeredWords < 40 || answeredRelaxed < 20 {
+		t.Fatalf("the lists answered %d of %d searches not relaxed, %d of several words, and %d relaxed; want at least half, 40 and 20", answered, plain, answeredWords, answeredRelaxed)
 	}
-	t.Logf("the lists answered %d of %d searches, %d of several words", answered, searches, answeredWords)
+	t.Logf("the lists answered %d of %d searches not relaxed, %d of several words, and %d relaxed", answered, plain, answeredWords, answeredRelaxed)
 }
 
 // TestTopWordTiesAcrossRoutes: typed "door" exists, so its completions'
@@ -347,5 +360,64 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	}
 	if got := testing.AllocsPerRun(20, func() { hits, _ = short.Top(q, all, &p, nil, nil, 20, hits[:0]) }); got > 2 {
 		t.Fatalf("allocations per search with short routes: %v, want at most 2", got)
+	}
+}
+
+// TestTopRelaxedRoundsLikeTheScore: a relaxed search whose other word
+// matches nothing is read from its one word's list, and the bonus each
+// matched word adds rounds: docs whose boosted scores differ by less
+// than the bonus's last place become equal, and equal scores go in key
+// order. Here every lamp's title is the same and each doc is boosted a
+// little more than the one before it in key order, by about that much,
+// so the page's order after the bonus is not the order before it.
+func TestTopRelaxedRoundsLikeTheScore(t *testing.T) {
+	b := index.NewBuilder(an)
+	for i := range 30000 { // a lamp in one title of ten: scores near 2.5
+		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
+		d.Text[index.FieldTitle] = []string{"chair"}
+		if i%10 == 0 {
+			d.Text[index.FieldTitle] = []string{"lamp shade"}
+		}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	boost := make([]float32, seg.Slots())
+	for d := range boost {
+		boost[d] = 0.01 + float32(d)*2e-7 // apart before the bonus, not always after
+	}
+	p := DefaultParams()
+	imp := NewImpacts(seg, &p)
+	imp.ReadCost = 0
+	bo := NewBoostOrder(boost, seg.Order())
+	q := Parse(seg, an, "qzxv lamp", Options{})
+	all, _, relaxed := Match(seg, &q)
+	if !relaxed {
+		t.Fatal("the search is not relaxed")
+	}
+	answered, reordered := 0, 0
+	for k := 1; k <= 60; k++ {
+		got, ok := imp.TopRelaxed(&q, all, &p, boost, bo, k, nil)
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, true, boost)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), k, nil)
+		PutScratch(sc)
+		if !ok {
+			continue
+		}
+		answered++
+		if !slices.Equal(got, want) {
+			t.Fatalf("k=%d: %v from the lists, %v exhaustively", k, got, want)
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i].Doc > got[i-1].Doc { // boosted more, after: put in key order by the rounding
+				reordered++
+				break
+			}
+		}
+	}
+	if answered < 10 || reordered == 0 {
+		t.Fatalf("%d pages answered, %d put in key order by the rounding: the test shows nothing", answered, reordered)
 	}
 }
