@@ -376,7 +376,11 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		var scores []float32
 		switch {
 		case !q.Wildcard:
-			sc.ScoreBM25F(seg, &q, result, &v.params, relaxed, boost)
+			if imp := g.impacts[v]; imp != nil { // with the common terms' weights
+				imp.ScoreBM25F(sc, &q, result, &v.params, relaxed, boost)
+			} else {
+				sc.ScoreBM25F(seg, &q, result, &v.params, relaxed, boost)
+			}
 			scores = sc.Score
 		case v.boosts.Listing == config.ListingPopularity:
 			if boost != nil {

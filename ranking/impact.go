@@ -66,10 +66,11 @@ type Impacts struct {
 }
 
 type impactEntry struct {
-	once   sync.Once
-	ready  atomic.Bool // list is built
-	queued bool        // held with Impacts.qmu
-	list   impactList
+	once    sync.Once
+	ready   atomic.Bool // list (and weights) built
+	queued  bool        // held with Impacts.qmu
+	list    impactList
+	weights *termWeights // nil unless the term is common (wantsTermWeights)
 }
 
 // impactList is a term's docs by decreasing a, equal a by increasing key
@@ -120,9 +121,27 @@ func (imp *Impacts) entry(term uint32) *impactEntry {
 
 func (imp *Impacts) buildEntry(term uint32, e *impactEntry) {
 	e.once.Do(func() {
-		imp.build(term, &e.list)
+		e.weights = imp.build(term, &e.list)
 		e.ready.Store(true)
 	})
+}
+
+// termWeights is a common term's weights (termweights.go), built with
+// its list; nil for a term that has none, and, in Background mode,
+// until a background thread has built them.
+func (imp *Impacts) termWeights(term uint32) *termWeights {
+	if !wantsTermWeights(imp.seg, imp.seg.DocFreq(term)) {
+		return nil
+	}
+	e := imp.entry(term)
+	if !e.ready.Load() {
+		if imp.Background {
+			imp.request(term, e)
+			return nil
+		}
+		imp.buildEntry(term, e)
+	}
+	return e.weights
 }
 
 // request queues term's list for the background thread, starting one
@@ -186,8 +205,9 @@ func (imp *Impacts) Warm() {
 }
 
 // build fills l with term's docs by a, summing each doc's fields in
-// posting order as ScoreBM25F does, so a is the same to the bit.
-func (imp *Impacts) build(term uint32, l *impactList) {
+// posting order as ScoreBM25F does, so a is the same to the bit, and
+// returns the term's weights when it is common enough for them.
+func (imp *Impacts) build(term uint32, l *impactList) *termWeights {
 	imp.mu.Lock()
 	defer imp.mu.Unlock()
 	seg := imp.seg
@@ -216,9 +236,14 @@ func (imp *Impacts) build(term uint32, l *impactList) {
 	}
 	imp.hits = TopNOrdered(docs, imp.ws, nil, seg.Order(), impactLen+1, imp.hits[:0])
 	l.fill(imp.hits, impactLen, imp.ws)
+	var tw *termWeights
+	if wantsTermWeights(seg, seg.DocFreq(term)) {
+		tw = newTermWeights(acc, docs, seg.Slots())
+	}
 	for _, d := range docs {
 		acc[d] = 0
 	}
+	return tw
 }
 
 // fill sets l to the first keep of hits, a term's docs by weight (Score)

@@ -278,6 +278,23 @@ func (sc *Scratch) grow() {
 // matched word then adds a constant, so docs with more of the words
 // always come first whatever their boost.
 func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
+	sc.scoreBM25F(seg, nil, q, cand, p, relaxed, boost)
+}
+
+// ScoreBM25F is Scratch.ScoreBM25F over imp's segment, looking up the
+// common terms' weights imp has built (termweights.go) for the routes
+// whose postings far outnumber the candidates, when p has imp's field
+// weights and length normalisations: the same scores to the bit.
+func (imp *Impacts) ScoreBM25F(sc *Scratch, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
+	seg := imp.seg
+	if p.Weights != imp.p.Weights || p.B != imp.p.B {
+		imp = nil
+	}
+	sc.scoreBM25F(seg, imp, q, cand, p, relaxed, boost)
+}
+
+// scoreBM25F is ScoreBM25F, with imp's term weights when imp is not nil.
+func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
 	sc.Collect(cand)
 	sc.grow()
 	if relaxed {
@@ -305,6 +322,9 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 		for _, e := range w.Exp {
 			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
 			sc.posts = seg.TermPostings(e.Term, sc.posts[:0])
+			if imp != nil && sc.lookUp(imp, e.Term, p, scale, k1) {
+				continue
+			}
 			if dense {
 				for _, fp := range sc.posts {
 					if p.Weights[fp.Field] != 0 {
@@ -362,6 +382,33 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 			sc.Score[i] = math.MaxFloat32
 		}
 	}
+}
+
+// lookUp adds a route's weights to sc.best from term's weights, when
+// imp has them and its postings (sc.posts) far outnumber the candidates;
+// false when the postings are to be walked.
+func (sc *Scratch) lookUp(imp *Impacts, term uint32, p *Params, scale, k1 float32) bool {
+	postings := 0
+	for _, fp := range sc.posts {
+		if p.Weights[fp.Field] != 0 {
+			postings += len(fp.Docs)
+		}
+	}
+	if postings < termWeightsLookups*len(sc.Docs) {
+		return false
+	}
+	tw := imp.termWeights(term)
+	if tw == nil {
+		return false
+	}
+	for i, d := range sc.Docs {
+		if a := tw.weight(d); a != 0 {
+			if v := scale * a / (k1 + a); v > sc.best[i] {
+				sc.best[i] = v
+			}
+		}
+	}
+	return true
 }
 
 // relaxedBonus is what each matched word adds in relaxed mode: more than

@@ -1,0 +1,102 @@
+package ranking
+
+import (
+	"math/bits"
+
+	"github.com/aisle-search/aisle/index"
+)
+
+// Term weights: a common term's a (the sum over its fields of tf times
+// the field's weight over its length normalisation, as ScoreBM25F sums
+// it) for each doc holding it, findable by doc id. Exhaustive scoring
+// walks a route's postings, every one of them, to add its weights to
+// the candidates it holds; a route holding many more docs than a search
+// has candidates is cheaper looked up candidate by candidate here. Two
+// common words' search at a million products ("balck tool": 52,530
+// candidates, routes of 255,138, 149,369 and 147,454 docs) walked
+// 600,000 postings or more across their fields.
+//
+// They are built with the term's impact list (Impacts.build), from the
+// same sums, so a lookup gives the walk's a to the bit.
+
+// termWeightsShare: a term gets its weights when it is in at least one
+// doc id in this many (and in ImpactMinDocs docs or more): 2 bytes a doc
+// of the term and 1.5 bits a doc id of the segment. At 1,000,000 demo
+// products, 1,000 two-word searches, each both ways in one run
+// (docs/benchmarks.md, "Common terms' weights"):
+//
+//	share  terms  memory  sum    p99
+//	32     195    86 MB   -25%   1.68 -> 1.20 ms
+//	64     416    138 MB  -36%   1.71 -> 1.06 ms
+//	128    771    213 MB  -42%   1.89 -> 1.09 ms
+const termWeightsShare = 64
+
+// termWeightsLookups: a route's weights are looked up rather than its
+// postings walked when its postings outnumber the candidates by this
+// much; a lookup costs a few more steps than a walked posting (1, 2, 4
+// and 8 measured -25%, -26%, -26% and -24% of the sum at share 32).
+const termWeightsLookups = 2
+
+// termWeights is one term's a by doc: docs marks the docs that hold it
+// in a weighted field, rank counts them before each 64 doc ids, and
+// value[at[i]] is the a of the i-th of them in doc id order. A term's
+// docs weigh a few thousand distinct a at most (its fields' lengths and
+// term frequencies), so each takes 2 bytes, not 4.
+type termWeights struct {
+	docs  []uint64
+	rank  []uint32
+	at    []uint16
+	value []float32
+}
+
+// maxTermWeightValues is how many distinct a a term's weights hold; a
+// term with more has none (its postings are walked).
+const maxTermWeightValues = 1 << 16
+
+// newTermWeights keeps acc's nonzero values (acc by doc id, slots long)
+// of the docs in list, any order; nil when they take more than
+// maxTermWeightValues distinct values.
+func newTermWeights(acc []float32, list []uint32, slots int) *termWeights {
+	words := (slots + 63) / 64
+	tw := &termWeights{docs: make([]uint64, words), rank: make([]uint32, words), at: make([]uint16, 0, len(list))}
+	ids := map[float32]uint16{}
+	for _, d := range list {
+		a := acc[d]
+		if a == 0 {
+			continue
+		}
+		tw.docs[d>>6] |= 1 << (d & 63)
+		if _, ok := ids[a]; !ok {
+			if len(tw.value) == maxTermWeightValues {
+				return nil
+			}
+			ids[a] = uint16(len(tw.value))
+			tw.value = append(tw.value, a)
+		}
+	}
+	var r uint32
+	for w, b := range tw.docs {
+		tw.rank[w] = r
+		r += uint32(bits.OnesCount64(b))
+		for b != 0 {
+			d := uint32(w)<<6 | uint32(bits.TrailingZeros64(b))
+			tw.at = append(tw.at, ids[acc[d]])
+			b &= b - 1
+		}
+	}
+	return tw
+}
+
+// weight is d's a, 0 when d does not hold the term in a weighted field.
+func (tw *termWeights) weight(d uint32) float32 {
+	w, bit := tw.docs[d>>6], d&63
+	if w>>bit&1 == 0 {
+		return 0
+	}
+	return tw.value[tw.at[tw.rank[d>>6]+uint32(bits.OnesCount64(w&(1<<bit-1)))]]
+}
+
+// wantsTermWeights reports whether a term of df docs in seg gets them.
+func wantsTermWeights(seg *index.Segment, df uint64) bool {
+	return df >= ImpactMinDocs && df*termWeightsShare >= uint64(seg.Slots())
+}
