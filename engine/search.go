@@ -314,6 +314,19 @@ func (g *Generation) WarmLists() {
 	}
 }
 
+// Warming reports whether a live version's impact lists (and common
+// terms' weights) are still being built in the background: searches
+// meanwhile are scored exhaustively, as a benchmark measuring the
+// steady state waits out.
+func (g *Generation) Warming() bool {
+	for _, sc := range g.search {
+		if imp := g.impacts[sc.live]; imp != nil && imp.Warming() {
+			return true
+		}
+	}
+	return false
+}
+
 // topMin is the result size from which a search reads its impact
 // lists.
 var topMin = 4096 // a variable for tests

@@ -178,6 +178,14 @@ func (imp *Impacts) drain() {
 	}
 }
 
+// Warming reports whether lists are queued or being built in the
+// background (Warm, or searches' requests).
+func (imp *Impacts) Warming() bool {
+	imp.qmu.Lock()
+	defer imp.qmu.Unlock()
+	return imp.working || len(imp.queue) > 0
+}
+
 // Built reports whether term's list is built: Warm's progress, as a
 // search never builds one in Background mode.
 func (imp *Impacts) Built(term uint32) bool {
