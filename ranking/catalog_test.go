@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/index"
 )
 
@@ -54,4 +56,51 @@ func newRandomCatalog(t *testing.T, r *rand.Rand, vocab string, n, title, brand,
 		t.Fatal(err)
 	}
 	return randomCatalog{built, live, text}
+}
+
+// newScoringCatalog is the random catalog the scoring paths are held to
+// each other on: 6,000 docs of 20 words, descriptions up to 30, three
+// removed and two added by the write.
+func newScoringCatalog(t *testing.T, r *rand.Rand) randomCatalog {
+	return newRandomCatalog(t, r, "drill lamp table chair cordless hammer garden hose steel black white set with for bulb light outdoor door",
+		6000, 10, 2, 30, []uint32{0, 7, 300}, "cordless steel drill drill", "black lamp")
+}
+
+// randomSearch is search i of a random catalog, as the scoring tests
+// draw them: on the built segment for even i and the written one for
+// odd, a phrase of one to three words (prefix the last half the time),
+// its query and match, its candidates thinned by a filter keeping one
+// doc id in every's (0: none), and
+// random field weights and length normalisations half the time.
+type randomSearch struct {
+	seg     *index.Segment
+	phrase  string
+	q       Query
+	relaxed bool
+	cand    *roaring.Bitmap
+	p       Params
+}
+
+func (cat randomCatalog) search(r *rand.Rand, i int, phrase string, every func() int) randomSearch {
+	s := randomSearch{seg: cat.built, phrase: phrase}
+	if i%2 == 1 {
+		s.seg = cat.live
+	}
+	s.q = Parse(s.seg, an, phrase, Options{PrefixLast: r.IntN(2) == 0, TypedTypos: true})
+	all, _, relaxed := Match(s.seg, &s.q)
+	s.relaxed, s.cand = relaxed, all.Clone()
+	if step := every(); step > 0 {
+		f := roaring.New()
+		for d := uint32(r.IntN(5)); d < uint32(s.seg.Slots()); d += uint32(step) {
+			f.Add(d)
+		}
+		s.cand.And(f)
+	}
+	s.p = DefaultParams()
+	if r.IntN(2) == 0 {
+		for f := range s.p.Weights {
+			s.p.Weights[f], s.p.B[f] = float32(r.IntN(6))*r.Float32(), r.Float32()
+		}
+	}
+	return s
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/RoaringBitmap/roaring/v2"
-
 	"github.com/aisle-search/aisle/index"
 )
 
@@ -18,31 +16,15 @@ import (
 func TestDenseMatchesMerge(t *testing.T) {
 	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(3, 5))
-	cat := newRandomCatalog(t, r, "drill lamp table chair cordless hammer garden hose steel black white set with for bulb light outdoor door",
-		6000, 10, 2, 30, []uint32{0, 7, 300}, "cordless steel drill drill", "black lamp")
-	built, live, text := cat.built, cat.live, cat.text
+	cat := newScoringCatalog(t, r)
 	for i := range 400 {
-		seg := built
-		if i%2 == 1 {
-			seg = live
-		}
-		phrase := text(1, 3)
-		q := Parse(seg, an, phrase, Options{PrefixLast: r.IntN(2) == 0, TypedTypos: true})
-		all, _, relaxed := Match(seg, &q)
-		cand := all.Clone()
-		if r.IntN(2) == 0 {
-			f := roaring.New()
-			for d := uint32(r.IntN(5)); d < uint32(seg.Slots()); d += uint32(1 + r.IntN(7)) {
-				f.Add(d)
+		rs := cat.search(r, i, cat.text(1, 3), func() int {
+			if r.IntN(2) == 0 {
+				return 1 + r.IntN(7)
 			}
-			cand.And(f)
-		}
-		p := DefaultParams()
-		if r.IntN(2) == 0 {
-			for f := range p.Weights {
-				p.Weights[f], p.B[f] = float32(r.IntN(6))*r.Float32(), r.Float32()
-			}
-		}
+			return 0
+		})
+		seg, q, cand, p, relaxed, phrase := rs.seg, rs.q, rs.cand, rs.p, rs.relaxed, rs.phrase
 		scores := [2]map[uint32]float32{}
 		for k, path := range []int{1, -1} {
 			forcePath = path

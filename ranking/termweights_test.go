@@ -5,8 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/RoaringBitmap/roaring/v2"
-
 	"github.com/aisle-search/aisle/index"
 )
 
@@ -18,36 +16,21 @@ import (
 func TestTermWeightsMatchTheWalk(t *testing.T) {
 	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(4, 21))
-	cat := newRandomCatalog(t, r, "drill lamp table chair cordless hammer garden hose steel black white set with for bulb light outdoor door",
-		6000, 10, 2, 30, []uint32{0, 7, 300}, "cordless steel drill drill", "black lamp")
+	cat := newScoringCatalog(t, r)
 	impacts := map[*index.Segment]map[Params]*Impacts{cat.built: {}, cat.live: {}}
 	lookedUp := 0
 	for i := range 400 {
-		seg := cat.built
-		if i%2 == 1 {
-			seg = cat.live
-		}
 		phrase := cat.text(1, 3)
 		if i%5 == 0 {
 			phrase = "qzxv " + phrase // relaxed
 		}
-		q := Parse(seg, an, phrase, Options{PrefixLast: r.IntN(2) == 0, TypedTypos: true})
-		all, _, relaxed := Match(seg, &q)
-		cand := all.Clone()
-		if r.IntN(3) > 0 { // few candidates: the lookups' case
-			f := roaring.New()
-			step := 5 + r.IntN(200)
-			for d := uint32(r.IntN(5)); d < uint32(seg.Slots()); d += uint32(step) {
-				f.Add(d)
+		rs := cat.search(r, i, phrase, func() int {
+			if r.IntN(3) > 0 { // few candidates: the lookups' case
+				return 5 + r.IntN(200)
 			}
-			cand.And(f)
-		}
-		p := DefaultParams()
-		if r.IntN(2) == 0 {
-			for f := range p.Weights {
-				p.Weights[f], p.B[f] = float32(r.IntN(6))*r.Float32(), r.Float32()
-			}
-		}
+			return 0
+		})
+		seg, q, cand, p, relaxed := rs.seg, rs.q, rs.cand, rs.p, rs.relaxed
 		pk := p
 		pk.K1 = 0
 		imp := impacts[seg][pk]
