@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -385,6 +386,11 @@ func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64, sam
 	n.newCaches()
 	if sameIDs {
 		n.seedBoosts(g)
+	}
+	if g.Products != nil && g.Products.SameText(products) {
+		// A column write: the impact lists and term weights built, or
+		// being built, hold for the new products as for the old.
+		maps.Copy(n.impacts, g.impacts)
 	}
 	return &n
 }

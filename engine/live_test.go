@@ -330,18 +330,28 @@ func TestLiveWebsitesApart(t *testing.T) {
 
 // TestLiveColumnWrites: a price and stock update of existing products is
 // served by a column update, not a rebuild (nothing is indexed or
-// loaded), equals a fresh build of the stored state, and is saved in the
-// background, so a restart loads it as it is; a new title still
-// rebuilds.
+// loaded), keeps the impact lists, equals a fresh build of the stored
+// state, and is saved in the background, so a restart loads it as it
+// is; a new title still rebuilds.
 func TestLiveColumnWrites(t *testing.T) {
 	st, eng, live, logs := liveShop(t)
 	logs.take()
 	label := func(i int) string { return "row" }
+	before := current(t, eng)
 	if _, _, err := live.PatchProducts(shopUUID, [][]byte{[]byte(`{"productNumber":"B100","price":7,"inStock":false}`), []byte(`{"productNumber":"A100","price":99}`)}, label, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := logs.take(); slices.Contains(got, "index built") || slices.Contains(got, "index loaded") {
 		t.Errorf("a price and stock update logged %q: it rebuilt or loaded the index", got)
+	}
+	// The text is the same: the impact lists and term weights carry over.
+	if len(before.impacts) == 0 {
+		t.Fatal("no impact lists to carry over")
+	}
+	for v, imp := range before.impacts {
+		if current(t, eng).impacts[v] != imp {
+			t.Errorf("the column write started its own impact lists")
+		}
 	}
 	w := current(t, eng).Website
 	for _, body := range []string{

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -449,4 +450,31 @@ func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(d
 // jsonscan.MembersAt.
 func (s *Segment) AppendStoredMembers(dst []byte, starts []uint32, doc uint32) ([]byte, []uint32) {
 	return s.stored.appendDocMembers(dst, starts, doc)
+}
+
+// SameText reports whether o holds s's text as s does, shared: the same
+// postings, field lengths, docs and key order (o derived from s by
+// column changes, WithColumns). What is computed from those alone, as
+// impact lists are, holds for both.
+func (s *Segment) SameText(o *Segment) bool {
+	if s == o {
+		return true
+	}
+	if s.n != o.n || s.live != o.live || s.all != o.all || s.avgLen != o.avgLen || !sameSlice(s.order, o.order) {
+		return false
+	}
+	for f := range s.fieldLen {
+		if !sameSlice(s.fieldLen[f], o.fieldLen[f]) {
+			return false
+		}
+	}
+	p, q := &s.post, &o.post
+	return sameSlice(p.spanOff, q.spanOff) && sameSlice(p.spans, q.spans) && sameSlice(p.docs, q.docs) &&
+		sameSlice(p.tdocs, q.tdocs) && sameSlice(p.df, q.df) && p.live == q.live
+}
+
+// sameSlice reports whether a and b are one slice: the same array and
+// length.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
 }

@@ -115,3 +115,36 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 	check("after a column change", cols)
 	check("compacted", cols.Compact())
 }
+
+// TestSameText: a column change keeps a segment's text, shared; a doc
+// write, a compaction and another build do not.
+func TestSameText(t *testing.T) {
+	docs := make([]Doc, 50)
+	for i := range docs {
+		docs[i] = Doc{Key: fmt.Sprintf("P%02d", i*2), Stored: []byte(`{"a":1}`), Text: [NumTextFields][]string{FieldTitle: {"red lamp"}}}
+	}
+	seg := buildTest(t, docs)
+	cols, err := seg.WithColumns([]ColumnChange{{Doc: 3, Stored: []byte(`{"a":2}`)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, err := seg.WithDocs(analysis.New(analysis.English), []uint32{4}, nil, sourceOf(seg, docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		o    *Segment
+		want bool
+	}{
+		{"itself", seg, true},
+		{"a column change", cols, true},
+		{"a doc removed", written, false},
+		{"compacted", written.Compact(), false},
+		{"built again", buildTest(t, docs), false},
+	} {
+		if got := seg.SameText(tc.o); got != tc.want {
+			t.Errorf("%s: SameText %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
