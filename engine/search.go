@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -585,11 +586,12 @@ func (g *Generation) rangeFacet(seg *index.Segment, c *facets.Counter, fc config
 func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
 	out := make([]SortOut, 0, len(opts))
 	for _, o := range opts {
+		asc, desc := sortQueries(o.Field)
 		so := SortOut{
 			Name:       o.Field,
 			Settings:   SortSettingOut{Name: o.Field, Title: o.Title, AscendingText: o.AscendingText, DescendingText: o.DescendingText},
-			Ascending:  SortChoiceOut{Query: o.Field + " asc"},
-			Descending: SortChoiceOut{Query: o.Field + " desc"},
+			Ascending:  SortChoiceOut{Query: asc},
+			Descending: SortChoiceOut{Query: desc},
 		}
 		if len(sorts) > 0 && sorts[0].field == o.Field {
 			so.Ascending.Selected = !sorts[0].desc
@@ -598,6 +600,22 @@ func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
 		out = append(out, so)
 	}
 	return out
+}
+
+// sortQueryCache holds each sortable field's two sorting queries
+// ("price asc", "price desc"), made once rather than for every search:
+// a catalog has a few sortable fields.
+var sortQueryCache sync.Map // field → [2]string
+
+// sortQueries is field's ascending and descending sorting queries.
+func sortQueries(field string) (asc, desc string) {
+	if v, ok := sortQueryCache.Load(field); ok {
+		q := v.([2]string)
+		return q[0], q[1]
+	}
+	q := [2]string{field + " asc", field + " desc"}
+	sortQueryCache.Store(field, q)
+	return q[0], q[1]
 }
 
 // initialContent lists the configured products, or the configured

@@ -29,6 +29,9 @@ func TopN(docs []uint32, scores []float32, keys []SortKey, k int, dst []Hit) []H
 // doc id when order is not nil (index.Segment.Order: a segment whose doc
 // ids are no longer in key order).
 func TopNOrdered(docs []uint32, scores []float32, keys []SortKey, order []uint32, k int, dst []Hit) []Hit {
+	if n := min(k, len(docs)); cap(dst) < n {
+		dst = make([]Hit, 0, n) // once, not grown a hit at a time
+	}
 	h := topHeap{keys: keys, order: order, hits: dst[:0]}
 	if k <= 0 {
 		return h.hits
