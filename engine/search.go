@@ -352,8 +352,11 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	}
 	q := ranking.Parse(seg, g.an, *req.Query, opts)
 	all, direct, relaxed := ranking.Match(seg, &q)
-	result := all.Clone()
-	applyFilters(result, filters, -1, seg.Len())
+	result := all // read only from here on: the filters need a copy
+	if len(filters) > 0 {
+		result = all.Clone()
+		applyFilters(result, filters, -1, seg.Len())
+	}
 	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields}
 
 	// Suggested status over the whole result set.
