@@ -182,8 +182,25 @@ func appendMarshal(dst []byte, v any) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII reports whether s is ASCII that a JSON string holds as it
+// is: no control character, quote, backslash, or HTML's < > &, which
+// appendString escapes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // appendString appends s as a JSON string; invalid UTF-8 becomes U+FFFD.
 func appendString(dst []byte, s string) []byte {
+	if plainASCII(s) { // most names and values: copied whole
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -21,6 +21,7 @@ func TestAppendStringEscapes(t *testing.T) {
 		{"\x00\x01\x08\x0c\x1f", `"\u0000\u0001\u0008\u000c\u001f"`},
 		{" !~\x7f", "\" !~\x7f\""},
 		{"<a href='x'>&amp;</a>", `"\u003ca href='x'\u003e\u0026amp;\u003c/a\u003e"`},
+		{"a<b", `"a\u003cb"`}, {"a>b", `"a\u003eb"`}, {"a&b", `"a\u0026b"`}, {`a"b`, `"a\"b"`}, {`a\b`, `"a\\b"`}, {"a\x1fb", `"a\u001fb"`},
 		{"Müller € 😀", `"Müller € 😀"`},
 		{"\u2028 and \u2029", `"\u2028 and \u2029"`},
 		{"\u2027\u202a", "\"\u2027\u202a\""},
