@@ -77,6 +77,8 @@ type version struct {
 	compounds bool          // words written apart or together (config CompoundWords)
 	rare      bool          // rare words' typos (config RareWordTypos)
 	stops     bool          // optional stop words in partial matches (config OptionalStopWords)
+	// sortQueries are the sortable fields' "f asc" and "f desc", made once.
+	sortQueries map[string][2]string
 }
 
 // initialCache is a version's initial content on one generation's
@@ -489,7 +491,7 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
 		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords,
 		rare:  v.RareWordTypos == nil || *v.RareWordTypos,
-		stops: v.OptionalStopWords == nil || *v.OptionalStopWords}
+		stops: v.OptionalStopWords == nil || *v.OptionalStopWords, sortQueries: sortQueries(v)}
 	out.params.Weights = [index.NumTextFields]float32{}
 	out.params.K1 = float32(v.K1OrDefault())
 	for _, f := range v.Fields {

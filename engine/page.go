@@ -58,7 +58,7 @@ func (g *Generation) compilePage(p *config.Page) (*page, error) {
 		}
 		sv := &config.SearchVersion{ID: pv.ID, Status: pv.Status, Facets: pv.Facets, Sorting: pv.SortOptions,
 			Devices: pv.Devices, MaxFacetValues: pv.MaxFacetValues, Boosts: pv.Boosts}
-		v := &version{cfg: sv, params: ranking.DefaultParams(), boosts: sv.BoostsOrDefault()}
+		v := &version{cfg: sv, params: ranking.DefaultParams(), boosts: sv.BoostsOrDefault(), sortQueries: sortQueries(sv)}
 		c := &pageVersion{key: p.Key, name: p.Name, cfg: pv, base: base, v: v, tmpl: tmpl}
 		out.byID[pv.ID] = c
 		if pv.Status == config.StatusLive {
@@ -199,7 +199,7 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 	if res.FirstLoad {
 		dv := pv.v.device(req.DeviceType)
 		res.Filters = g.facets(seg, dv, base, result, filters, nil)
-		res.Sorting = sortingOut(dv.sorting, sorts)
+		res.Sorting = sortingOut(dv.sorting, pv.v.sortQueries, sorts)
 	}
 	if res.HTML {
 		if res.Rendered, err = render.Execute(pv.tmpl, res.view()); err != nil {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -421,7 +420,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		pr.withFilters = true
 		pr.Filters = g.facets(seg, dv, all, result, filters, ps.ExcludeSiblingFilters)
 	}
-	pr.Sorting = sortingOut(dv.sorting, sorts)
+	pr.Sorting = sortingOut(dv.sorting, v.sortQueries, sorts)
 	if ps.ReturnInitialContent || pr.Total == 0 {
 		pr.Initial, err = g.initialContent(v)
 		if err != nil {
@@ -586,10 +585,11 @@ func (g *Generation) rangeFacet(seg *index.Segment, c *facets.Counter, fc config
 	}
 }
 
-func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
+func sortingOut(opts []config.SortOption, queries map[string][2]string, sorts []sortSpec) []SortOut {
 	out := make([]SortOut, 0, len(opts))
 	for _, o := range opts {
-		asc, desc := sortQueries(o.Field)
+		q := queries[o.Field] // every option's: sortQueries
+		asc, desc := q[0], q[1]
 		so := SortOut{
 			Name:       o.Field,
 			Settings:   SortSettingOut{Name: o.Field, Title: o.Title, AscendingText: o.AscendingText, DescendingText: o.DescendingText},
@@ -605,20 +605,21 @@ func sortingOut(opts []config.SortOption, sorts []sortSpec) []SortOut {
 	return out
 }
 
-// sortQueryCache holds each sortable field's two sorting queries
-// ("price asc", "price desc"), made once rather than for every search:
-// a catalog has a few sortable fields.
-var sortQueryCache sync.Map // field → [2]string
-
-// sortQueries is field's ascending and descending sorting queries.
-func sortQueries(field string) (asc, desc string) {
-	if v, ok := sortQueryCache.Load(field); ok {
-		q := v.([2]string)
-		return q[0], q[1]
+// sortQueries is each sortable field's two sorting queries ("price
+// asc", "price desc") of a version's options and its devices', made
+// once when the version is compiled rather than for every search.
+func sortQueries(v *config.SearchVersion) map[string][2]string {
+	out := map[string][2]string{}
+	add := func(opts []config.SortOption) {
+		for _, o := range opts {
+			out[o.Field] = [2]string{o.Field + " asc", o.Field + " desc"}
+		}
 	}
-	q := [2]string{field + " asc", field + " desc"}
-	sortQueryCache.Store(field, q)
-	return q[0], q[1]
+	add(v.Sorting)
+	for _, d := range v.Devices {
+		add(d.Sorting)
+	}
+	return out
 }
 
 // initialContent lists the configured products, or the configured

@@ -116,6 +116,8 @@ func TestPageRequests(t *testing.T) {
 	sorting, _ := first.get("products", "sorting").([]any)
 	if len(sorting) != 2 || sorting[0].(map[string]any)["ascending"].(map[string]any)["selected"] != true {
 		t.Errorf("sorting %v: want price and newest, price ascending selected (the page's default)", sorting)
+	} else if q := sorting[1].(map[string]any)["descending"].(map[string]any)["query"]; q != "created desc" {
+		t.Errorf("sorting %v: newest's descending query %v, want \"created desc\"", sorting, q)
 	}
 	mobile := pagePost(t, url, "tools", `{"url":"u","format":"json","params":{},"firstLoad":true,"deviceType":"MOBILE","products":{"start":0,"count":1}}`)
 	if facets, _ := mobile.get("products", "filters").([]any); len(facets) != 2 {
