@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"slices"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/ranking"
@@ -34,7 +33,7 @@ func (g *Generation) proximityRerank(q *ranking.Query, weight float64) func([]ra
 	}
 	p := &proximity{g: g, weight: float32(weight), hashes: make([]uint16, len(q.Words))}
 	for i, w := range q.Words {
-		p.hashes[i] = index.TitleHash(g.an.Stem(analysis.FoldString(w.Text)))
+		p.hashes[i] = index.TitleHash(w.Term)
 	}
 	return p.rerank
 }

@@ -30,8 +30,11 @@ type Word struct {
 	pos     int // the token's position in the phrase
 	numeric bool
 	// Stop: a function word of the language (Options.OptionalStopWords).
-	Stop    bool
-	Text    string
+	Stop bool
+	Text string // folded, as typed
+	// Term is the word's term as the index analyses it (its stem; a
+	// number as it is), whether or not the index holds it.
+	Term    string
 	Exp     []Expansion
 	Phrases []Phrase
 }
@@ -158,7 +161,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 			continue
 		}
 		seen[tk.Term] = true
-		w := Word{Text: tk.Folded, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos, numeric: tk.Numeric}
+		w := Word{Text: tk.Folded, Term: tk.Term, Stop: opt.OptionalStopWords && an.IsStop(tk.Folded), pos: tk.Pos, numeric: tk.Numeric}
 		exact, hasTerm := termIn(seg, tk.Term, q.Fields)
 		if hasTerm {
 			w.Exp = append(w.Exp, Expansion{Term: exact, Weight: weightExact})
