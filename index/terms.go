@@ -176,15 +176,8 @@ func (p *postings) docBitmapIn(id uint32, m FieldMask) *roaring.Bitmap {
 		return p.docBitmap(id)
 	}
 	bm := roaring.New()
-	for _, sp := range spans {
-		if m.Has(sp.field) {
-			docs, _ := p.spanDocs(sp)
-			bm.AddMany(docs)
-		}
-	}
-	if p.live != nil {
-		bm.And(p.live)
-	}
+	p.addDocsIn(bm, id, m)
+	p.keepLive(bm)
 	return bm
 }
 
