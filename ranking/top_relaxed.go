@@ -1,9 +1,6 @@
 package ranking
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/RoaringBitmap/roaring/v2"
 )
 
@@ -60,21 +57,7 @@ func (imp *Impacts) TopRelaxed(q *Query, cand *roaring.Bitmap, p *Params, boost 
 		}
 		hits = hits[:j]
 	}
-	order := imp.seg.Order()
-	key := func(d uint32) uint32 {
-		if order != nil {
-			return order[d]
-		}
-		return d
-	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return cmp.Compare(key(a.Doc), key(b.Doc))
-	})
-	return hits[:k], true
+	h := topHeap{order: imp.seg.Order(), hits: hits} // its order: score, then key
+	h.sort()
+	return h.hits[:k], true
 }
