@@ -110,8 +110,7 @@ func TestTopMatchesExhaustive(t *testing.T) {
 		pk.K1 = 0
 		imp := impacts[seg][pk]
 		if imp == nil {
-			imp = NewImpacts(seg, &p)
-			imp.ReadCost = 0
+			imp = unboundedImpacts(seg, &p)
 			impacts[seg][pk] = imp
 		}
 		var bo *BoostOrder
@@ -179,8 +178,7 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 	}
 	seg := b.Build()
 	p := DefaultParams()
-	imp := NewImpacts(seg, &p)
-	imp.ReadCost = 0
+	imp := unboundedImpacts(seg, &p)
 	q := Parse(seg, an, "door", Options{PrefixLast: true})
 	all, _, _ := Match(seg, &q)
 	for k := 1; k <= 40; k++ {
@@ -217,8 +215,7 @@ func TestTopWordBoostsDecide(t *testing.T) {
 		boost[r.IntN(len(boost))] = float32(1+r.IntN(20)) / 100 // ties among boosts too
 	}
 	p := DefaultParams()
-	imp := NewImpacts(seg, &p)
-	imp.ReadCost = 0
+	imp := unboundedImpacts(seg, &p)
 	bo := NewBoostOrder(boost, seg.Order())
 	q := Parse(seg, an, "lamp", Options{})
 	all, _, _ := Match(seg, &q)
@@ -294,8 +291,7 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 		}
 		return false
 	}
-	imp := NewImpacts(seg, &p)
-	imp.ReadCost = 0
+	imp := unboundedImpacts(seg, &p)
 	imp.Background = true
 	threads := background.Started()
 	if _, ok := imp.Top(&q, all, &p, nil, nil, 10, nil); ok {
@@ -307,8 +303,7 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 	if background.Started() == threads {
 		t.Fatal("no background thread built the list")
 	}
-	warm := NewImpacts(seg, &p)
-	warm.ReadCost = 0
+	warm := unboundedImpacts(seg, &p)
 	warm.Background = true
 	warm.Warm()
 	lamp, _ := seg.Term("lamp")
@@ -334,8 +329,7 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	}
 	seg, q, sets := matchSets(t)
 	p := DefaultParams()
-	imp := NewImpacts(seg, &p)
-	imp.ReadCost = 0
+	imp := unboundedImpacts(seg, &p)
 	hits := make([]Hit, 0, 20)
 	var allocs []float64
 	for _, name := range []string{"4000", "40000"} {
@@ -353,8 +347,7 @@ func TestTopAllocatesNothingPerDoc(t *testing.T) {
 	q = &Query{}
 	*q = Parse(cat.live, an, "doorst", Options{PrefixLast: true})
 	all, _, _ := Match(cat.live, q)
-	short := NewImpacts(cat.live, &p)
-	short.ReadCost = 0
+	short := unboundedImpacts(cat.live, &p)
 	if _, ok := short.Top(q, all, &p, nil, nil, 20, hits); !ok || len(q.Words[0].Exp) != 2 || cat.live.DocFreq(q.Words[0].Exp[1].Term) >= ImpactMinDocs {
 		t.Fatal(`"doorst" is not answered from a long list ("doorstop") and a short one ("doorstopp")`)
 	}
@@ -388,8 +381,7 @@ func TestTopRelaxedRoundsLikeTheScore(t *testing.T) {
 		boost[d] = 0.01 + float32(d)*2e-7 // apart before the bonus, not always after
 	}
 	p := DefaultParams()
-	imp := NewImpacts(seg, &p)
-	imp.ReadCost = 0
+	imp := unboundedImpacts(seg, &p)
 	bo := NewBoostOrder(boost, seg.Order())
 	q := Parse(seg, an, "qzxv lamp", Options{})
 	all, _, relaxed := Match(seg, &q)
@@ -420,4 +412,13 @@ func TestTopRelaxedRoundsLikeTheScore(t *testing.T) {
 	if answered < 10 || reordered == 0 {
 		t.Fatalf("%d pages answered, %d put in key order by the rounding: the test shows nothing", answered, reordered)
 	}
+}
+
+// unboundedImpacts is seg's impact lists under p with no read budget:
+// the tests' catalogs are small, and their lists are to be read whatever
+// that costs.
+func unboundedImpacts(seg *index.Segment, p *Params) *Impacts {
+	imp := NewImpacts(seg, p)
+	imp.ReadCost = 0
+	return imp
 }
