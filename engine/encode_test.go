@@ -75,7 +75,7 @@ func TestProjectionExtras(t *testing.T) {
 		{"whole and part", `{"b":{"c":3,"d":4}}`, []string{"b.d", "b"}, nil, `{"b":{"c":3,"d":4}}`},
 		{"parts in request order", `{"b":{"c":3,"d":4,"e":5}}`, []string{"b.e", "b.x", "b.c"}, nil, `{"b":{"e":5,"c":3}}`},
 	} {
-		got := string(appendProjected([]byte("x"), []byte(tc.stored), tc.fields, tc.extra))
+		got := string(appendProjected([]byte("x"), []byte(tc.stored), nil, tc.fields, tc.extra))
 		if got != "x"+tc.want {
 			t.Errorf("%s: appendProjected(%s, %q) = %s, want %s", tc.name, tc.stored, tc.fields, got[1:], tc.want)
 		}

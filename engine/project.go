@@ -80,10 +80,10 @@ func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
 	d.json, d.starts = seg.AppendStoredMembers(d.json[:0], d.starts[:0], doc)
 }
 
-// appendTo writes d as appendProjected does, finding the members from
-// their offsets.
+// appendTo writes d's fields (appendProjected), finding the members
+// from their offsets.
 func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) []byte {
-	return appendProjectedAt(dst, d.json, d.starts, fields, extra)
+	return appendProjected(dst, d.json, d.starts, fields, extra)
 }
 
 // appendProjected writes a stored document, or only the requested fields
@@ -91,15 +91,10 @@ func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) [
 // nested objects and keep the nesting; a member asked whole and in parts
 // is written whole; a name that is not there, or a part of a member that
 // is not an object, is left out. A stored document that cannot be read
-// gives {}. extra, when set, follows (productExtra).
-func appendProjected(dst []byte, stored []byte, fields []string, extra *productExtra) []byte {
-	return appendProjectedAt(dst, stored, nil, fields, extra)
-}
-
-// appendProjectedAt is appendProjected for a document whose top-level
-// members start at starts (jsonscan.MemberStarts), which it reads
-// instead of scanning the document; none: it scans.
-func appendProjectedAt(dst []byte, stored []byte, starts []uint32, fields []string, extra *productExtra) []byte {
+// gives {}. extra, when set, follows (productExtra). starts, when not
+// empty, are where the document's top-level members begin
+// (jsonscan.MemberStarts), read instead of scanning it.
+func appendProjected(dst []byte, stored []byte, starts []uint32, fields []string, extra *productExtra) []byte {
 	if len(fields) == 0 {
 		if extra == nil {
 			return append(dst, stored...)

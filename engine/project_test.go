@@ -153,12 +153,12 @@ func TestProjectionMatchesMaps(t *testing.T) {
 		}
 		for _, extra := range []*productExtra{nil, {score: 1.5, suggested: true, search: true}} {
 			want := string(appendProjectedMaps(nil, doc, fields, extra))
-			got := string(appendProjected(nil, doc, fields, extra))
+			got := string(appendProjected(nil, doc, nil, fields, extra))
 			if got != want {
 				t.Fatalf("round %d: %s with %q:\n got  %s\n want %s", round, doc, fields, got, want)
 			}
 			starts, ok := jsonscan.MemberStarts(nil, doc)
-			if at := string(appendProjectedAt(nil, doc, starts, fields, extra)); !ok || at != want {
+			if at := string(appendProjected(nil, doc, starts, fields, extra)); !ok || at != want {
 				t.Fatalf("round %d: %s with %q from offsets %v (%v):\n got  %s\n want %s", round, doc, fields, starts, ok, at, want)
 			}
 			var v map[string]any
@@ -167,7 +167,7 @@ func TestProjectionMatchesMaps(t *testing.T) {
 			}
 		}
 	}
-	if got := string(appendProjected(nil, []byte(`{"e":{"a":1,"b":2}}`), []string{"e.b", "e.a", "e.b"}, nil)); got != `{"e":{"b":2,"a":1}}` {
+	if got := string(appendProjected(nil, []byte(`{"e":{"a":1,"b":2}}`), nil, []string{"e.b", "e.a", "e.b"}, nil)); got != `{"e":{"b":2,"a":1}}` {
 		t.Errorf("a part named twice: %s, want it once", got)
 	}
 }
@@ -195,7 +195,7 @@ func FuzzProjection(f *testing.F) {
 	f.Add([]byte(`{"a\u0062":tru}`), "ab")
 	f.Fuzz(func(t *testing.T, stored []byte, list string) {
 		fields := strings.Split(list, ",")
-		got := appendProjected(nil, stored, fields, nil)
+		got := appendProjected(nil, stored, nil, fields, nil)
 		if json.Valid(stored) && !json.Valid(got) {
 			t.Fatalf("%q with %q: %q is not JSON", stored, fields, got)
 		}
@@ -220,9 +220,9 @@ func BenchmarkProjection(b *testing.B) {
 				var dst []byte
 				extra := &productExtra{score: 2, search: true}
 				for b.Loop() {
-					dst = appendProjectedAt(dst[:0], doc, starts, fields, extra)
+					dst = appendProjected(dst[:0], doc, starts, fields, extra)
 				}
-				if testing.AllocsPerRun(10, func() { dst = appendProjectedAt(dst[:0], doc, starts, fields, extra) }) != 0 {
+				if testing.AllocsPerRun(10, func() { dst = appendProjected(dst[:0], doc, starts, fields, extra) }) != 0 {
 					b.Fatal("the projection allocates")
 				}
 			})
