@@ -305,14 +305,20 @@ func TestTopBuildsListsInTheBackground(t *testing.T) {
 	}
 	warm := unboundedImpacts(seg, &p)
 	warm.Background = true
+	if warm.Warming() {
+		t.Fatal("warming before Warm")
+	}
 	warm.Warm()
 	lamp, _ := seg.Term("lamp")
 	deadline := time.Now().Add(10 * time.Second)
-	for !warm.Built(lamp) {
+	for warm.Warming() {
 		if time.Now().After(deadline) {
-			t.Fatal("Warm did not build the list of a term in 1,024 docs or more")
+			t.Fatal("Warm did not finish")
 		}
 		time.Sleep(time.Millisecond)
+	}
+	if !warm.Built(lamp) {
+		t.Fatal("Warm finished without building the list of a term in 1,024 docs or more")
 	}
 	if _, ok := warm.Top(&q, all, &p, nil, nil, 10, nil); !ok {
 		t.Fatal("not answered from a warmed list")
