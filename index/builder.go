@@ -540,6 +540,7 @@ func (b *Builder) buildTerms(s *Segment) {
 		}
 	})
 	s.post = b.invert(order)
+	s.post.buildDense(int(s.n))
 	wg.Wait()
 }
 

@@ -54,7 +54,10 @@ func (s *Segment) Compact() *Segment {
 		out.all.AddRange(0, uint64(n))
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { out.post = s.post.compact(newID) })
+	wg.Go(func() {
+		out.post = s.post.compact(newID)
+		out.post.buildDense(int(n))
+	})
 	wg.Go(func() {
 		keys := make([]string, n)
 		for i, d := range byNew {

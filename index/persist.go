@@ -418,6 +418,7 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if !sized {
 		s.post = joinPostings(parts)
 	}
+	s.post.buildDense(int(s.n))
 	for id := 0; id < s.terms.len(); id++ {
 		t := s.terms.at(id)
 		if hasDigit(t) {

@@ -101,6 +101,10 @@ type postings struct {
 	// live is the segment's docs when its lists hold holes (nil
 	// otherwise): a bitmap built from the lists keeps only these.
 	live *roaring.Bitmap
+	// dense is the common terms' base docs as bitsets, liveDense live
+	// as one (dense.go).
+	dense     map[uint32][]uint64
+	liveDense []uint64
 }
 
 // spanDocs is a span's docs and frequencies.

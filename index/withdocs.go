@@ -396,6 +396,8 @@ func (w *docWrite) terms(s, out *Segment) error {
 		freshIDs = append(freshIDs, uint32(out.terms.len()))
 		addTerm(fresh[j], edits[fresh[j]], -1)
 	}
+	p.dense = remapDense(s.post.dense, remap)
+	p.setLiveDense(int(out.n))
 	out.post = p
 	out.byLen, out.typo = remapByLen(s.byLen, remap, freshIDs, fresh), newTypoHolder()
 	w.words(s, out, remap)

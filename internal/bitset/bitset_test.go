@@ -1,0 +1,70 @@
+package bitset
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// TestSetsAgainstRoaring holds every operation to roaring's over random
+// sets of array, bitmap and run containers: a set over 3 containers'
+// doc ids and one over fewer (Or's shorter src).
+func TestSetsAgainstRoaring(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const slots = 3<<16 + 100
+	random := func(n uint64) *roaring.Bitmap {
+		bm := roaring.New()
+		for range r.IntN(int(n)) {
+			bm.Add(uint32(r.Uint64N(n)))
+		}
+		if r.IntN(3) == 0 { // a run container
+			lo := r.Uint64N(n / 2)
+			bm.AddRange(lo, lo+r.Uint64N(n/2))
+			bm.RunOptimize()
+		}
+		return bm
+	}
+	members := func(s []uint64) []uint32 {
+		var out []uint32
+		for w, b := range s {
+			for i := range 64 {
+				if b>>i&1 != 0 {
+					out = append(out, uint32(w*64+i))
+				}
+			}
+		}
+		return out
+	}
+	set := func(bm *roaring.Bitmap) []uint64 {
+		s := make([]uint64, Words(slots))
+		OrBitmap(s, bm)
+		return s
+	}
+	for i := range 200 {
+		a, b := random(slots), random(slots)
+		if i%2 == 0 {
+			b = random(1 << 16) // fewer doc ids
+		}
+		sa := set(a)
+		if got := members(sa); !slices.Equal(got, a.ToArray()) {
+			t.Fatalf("OrBitmap: %d docs, want %d", len(got), a.GetCardinality())
+		}
+		if Count(sa) != int(a.GetCardinality()) {
+			t.Fatalf("Count %d, want %d", Count(sa), a.GetCardinality())
+		}
+		short := make([]uint64, Words(int(b.Maximum())+1))
+		Set(short, b.ToArray())
+		or := slices.Clone(sa)
+		Or(or, short)
+		if got, want := members(or), roaring.Or(a, b).ToArray(); !slices.Equal(got, want) {
+			t.Fatalf("Or: %d docs, want %d", len(got), len(want))
+		}
+		and := slices.Clone(sa)
+		And(and, set(b))
+		if got, want := members(and), roaring.And(a, b).ToArray(); !slices.Equal(got, want) {
+			t.Fatalf("And: %d docs, want %d", len(got), len(want))
+		}
+	}
+}
