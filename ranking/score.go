@@ -53,6 +53,14 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 		all = seg.All().Clone()
 		return all, all, false
 	}
+	if wantsDenseMatch(seg, q) {
+		return matchDense(seg, q)
+	}
+	return matchRoaring(seg, q)
+}
+
+// matchRoaring is Match with roaring bitmaps.
+func matchRoaring(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed bool) {
 	unions := make([]*roaring.Bitmap, len(q.Words))
 	var directs []*roaring.Bitmap
 	for i, w := range q.Words {
@@ -88,8 +96,8 @@ func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed b
 
 // needed is the sets of q's words a relaxed match needs one of: those
 // of its words that are not stop words, or all when every word is one.
-func needed(q *Query, sets []*roaring.Bitmap) []*roaring.Bitmap {
-	var out []*roaring.Bitmap
+func needed[S any](q *Query, sets []S) []S {
+	var out []S
 	for i := range q.Words {
 		if !q.Words[i].Stop {
 			out = append(out, sets[i])
@@ -147,16 +155,20 @@ func wordDocs(seg *index.Segment, w *Word, fields index.FieldMask, suggested boo
 	}
 	seg.KeepLive(bm)
 	for _, p := range w.Phrases {
-		if !suggested && p.Suggested {
-			continue
+		if suggested || !p.Suggested {
+			bm.Or(phraseDocs(seg, &p, fields))
 		}
-		pb := seg.TermDocsIn(p.Terms[0], fields).Clone()
-		for _, t := range p.Terms[1:] {
-			pb.And(seg.TermDocsIn(t, fields))
-		}
-		bm.Or(pb)
 	}
 	return bm
+}
+
+// phraseDocs is the docs holding every term of p in fields.
+func phraseDocs(seg *index.Segment, p *Phrase, fields index.FieldMask) *roaring.Bitmap {
+	pb := seg.TermDocsIn(p.Terms[0], fields).Clone()
+	for _, t := range p.Terms[1:] {
+		pb.And(seg.TermDocsIn(t, fields))
+	}
+	return pb
 }
 
 // idf is BM25's inverse document frequency.
