@@ -193,7 +193,7 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 		sc.Collect(result)
 	}
 	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
-		now: now, result: result, total: res.Total,
+		now: now, result: func() *roaring.Bitmap { return result }, total: res.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
 	res.Hits, res.Sponsored = g.window(g.scored(sc, scores, keys), sps, start, count, nil, 0)
 	if res.FirstLoad {

@@ -41,8 +41,10 @@ type adRequest struct {
 	device    string
 	review    bool // includeRetailMediaInReview
 	now       time.Time
-	query     string          // a search's; "" elsewhere
-	result    *roaring.Bitmap // the organic results, after the filters
+	query     string // a search's; "" elsewhere
+	// result gives the organic results, after the filters: made on
+	// call, as a search may not have them as a bitmap.
+	result func() *roaring.Bitmap
 	// allowed reports whether a product may be shown: it passes the
 	// request's filters and base filters.
 	allowed func(doc uint32) bool
@@ -83,7 +85,7 @@ func (g *Generation) sponsors(r *adRequest, limit int) []sponsor {
 				continue
 			}
 		}
-		if !g.targets(r.result, "hierarchies", cfg.Target.Hierarchies) || !g.targets(r.result, "brand", cfg.Target.Brands) {
+		if !g.targets(r.result(), "hierarchies", cfg.Target.Hierarchies) || !g.targets(r.result(), "brand", cfg.Target.Brands) {
 			continue
 		}
 		for _, p := range cfg.Positions {
@@ -250,7 +252,7 @@ func (c *recomCall) sponsor(r *RecomRequest, docs []uint32) ([]uint32, []string,
 		allowed = append(allowed, bm)
 	}
 	result := roaring.BitmapOf(docs...)
-	sps := c.g.sponsors(&adRequest{placement: config.PlaceRecoms, device: r.DeviceType, review: c.review, now: c.now, result: result, total: len(docs),
+	sps := c.g.sponsors(&adRequest{placement: config.PlaceRecoms, device: r.DeviceType, review: c.review, now: c.now, result: func() *roaring.Bitmap { return result }, total: len(docs),
 		allowed: func(d uint32) bool {
 			if c.used.Contains(d) || slices.Contains(ctxDocs, d) {
 				return false

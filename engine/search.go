@@ -275,7 +275,7 @@ func (r *SearchResult) view() *render.SearchView {
 // topMin results or more (below that the exhaustive pass is cheaper)
 // and its filters keep enough of its matches. ok is false when the
 // search must be scored exhaustively.
-func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all, result *roaring.Bitmap, boost []float32, k int) ([]ranking.Hit, bool) {
+func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all, result ranking.Candidates, boost []float32, k int) ([]ranking.Hit, bool) {
 	imp := g.impacts[v]
 	if imp == nil || q.Wildcard || sorted || result.GetCardinality() < uint64(topMin) {
 		return nil, false
@@ -350,16 +350,34 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		}
 	}
 	q := ranking.Parse(seg, g.an, *req.Query, opts)
-	all, direct, relaxed := ranking.Match(seg, &q)
-	result := all // read only from here on: the filters need a copy
+	all, direct, relaxed, release := ranking.MatchSets(seg, &q)
+	defer release()
+	// The results: the matches, read only, or a filtered copy.
+	var result ranking.Candidates = all
+	var filtered *roaring.Bitmap
 	if len(filters) > 0 {
-		result = all.Clone()
-		applyFilters(result, filters, -1, seg.Len())
+		filtered = all.Bitmap().Clone()
+		applyFilters(filtered, filters, -1, seg.Len())
+		result = filtered
+	}
+	resultBitmap := func() *roaring.Bitmap {
+		if filtered != nil {
+			return filtered
+		}
+		return all.Bitmap()
 	}
 	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields}
 
 	// Suggested status over the whole result set.
-	directHits := result.AndCardinality(direct)
+	var directHits uint64
+	switch {
+	case direct == all:
+		directHits = result.GetCardinality()
+	case filtered == nil:
+		directHits = all.AndCardinality(direct)
+	default:
+		directHits = filtered.AndCardinality(direct.Bitmap())
+	}
 	switch {
 	case directHits == result.GetCardinality():
 		pr.SuggestedStatus = NoSuggested
@@ -374,7 +392,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
 	}
 	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
-		now: now, query: *req.Query, result: result, total: pr.Total,
+		now: now, query: *req.Query, result: resultBitmap, total: pr.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
 	var boost []float32
 	if !q.Wildcard || v.boosts.Listing == config.ListingPopularity {
@@ -418,7 +436,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 
 	if ps.ReturnFilters {
 		pr.withFilters = true
-		pr.Filters = g.facets(seg, dv, all, result, filters, ps.ExcludeSiblingFilters)
+		pr.Filters = g.facets(seg, dv, all.Bitmap(), resultBitmap(), filters, ps.ExcludeSiblingFilters)
 	}
 	pr.Sorting = sortingOut(dv.sorting, v.sortQueries, sorts)
 	if ps.ReturnInitialContent || pr.Total == 0 {

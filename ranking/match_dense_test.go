@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/index"
 )
@@ -42,6 +44,9 @@ func TestDenseMatchIsMatch(t *testing.T) {
 			r.Shuffle(len(words), func(a, b int) { words[a], words[b] = words[b], words[a] })
 		}
 		phrase := strings.Join(words, " ")
+		if i%20 == 0 { // a product number
+			phrase = seg.Key(uint32(r.IntN(seg.Slots())))
+		}
 		opt := Options{PrefixLast: r.IntN(2) == 0, TypedTypos: true, OptionalStopWords: r.IntN(2) == 0, Fields: fieldSets[r.IntN(len(fieldSets))]}
 		if r.IntN(3) > 0 {
 			opt.Synonyms = syn
@@ -51,7 +56,14 @@ func TestDenseMatchIsMatch(t *testing.T) {
 			continue
 		}
 		wantAll, wantDirect, wantRelaxed := matchRoaring(seg, &q)
-		all, direct, relaxed := matchDense(seg, &q)
+		allSet, directSet, relaxed, release := matchDense(seg, &q)
+		checkMatchSet(t, phrase+" (all)", seg, allSet, wantAll)
+		checkMatchSet(t, phrase+" (direct)", seg, directSet, wantDirect)
+		if got, want := allSet.AndCardinality(directSet), wantAll.AndCardinality(wantDirect); got != want {
+			t.Fatalf("%q: %d docs both matched and direct, want %d", phrase, got, want)
+		}
+		all, direct := allSet.Bitmap(), directSet.Bitmap()
+		release()
 		if relaxed != wantRelaxed || !all.Equals(wantAll) || !direct.Equals(wantDirect) {
 			t.Fatalf("%q (fields %b): dense %d docs, %d direct, relaxed %v; roaring %d, %d direct, relaxed %v",
 				phrase, opt.Fields, all.GetCardinality(), direct.GetCardinality(), relaxed, wantAll.GetCardinality(), wantDirect.GetCardinality(), wantRelaxed)
@@ -71,25 +83,46 @@ func TestDenseMatchIsMatch(t *testing.T) {
 			kinds["sku"]++
 		}
 	}
-	for _, k := range []string{"relaxed", "synonyms", "matched", "phrases"} {
-		if kinds[k] < 20 {
+	t.Logf("searches by kind: %v", kinds)
+	for _, k := range []string{"relaxed", "synonyms", "matched", "phrases", "sku"} {
+		if kinds[k] < 10 {
 			t.Fatalf("searches by kind %v: too few %s to test", kinds, k)
 		}
 	}
 }
 
-// TestMatchGoesDense: Match takes the dense path on segments and words
-// large enough, and gives what matchRoaring gives.
+// checkMatchSet holds a dense match set to the bitmap want: its count,
+// its docs as Collect lists them, and Contains of every doc id and one
+// past them.
+func checkMatchSet(t *testing.T, name string, seg *index.Segment, m *MatchSet, want *roaring.Bitmap) {
+	t.Helper()
+	if m.set == nil {
+		t.Fatalf("%s: not a dense set", name)
+	}
+	if m.GetCardinality() != want.GetCardinality() {
+		t.Fatalf("%s: %d docs, want %d", name, m.GetCardinality(), want.GetCardinality())
+	}
+	sc := GetScratch()
+	defer PutScratch(sc)
+	sc.Docs = append(sc.Docs[:0], 7, 7, 7) // Collect replaces what was there
+	sc.Collect(m)
+	if !slices.Equal(sc.Docs, want.ToArray()) {
+		t.Fatalf("%s: collected %d docs, want %d", name, len(sc.Docs), want.GetCardinality())
+	}
+	for d := range uint32(seg.Slots() + 65) {
+		if m.Contains(d) != want.Contains(d) {
+			t.Fatalf("%s: Contains(%d) %v", name, d, m.Contains(d))
+		}
+	}
+}
+
+// TestMatchGoesDense: Match takes the dense path when every word's
+// routes hold enough docs, and never for one word.
 func TestMatchGoesDense(t *testing.T) {
-	defer func(s uint64, m int) { denseMatchShare, denseMatchMinSlots = s, m }(denseMatchShare, denseMatchMinSlots)
+	defer func(s uint64) { denseMatchShare = s }(denseMatchShare)
 	r := rand.New(rand.NewPCG(2, 5))
 	cat := newScoringCatalog(t, r)
 	q := Parse(cat.live, an, "drill lamp", Options{})
-	denseMatchMinSlots = 1 << 30
-	if wantsDenseMatch(cat.live, &q) {
-		t.Fatal("a segment under denseMatchMinSlots matched densely")
-	}
-	denseMatchMinSlots = 0
 	if !wantsDenseMatch(cat.live, &q) {
 		t.Fatal("two common words not matched densely")
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/bitset"
 )
 
 // Params are the BM25F constants and a configuration's field weights.
@@ -49,14 +50,13 @@ const relaxBelow = 10
 // reports relaxed. When no route is a synonym, direct is all itself:
 // callers must not modify all while they read direct.
 func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed bool) {
-	if q.Wildcard {
-		all = seg.All().Clone()
-		return all, all, false
+	a, d, relaxed, release := MatchSets(seg, q)
+	defer release()
+	all, direct = a.Bitmap(), a.Bitmap()
+	if d != a {
+		direct = d.Bitmap()
 	}
-	if wantsDenseMatch(seg, q) {
-		return matchDense(seg, q)
-	}
-	return matchRoaring(seg, q)
+	return all, direct, relaxed
 }
 
 // matchRoaring is Match with roaring bitmaps.
@@ -246,7 +246,23 @@ func PutScratch(sc *Scratch) {
 const maxPooledDocs = 4 << 20
 
 // Collect lists the docs of cand into sc.Docs.
-func (sc *Scratch) Collect(cand *roaring.Bitmap) {
+func (sc *Scratch) Collect(cand Candidates) {
+	var bm *roaring.Bitmap
+	switch c := cand.(type) {
+	case *MatchSet:
+		if c.set != nil {
+			sc.Docs = bitset.AppendMembers(sc.Docs[:0], c.set)
+			return
+		}
+		bm = c.bm
+	case *roaring.Bitmap:
+		bm = c
+	}
+	sc.collectBitmap(bm)
+}
+
+// collectBitmap lists the docs of bm into sc.Docs.
+func (sc *Scratch) collectBitmap(cand *roaring.Bitmap) {
 	n := int(cand.GetCardinality())
 	if cap(sc.Docs) < n {
 		sc.Docs = make([]uint32, 0, n)
@@ -289,7 +305,7 @@ func (sc *Scratch) grow() {
 // scoring more than 1+max(boost) times as much. In relaxed mode each
 // matched word then adds a constant, so docs with more of the words
 // always come first whatever their boost.
-func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
+func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand Candidates, p *Params, relaxed bool, boost []float32) {
 	sc.scoreBM25F(seg, nil, q, cand, p, relaxed, boost)
 }
 
@@ -297,7 +313,7 @@ func (sc *Scratch) ScoreBM25F(seg *index.Segment, q *Query, cand *roaring.Bitmap
 // common terms' weights imp has built (termweights.go) for the routes
 // whose postings far outnumber the candidates, when p has imp's field
 // weights and length normalisations: the same scores to the bit.
-func (imp *Impacts) ScoreBM25F(sc *Scratch, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
+func (imp *Impacts) ScoreBM25F(sc *Scratch, q *Query, cand Candidates, p *Params, relaxed bool, boost []float32) {
 	seg := imp.seg
 	if p.Weights != imp.p.Weights || p.B != imp.p.B {
 		imp = nil
@@ -306,7 +322,7 @@ func (imp *Impacts) ScoreBM25F(sc *Scratch, q *Query, cand *roaring.Bitmap, p *P
 }
 
 // scoreBM25F is ScoreBM25F, with imp's term weights when imp is not nil.
-func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand *roaring.Bitmap, p *Params, relaxed bool, boost []float32) {
+func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand Candidates, p *Params, relaxed bool, boost []float32) {
 	sc.Collect(cand)
 	sc.grow()
 	if relaxed {
@@ -433,7 +449,7 @@ const relaxedBonus = 100
 // ScoreBoost lists the docs of cand into sc.Docs scored by their boost
 // alone (boost[doc]; 0 past its end, and for all when boost is nil):
 // the order of a listing with no text to rank by.
-func (sc *Scratch) ScoreBoost(cand *roaring.Bitmap, boost []float32) {
+func (sc *Scratch) ScoreBoost(cand Candidates, boost []float32) {
 	sc.Collect(cand)
 	sc.grow()
 	if boost == nil {

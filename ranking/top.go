@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/RoaringBitmap/roaring/v2"
-
 	"github.com/aisle-search/aisle/index"
 )
 
@@ -77,7 +75,7 @@ var topPool = sync.Pool{New: func() any { return &topScratch{seen: map[uint32]st
 // over maxTop, too many short postings, more reads than the scoring
 // they would save, or a list read to its kept end without settling the
 // page); the caller then scores exhaustively.
-func (imp *Impacts) Top(q *Query, cand *roaring.Bitmap, p *Params, boost []float32, bo *BoostOrder, k int, dst []Hit) (hits []Hit, ok bool) {
+func (imp *Impacts) Top(q *Query, cand Candidates, p *Params, boost []float32, bo *BoostOrder, k int, dst []Hit) (hits []Hit, ok bool) {
 	if len(q.Words) == 0 || q.HasSKU || k < 1 || k > maxTop || p.Weights != imp.p.Weights || p.B != imp.p.B || boost != nil && bo == nil {
 		return dst, false
 	}

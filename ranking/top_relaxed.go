@@ -1,9 +1,5 @@
 package ranking
 
-import (
-	"github.com/RoaringBitmap/roaring/v2"
-)
-
 // A relaxed search (Match: too few products hold every word) scores each
 // product by its words plus relaxedBonus for each word it matches, so it
 // is never read from the lists, with one exception: when every word but
@@ -17,7 +13,7 @@ import (
 // no route; ok is false for any other search, or when Top cannot answer.
 // order is the segment's key order (Segment.Order), which breaks the
 // ties the bonus's rounding makes.
-func (imp *Impacts) TopRelaxed(q *Query, cand *roaring.Bitmap, p *Params, boost []float32, bo *BoostOrder, k int, dst []Hit) ([]Hit, bool) {
+func (imp *Impacts) TopRelaxed(q *Query, cand Candidates, p *Params, boost []float32, bo *BoostOrder, k int, dst []Hit) ([]Hit, bool) {
 	live := -1
 	for i := range q.Words {
 		if len(q.Words[i].Exp) == 0 && len(q.Words[i].Phrases) == 0 {

@@ -51,8 +51,14 @@ func TestSetsAgainstRoaring(t *testing.T) {
 		if got := members(sa); !slices.Equal(got, a.ToArray()) {
 			t.Fatalf("OrBitmap: %d docs, want %d", len(got), a.GetCardinality())
 		}
-		if Count(sa) != int(a.GetCardinality()) {
-			t.Fatalf("Count %d, want %d", Count(sa), a.GetCardinality())
+		card := int(a.GetCardinality())
+		if Count(sa) != card {
+			t.Fatalf("Count %d, want %d", Count(sa), card)
+		}
+		for _, n := range []int{0, 1, card / 2, card, card + 1} {
+			if got := HasAtLeast(sa, n); got != (card >= n) {
+				t.Fatalf("HasAtLeast(%d) of %d docs: %v", n, card, got)
+			}
 		}
 		short := make([]uint64, Words(int(b.Maximum())+1))
 		Set(short, b.ToArray())
@@ -60,6 +66,12 @@ func TestSetsAgainstRoaring(t *testing.T) {
 		Or(or, short)
 		if got, want := members(or), roaring.Or(a, b).ToArray(); !slices.Equal(got, want) {
 			t.Fatalf("Or: %d docs, want %d", len(got), len(want))
+		}
+		if got := AppendMembers([]uint32{9}, sa); got[0] != 9 || !slices.Equal(got[1:], a.ToArray()) {
+			t.Fatalf("AppendMembers: %d docs, want %d after the one there", len(got), card)
+		}
+		if got, want := AndCount(sa, set(b)), int(roaring.And(a, b).GetCardinality()); got != want {
+			t.Fatalf("AndCount %d, want %d", got, want)
 		}
 		and := slices.Clone(sa)
 		And(and, set(b))
