@@ -297,8 +297,7 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 // titleHashes is doc's title hashes, 2 bytes a word (none for a doc
 // whose entry does not read: checked at load).
 func (sd *storedDocs) titleHashes(doc uint32) []byte {
-	e, _ := decodeEntry(sd.doc(doc))
-	return e.hashes
+	return entryHashes(sd.doc(doc))
 }
 
 // appendDoc appends doc's JSON to dst.
