@@ -65,20 +65,25 @@ var forcePath int
 // the bitset and the array cost more than they save.
 const denseMinCandidates = 1024
 
-// markCandidates sets sc.Docs' bits in sc.cbits, growing the arrays to
-// the segment, and ranks them: sc.crank[w] is the number of candidates
-// below doc id 64·w.
-func (sc *Scratch) markCandidates(seg *index.Segment) {
+// markCandidates sets sc.bits to the candidates as a bitset, set (a
+// dense match's, which are sc.Docs) or else sc.Docs' bits set in
+// sc.cbits, growing the arrays to the segment, and ranks them:
+// sc.crank[w] is the number of candidates below doc id 64·w.
+func (sc *Scratch) markCandidates(seg *index.Segment, set []uint64) {
 	words := (seg.Slots() + 63) / 64
-	if len(sc.cbits) < words {
+	if len(sc.crank) < words {
 		sc.cbits = make([]uint64, words)
 		sc.crank = make([]uint32, words)
 	}
-	for _, d := range sc.Docs {
-		sc.cbits[d>>6] |= 1 << (d & 63)
+	sc.bits = set
+	if set == nil {
+		for _, d := range sc.Docs {
+			sc.cbits[d>>6] |= 1 << (d & 63)
+		}
+		sc.bits = sc.cbits
 	}
 	var r uint32
-	for w, b := range sc.cbits[:words] {
+	for w, b := range sc.bits[:words] {
 		sc.crank[w] = r
 		r += uint32(bits.OnesCount64(b))
 	}
@@ -95,9 +100,12 @@ const denseSinks = 8
 
 // unmarkCandidates clears what markCandidates set.
 func (sc *Scratch) unmarkCandidates() {
-	for _, d := range sc.Docs {
-		sc.cbits[d>>6] = 0
+	if len(sc.cbits) > 0 && len(sc.bits) > 0 && &sc.bits[0] == &sc.cbits[0] {
+		for _, d := range sc.Docs {
+			sc.cbits[d>>6] = 0
+		}
 	}
+	sc.bits = nil
 }
 
 // accumulateDense adds one field posting's weight to sc.acc for each of
@@ -106,7 +114,7 @@ func (sc *Scratch) unmarkCandidates() {
 // mispredict.
 func (sc *Scratch) accumulateDense(fp *index.FieldPosting, lens []uint8, weight *[256]float32) {
 	n := uint32(len(sc.Docs))
-	acc, cbits, crank, tfs := sc.acc[:n+denseSinks], sc.cbits, sc.crank, fp.TFs
+	acc, cbits, crank, tfs := sc.acc[:n+denseSinks], sc.bits, sc.crank, fp.TFs
 	for j, d := range fp.Docs {
 		w, bit := cbits[d>>6], d&63
 		rank := crank[d>>6] + uint32(bits.OnesCount64(w&(1<<bit-1)))

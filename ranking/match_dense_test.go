@@ -20,6 +20,7 @@ import (
 // routes), stop words, a product number, fields left out, and words
 // matching nothing (relaxed).
 func TestDenseMatchIsMatch(t *testing.T) {
+	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(8, 13))
 	common := strings.Repeat("drill lamp table steel black with for ", 6)
 	cat := newRandomCatalog(t, r, common+"chair cordless hammer garden hose white set bulb light outdoor door shade brass",
@@ -62,6 +63,19 @@ func TestDenseMatchIsMatch(t *testing.T) {
 		if got, want := allSet.AndCardinality(directSet), wantAll.AndCardinality(wantDirect); got != want {
 			t.Fatalf("%q: %d docs both matched and direct, want %d", phrase, got, want)
 		}
+		// Scored from the set (dense scoring reads its bits) or from the
+		// bitmap, walking densely or merging: the same scores.
+		forcePath = []int{1, -1}[i%2]
+		fromSet, fromBitmap := GetScratch(), GetScratch()
+		p := DefaultParams()
+		fromSet.ScoreBM25F(seg, &q, allSet, &p, relaxed, nil)
+		fromBitmap.ScoreBM25F(seg, &q, wantAll, &p, relaxed, nil)
+		forcePath = 0
+		if !slices.Equal(fromSet.Docs, fromBitmap.Docs) || !slices.Equal(fromSet.Score, fromBitmap.Score) {
+			t.Fatalf("%q: scored from the set and from the bitmap differ", phrase)
+		}
+		PutScratch(fromSet)
+		PutScratch(fromBitmap)
 		all, direct := allSet.Bitmap(), directSet.Bitmap()
 		release()
 		if relaxed != wantRelaxed || !all.Equals(wantAll) || !direct.Equals(wantDirect) {

@@ -68,6 +68,14 @@ func (m *MatchSet) AndCardinality(o *MatchSet) uint64 {
 	return m.Bitmap().AndCardinality(o.Bitmap())
 }
 
+// denseSet is cand's bitset when it is a dense match, else nil.
+func denseSet(cand Candidates) []uint64 {
+	if m, ok := cand.(*MatchSet); ok {
+		return m.set
+	}
+	return nil
+}
+
 // add puts doc in the set.
 func (m *MatchSet) add(doc uint32) {
 	if m.set == nil {

@@ -208,8 +208,10 @@ type Scratch struct {
 	matched []uint16 // relaxed mode: words each candidate matched
 	touched []int32
 	posts   []index.FieldPosting
-	// cbits is the candidates as a bitset, all zero between searches, and
-	// crank their ranks, for dense scoring (dense.go).
+	// bits is the candidates as a bitset and crank their ranks, for
+	// dense scoring (dense.go): a dense match's own set, or cbits, all
+	// zero between searches, with the candidates' bits set.
+	bits  []uint64
 	cbits []uint64
 	crank []uint32
 	// lw is lengthWeights' table for the average field lengths lwAvg
@@ -334,7 +336,7 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 	k1 := p.K1
 	dense := sc.preferDense(seg, q, p)
 	if dense {
-		sc.markCandidates(seg)
+		sc.markCandidates(seg, denseSet(cand))
 		defer sc.unmarkCandidates()
 	}
 	for _, w := range q.Words {
