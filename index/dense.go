@@ -33,6 +33,10 @@ func (s *Segment) DenseWords() int { return bitset.Words(s.Slots()) }
 // term, a step a doc it holds in the fields asked.
 func (s *Segment) HasDense(id uint32) bool { return s.post.dense[id] != nil }
 
+// DenseDocs is term id's bitset of its docs (the base postings' only,
+// removed docs included), nil when it keeps none; read only.
+func (s *Segment) DenseDocs(id uint32) []uint64 { return s.post.dense[id] }
+
 // OrTermDocsDense adds to dst (DenseWords long) the docs holding term id
 // in a field of m, the docs a write removed included: call KeepLiveDense
 // once after the last. It is AddTermDocsIn for bitsets.

@@ -247,6 +247,9 @@ func (imp *Impacts) build(term uint32, l *impactList) *termWeights {
 	var tw *termWeights
 	if wantsTermWeights(seg, seg.DocFreq(term)) {
 		tw = newTermWeights(acc, docs, seg.Slots())
+		if d := seg.DenseDocs(term); tw != nil && slices.Equal(tw.docs, d) {
+			tw.docs = d // the index's copy: a bitset kept once
+		}
 	}
 	for _, d := range docs {
 		acc[d] = 0

@@ -38,7 +38,9 @@ const termWeightsShare = 64
 const termWeightsLookups = 2
 
 // termWeights is one term's a by doc: docs marks the docs that hold it
-// in a weighted field, rank counts them before each 64 doc ids, and
+// in a weighted field (the index's bitset of the term's docs when they
+// are the same: index.Segment.DenseDocs), rank counts them before each
+// 64 doc ids, and
 // value[at[i]] is the a of the i-th of them in doc id order. A term's
 // docs weigh a few thousand distinct a at most (its fields' lengths and
 // term frequencies), so each takes 2 bytes, not 4.

@@ -71,3 +71,48 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 		t.Fatalf("%d routes looked up: too few to test", lookedUp)
 	}
 }
+
+// TestTermWeightsShareTheIndexBitset: a common term's weights mark its
+// docs with the index's own bitset when they are the same docs (every
+// field weighted), and keep their own when a field of weight 0 leaves
+// some out or a write added docs holding the term (the index's bitset
+// is the base postings' alone).
+func TestTermWeightsShareTheIndexBitset(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 21))
+	cat := newScoringCatalog(t, r)
+	p := DefaultParams()
+	noDesc := p
+	noDesc.Weights[index.FieldDescription] = 0
+	written := map[string]bool{}
+	for _, w := range []string{"cordless", "steel", "drill", "black", "lamp"} { // the write's added titles
+		written[an.Stem(w)] = true
+	}
+	for _, tc := range []struct {
+		name  string
+		seg   *index.Segment
+		p     Params
+		share func(term string) bool
+	}{
+		{"built", cat.built, p, func(string) bool { return true }},
+		{"built, descriptions unweighted", cat.built, noDesc, func(string) bool { return false }},
+		{"written", cat.live, p, func(term string) bool { return !written[term] }},
+	} {
+		imp := NewImpacts(tc.seg, &tc.p)
+		checked := 0
+		for id := range uint32(tc.seg.Terms()) {
+			d := tc.seg.DenseDocs(id)
+			tw := imp.termWeights(id)
+			if d == nil || tw == nil {
+				continue
+			}
+			checked++
+			term := tc.seg.TermString(id)
+			if shared := &tw.docs[0] == &d[0]; shared != tc.share(term) {
+				t.Fatalf("%s: term %q's weights share the index's bitset: %v", tc.name, term, shared)
+			}
+		}
+		if checked < 5 {
+			t.Fatalf("%s: %d terms with both: too few to test", tc.name, checked)
+		}
+	}
+}
