@@ -30,7 +30,8 @@ type KVReader interface {
 // segment saved in another, so a caller rebuilds it rather than misread
 // it. 3: the version is kept in the meta. 4: words carry their doc counts.
 // 5: a stored doc leads with its title's word hashes (stored_entry.go).
-const FormatVersion = 5
+// 6: its member offsets carry their byte count.
+const FormatVersion = 6
 
 // ErrFormat is returned by Load for a segment saved in another
 // FormatVersion.
@@ -529,7 +530,7 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 			if loaded >= n {
 				return corruptf("more than %d docs", n)
 			}
-			if _, err := decodeEntry(doc); err != nil {
+			if err := checkEntry(doc); err != nil {
 				return fmt.Errorf("doc %d: %w", loaded, err)
 			}
 			part.add(doc)

@@ -390,6 +390,14 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			ps[1].v = binary.AppendUvarint([]byte{0}, uint64(len(ps[1].v)))
 			return ps
 		})},
+		{"doc's member offsets' bytes past its entry", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair {
+			ps[1].v = binary.AppendUvarint([]byte{0, 1}, uint64(len(ps[1].v)))
+			return ps
+		})},
+		{"doc's member offsets short of their bytes", "load documents", editPairs("D/", true, func(ps []savedPair) []savedPair {
+			ps[1].v = append([]byte{0, 1, 2, 5, 0}, `{"a":1}`...) // one offset of 1 byte in 2
+			return ps
+		})},
 		{"dictionary unreadable", "load documents", func(kv *memKV) { kv.m["x/dict"] = []byte{0xff} }},
 		{"dictionary missing", "load documents", func(kv *memKV) { delete(kv.m, "x/dict") }},
 		{"dictionary unexpected", "load documents", editMeta(func(m map[string]any) { m["compressed"] = false })},

@@ -9,7 +9,11 @@ import "encoding/binary"
 // compressed when the docs have a dictionary:
 //
 //	uvarint n | n × uint16, little endian |
-//	uvarint m | m × uvarint, each offset less the one before | JSON
+//	uvarint m | uvarint b | m × uvarint in b bytes, each offset less
+//	the one before | JSON
+//
+// The offsets' byte count puts the JSON a read away: a doc's JSON is
+// found without decoding its offsets, which only a projection reads.
 //
 // Proximity re-ranking reads a title's words from the hashes, without
 // decoding or tokenizing the JSON, and a field projection jumps to the
@@ -34,12 +38,28 @@ func appendEntry(dst, hashes []byte, starts []uint32, payload []byte) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(hashes)/2))
 	dst = append(dst, hashes...)
 	dst = binary.AppendUvarint(dst, uint64(len(starts)))
+	size := 0
 	prev := uint32(0)
+	for _, st := range starts {
+		size += uvarintLen(uint64(st - prev))
+		prev = st
+	}
+	dst = binary.AppendUvarint(dst, uint64(size))
+	prev = 0
 	for _, st := range starts {
 		dst = binary.AppendUvarint(dst, uint64(st-prev))
 		prev = st
 	}
 	return append(dst, payload...)
+}
+
+// uvarintLen is how many bytes binary.AppendUvarint writes for v.
+func uvarintLen(v uint64) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
 }
 
 // appendTitleHash appends one title word's hash to a doc's hashes.
@@ -55,9 +75,9 @@ type storedEntry struct {
 	payload []byte
 }
 
-// decodeEntry splits an entry into its parts. An empty entry (a removed
-// doc) has none. The member offsets are checked to be there, not to
-// increase: appendMemberStarts reads them.
+// decodeEntry splits an entry into its parts, reading no member
+// offset (checkEntry does, at load). An empty entry (a removed doc) has
+// none.
 func decodeEntry(src []byte) (storedEntry, error) {
 	var e storedEntry
 	if len(src) == 0 {
@@ -77,15 +97,35 @@ func decodeEntry(src []byte) (storedEntry, error) {
 		return e, corruptf("stored entry: member count unreadable or past its %d bytes", len(src))
 	}
 	at += k
-	start := at
-	for range m {
-		if _, k = binary.Uvarint(src[at:]); k <= 0 {
-			return e, corruptf("stored entry: member offset unreadable")
-		}
-		at += k
+	b, k := binary.Uvarint(src[at:])
+	if k <= 0 || b < m || b > uint64(len(src)-at-k) {
+		return e, corruptf("stored entry: %d member offsets' byte count unreadable or past its %d bytes", m, len(src))
 	}
-	e.members, e.count, e.payload = src[start:at], int(m), src[at:]
+	at += k
+	end := at + int(b)
+	e.members, e.count, e.payload = src[at:end], int(m), src[end:]
 	return e, nil
+}
+
+// checkEntry is decodeEntry with the member offsets read through: each
+// readable, and all of them filling their bytes exactly.
+func checkEntry(src []byte) error {
+	e, err := decodeEntry(src)
+	if err != nil {
+		return err
+	}
+	b := e.members
+	for range e.count {
+		_, k := binary.Uvarint(b)
+		if k <= 0 {
+			return corruptf("stored entry: member offset unreadable")
+		}
+		b = b[k:]
+	}
+	if len(b) != 0 {
+		return corruptf("stored entry: %d member offsets end %d bytes short of their %d", e.count, len(b), len(e.members))
+	}
+	return nil
 }
 
 // entryHashes is an entry's title hashes, read without walking its
