@@ -214,6 +214,8 @@ type Scratch struct {
 	bits  []uint64
 	cbits []uint64
 	crank []uint32
+	// parts is lookUp's table of a route's part by distinct weight.
+	parts []float32
 	// lw is lengthWeights' table for the average field lengths lwAvg
 	// and lwParams, when lwSet.
 	lw       [index.NumTextFields][256]float32
@@ -434,9 +436,25 @@ func (sc *Scratch) lookUp(imp *Impacts, term uint32, p *Params, scale, k1 float3
 	if tw == nil {
 		return false
 	}
+	if len(sc.Docs) < len(tw.value) {
+		for i, d := range sc.Docs {
+			if a := tw.weight(d); a != 0 {
+				if v := scale * a / (k1 + a); v > sc.best[i] {
+					sc.best[i] = v
+				}
+			}
+		}
+		return true
+	}
+	// More candidates than distinct weights: each weight's part is
+	// computed once, as the loop above computes it, and looked up.
+	sc.parts = slices.Grow(sc.parts[:0], len(tw.value))[:len(tw.value)]
+	for j, a := range tw.value {
+		sc.parts[j] = scale * a / (k1 + a)
+	}
 	for i, d := range sc.Docs {
-		if a := tw.weight(d); a != 0 {
-			if v := scale * a / (k1 + a); v > sc.best[i] {
+		if j, ok := tw.index(d); ok {
+			if v := sc.parts[j]; v > sc.best[i] {
 				sc.best[i] = v
 			}
 		}

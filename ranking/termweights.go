@@ -91,11 +91,20 @@ func newTermWeights(acc []float32, list []uint32, slots int) *termWeights {
 
 // weight is d's a, 0 when d does not hold the term in a weighted field.
 func (tw *termWeights) weight(d uint32) float32 {
+	if j, ok := tw.index(d); ok {
+		return tw.value[j]
+	}
+	return 0
+}
+
+// index is where d's a is in value; false when d does not hold the
+// term in a weighted field.
+func (tw *termWeights) index(d uint32) (uint16, bool) {
 	w, bit := tw.docs[d>>6], d&63
 	if w>>bit&1 == 0 {
-		return 0
+		return 0, false
 	}
-	return tw.value[tw.at[tw.rank[d>>6]+uint32(bits.OnesCount64(w&(1<<bit-1)))]]
+	return tw.at[tw.rank[d>>6]+uint32(bits.OnesCount64(w&(1<<bit-1)))], true
 }
 
 // wantsTermWeights reports whether a term of df docs in seg gets them.
