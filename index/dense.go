@@ -44,29 +44,57 @@ func (s *Segment) OrTermDocsDense(dst []uint64, id uint32, m FieldMask) {
 	s.post.orDense(dst, id, m)
 }
 
+// SetTermDocsDense is OrTermDocsDense into an empty dst: a term that
+// keeps a bitset is copied in one pass rather than cleared and ORed.
+func (s *Segment) SetTermDocsDense(dst []uint64, id uint32, m FieldMask) {
+	p := &s.post
+	if d := p.dense[id]; d != nil && p.covers(id, m) {
+		n := copy(dst, d)
+		clear(dst[n:])
+		p.orTail(dst, id)
+		return
+	}
+	clear(dst)
+	p.orDense(dst, id, m)
+}
+
 // KeepLiveDense drops from dst the docs a write removed
-// (OrTermDocsDense).
-func (s *Segment) KeepLiveDense(dst []uint64) {
-	if s.post.liveDense != nil {
-		bitset.And(dst, s.post.liveDense)
+// (OrTermDocsDense); false when the segment has removed none, and dst
+// is as it was.
+func (s *Segment) KeepLiveDense(dst []uint64) bool {
+	if s.post.liveDense == nil {
+		return false
+	}
+	bitset.And(dst, s.post.liveDense)
+	return true
+}
+
+// covers reports whether every field term id is in is in m.
+func (p *postings) covers(id uint32, m FieldMask) bool {
+	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
+		if !m.Has(sp.field) {
+			return false
+		}
+	}
+	return true
+}
+
+// orTail adds term id's tail postings' docs to dst.
+func (p *postings) orTail(dst []uint64, id uint32) {
+	for _, sp := range p.spans[p.spanOff[id]:p.spanOff[id+1]] {
+		if sp.start&tailSpan != 0 {
+			docs, _ := p.spanDocs(sp)
+			bitset.Set(dst, docs)
+		}
 	}
 }
 
 func (p *postings) orDense(dst []uint64, id uint32, m FieldMask) {
 	spans := p.spans[p.spanOff[id]:p.spanOff[id+1]]
-	all := true
-	for _, sp := range spans {
-		all = all && m.Has(sp.field)
-	}
-	if all {
+	if p.covers(id, m) {
 		if d := p.dense[id]; d != nil {
 			bitset.Or(dst, d)
-			for _, sp := range spans {
-				if sp.start&tailSpan != 0 {
-					docs, _ := p.spanDocs(sp)
-					bitset.Set(dst, docs)
-				}
-			}
+			p.orTail(dst, id)
 			return
 		}
 		if bm := p.bitmaps[id]; bm != nil { // each doc once, not once a field

@@ -13,7 +13,8 @@ import (
 
 // TestDenseDocsMatchTheBitmaps holds every term's docs as a bitset
 // (OrTermDocsDense, then KeepLiveDense) to its roaring bitmap
-// (TermDocsIn) in several field masks, through build, load, two doc
+// (TermDocsIn), ORed into an empty set and set over a full one
+// (SetTermDocsDense), in several field masks, through build, load, two doc
 // writes (holes, a tail arena, a tail doc removed, term ids moved) and a
 // compaction;
 // and ORed into a set that already holds docs, it adds them.
@@ -57,6 +58,15 @@ func TestDenseDocsMatchTheBitmaps(t *testing.T) {
 				want := s.TermDocsIn(id, m).ToArray()
 				if d := firstDiff(members(got), want); d != "" {
 					t.Fatalf("%s: term %q in fields %b: the bitset and the bitmap differ %s", name, s.terms.at(int(id)), m, d)
+				}
+				// Set over a set holding other docs.
+				for i := range got {
+					got[i] = 0x5555555555555555
+				}
+				s.SetTermDocsDense(got, id, m)
+				s.KeepLiveDense(got)
+				if d := firstDiff(members(got), want); d != "" {
+					t.Fatalf("%s: term %q in fields %b: the set bitset and the bitmap differ %s", name, s.terms.at(int(id)), m, d)
 				}
 			}
 		}

@@ -55,12 +55,12 @@ func matchDense(seg *index.Segment, q *Query) (all, direct *MatchSet, relaxed bo
 		wordDense(seg, &q.Words[i], q.Fields, true, words[i])
 		suggested = suggested || q.Words[i].hasSuggested()
 	}
-	combineDense(seg, q, words, acc, false)
-	if n > 1 && !bitset.HasAtLeast(acc, relaxBelow) {
+	count := combineDense(seg, q, words, acc, false)
+	if n > 1 && count < relaxBelow {
 		relaxed = true
-		combineDense(seg, q, words, acc, true)
+		count = combineDense(seg, q, words, acc, true)
 	}
-	all = &MatchSet{set: acc, count: uint64(bitset.Count(acc))}
+	all = &MatchSet{set: acc, count: uint64(count)}
 	direct = all
 	if suggested {
 		// The direct docs: each word without its synonyms, combined as
@@ -75,8 +75,7 @@ func matchDense(seg *index.Segment, q *Query) (all, direct *MatchSet, relaxed bo
 			directs = append(directs, d)
 		}
 		d := ds.sets[2*n+1]
-		combineDense(seg, q, directs, d, relaxed)
-		direct = &MatchSet{set: d, count: uint64(bitset.Count(d))}
+		direct = &MatchSet{set: d, count: uint64(combineDense(seg, q, directs, d, relaxed))}
 		ds.view = directs[:0]
 	}
 	if q.HasSKU {
@@ -87,32 +86,48 @@ func matchDense(seg *index.Segment, q *Query) (all, direct *MatchSet, relaxed bo
 }
 
 // combineDense sets acc to the live docs in every set of words, as
-// intersect does, or those in any set needed (needed) when relaxed. The
-// direct docs combine as all did.
-func combineDense(seg *index.Segment, q *Query, words [][]uint64, acc []uint64, relaxed bool) {
-	if relaxed {
+// intersect does, or those in any set needed (needed) when relaxed, and
+// counts them. The direct docs combine as all did. Two words AND and
+// count in one pass.
+func combineDense(seg *index.Segment, q *Query, words [][]uint64, acc []uint64, relaxed bool) int {
+	count := -1
+	switch {
+	case relaxed:
 		clear(acc)
 		for _, w := range needed(q, words) {
 			bitset.Or(acc, w)
 		}
-	} else {
+	case len(words) == 2:
+		count = bitset.AndInto(acc, words[0], words[1])
+	default:
 		copy(acc, words[0])
 		for _, w := range words[1:] {
 			bitset.And(acc, w)
 		}
 	}
-	seg.KeepLiveDense(acc)
+	if seg.KeepLiveDense(acc) || count < 0 {
+		count = bitset.Count(acc)
+	}
+	return count
 }
 
 // wordDense sets dst to the docs w matches in fields, through synonyms
 // too when suggested is set, the docs a write removed included: wordDocs
 // as a bitset.
 func wordDense(seg *index.Segment, w *Word, fields index.FieldMask, suggested bool, dst []uint64) {
-	clear(dst)
+	first := true
 	for _, e := range w.Exp {
 		if !e.ScoreOnly && (suggested || !e.Suggested) {
+			if first {
+				seg.SetTermDocsDense(dst, e.Term, fields)
+				first = false
+				continue
+			}
 			seg.OrTermDocsDense(dst, e.Term, fields)
 		}
+	}
+	if first {
+		clear(dst)
 	}
 	for _, p := range w.Phrases {
 		if suggested || !p.Suggested {

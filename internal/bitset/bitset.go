@@ -61,6 +61,24 @@ func Count(s []uint64) int {
 	return n0 + n1 + n2 + n3
 }
 
+// AndInto sets dst to the docs a and b both hold and counts them.
+func AndInto(dst, a, b []uint64) int {
+	a, b = a[:len(dst)], b[:len(dst)]
+	var n0, n1 int
+	i := 0
+	for ; i+2 <= len(dst); i += 2 {
+		x, y := a[i]&b[i], a[i+1]&b[i+1]
+		dst[i], dst[i+1] = x, y
+		n0 += bits.OnesCount64(x)
+		n1 += bits.OnesCount64(y)
+	}
+	if i < len(dst) {
+		dst[i] = a[i] & b[i]
+		n0 += bits.OnesCount64(dst[i])
+	}
+	return n0 + n1
+}
+
 // AndCount is how many docs a and b both hold.
 func AndCount(a, b []uint64) int {
 	b = b[:len(a)]
@@ -106,20 +124,6 @@ func AppendMembers(dst []uint32, s []uint64) []uint32 {
 		pos += c
 	}
 	return out[:pos]
-}
-
-// HasAtLeast reports whether s holds n docs or more, reading only as far
-// as it needs to.
-func HasAtLeast(s []uint64, n int) bool {
-	c := 0
-	for _, w := range s {
-		if w != 0 {
-			if c += bits.OnesCount64(w); c >= n {
-				return true
-			}
-		}
-	}
-	return c >= n
 }
 
 // orBatch is how many docs OrBitmap reads from its iterator at a time.
