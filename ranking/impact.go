@@ -96,16 +96,17 @@ func NewImpacts(seg *index.Segment, p *Params) *Impacts {
 	return imp
 }
 
-// list is term's impact list, built on first use; nil, in Background
-// mode, until a background thread has built it.
-func (imp *Impacts) list(term uint32) *impactList {
+// built is term's entry with its impact list (and weights) built on
+// first use; nil, in Background mode, until a background thread has
+// built it.
+func (imp *Impacts) built(term uint32) *impactEntry {
 	e := imp.entry(term)
 	if e.ready.Load() {
-		return &e.list
+		return e
 	}
 	if !imp.Background {
 		imp.buildEntry(term, e)
-		return &e.list
+		return e
 	}
 	imp.request(term, e)
 	return nil

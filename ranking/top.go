@@ -43,6 +43,9 @@ type topRoute struct {
 	list  *impactList
 	pos   int
 	posts []index.FieldPosting // for finding a doc's a by binary search
+	// weights are the term's a by doc when it is common: a lookup, where
+	// posts take a binary search a field (the same a to the bit).
+	weights *termWeights
 }
 
 // topHead is a word's route whose next doc weighs most, and that weight.
@@ -295,10 +298,13 @@ func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 	for i := range ts.routes {
 		r := &ts.routes[i]
 		r.posts, from = ts.posts[from:ts.ends[i]], ts.ends[i]
+		r.weights = nil
 		if seg.DocFreq(r.term) >= ImpactMinDocs {
-			if r.list = imp.list(r.term); r.list == nil {
+			e := imp.built(r.term)
+			if e == nil {
 				return false // being built in the background
 			}
+			r.list, r.weights = &e.list, e.weights
 			continue
 		}
 		r.list = &ts.short[i]
@@ -348,7 +354,11 @@ func (ts *topScratch) score(imp *Impacts, d uint32, k1 float32, from int, a floa
 	for i := range ts.routes {
 		r := &ts.routes[i]
 		w := a
-		if i != from {
+		switch {
+		case i == from:
+		case r.weights != nil:
+			w = r.weights.weight(d)
+		default:
 			w = imp.weigh(r.posts, d)
 		}
 		if w != 0 {
