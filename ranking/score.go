@@ -255,7 +255,7 @@ func (sc *Scratch) Collect(cand Candidates) {
 	switch c := cand.(type) {
 	case *MatchSet:
 		if c.set != nil {
-			sc.Docs = bitset.AppendMembers(sc.Docs[:0], c.set)
+			sc.Docs = bitset.AppendMembers(sc.Docs[:0], c.set, int(c.count))
 			return
 		}
 		bm = c.bm

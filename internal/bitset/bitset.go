@@ -94,11 +94,18 @@ func AndCount(a, b []uint64) int {
 	return n0 + n1
 }
 
-// AppendMembers appends s's docs, ascending, to dst. Each word's first
-// four docs are written whether it has them or not and the end moves by
-// its count, so a sparse set costs no branch a word (59 µs for 12,000
-// docs of a million where a loop over each word's docs took 77 µs).
-func AppendMembers(dst []uint32, s []uint64) []uint32 {
+// AppendMembers appends s's docs, ascending, to dst; n is about how
+// many there are, which chooses the loop. Each word's first four docs
+// are written whether it has them or not and the end moves by its
+// count, so a set of a doc or so a word costs no branch a word (34 µs
+// for 12,000 docs of a million, where a loop over each word's docs took
+// more); a set of one doc in 4 words or fewer skips its empty words,
+// a branch that then goes the same way most of the time (of a million
+// doc ids, 500 docs: 34 → 8 µs; 3,000: 35 → 19 µs; 6,000 would take 43).
+func AppendMembers(dst []uint32, s []uint64, n int) []uint32 {
+	if n*4 < len(s) {
+		return appendSparse(dst, s)
+	}
 	const slack = 64 + 4
 	out, pos := dst[:cap(dst)], len(dst)
 	for w, x := range s {
@@ -124,6 +131,20 @@ func AppendMembers(dst []uint32, s []uint64) []uint32 {
 		pos += c
 	}
 	return out[:pos]
+}
+
+// appendSparse is AppendMembers for a set with few docs a word.
+func appendSparse(dst []uint32, s []uint64) []uint32 {
+	for w, x := range s {
+		if x == 0 {
+			continue
+		}
+		base := uint32(w) << 6
+		for ; x != 0; x &= x - 1 {
+			dst = append(dst, base+uint32(bits.TrailingZeros64(x)))
+		}
+	}
+	return dst
 }
 
 // orBatch is how many docs OrBitmap reads from its iterator at a time.

@@ -62,8 +62,10 @@ func TestSetsAgainstRoaring(t *testing.T) {
 		if got, want := members(or), roaring.Or(a, b).ToArray(); !slices.Equal(got, want) {
 			t.Fatalf("Or: %d docs, want %d", len(got), len(want))
 		}
-		if got := AppendMembers([]uint32{9}, sa); got[0] != 9 || !slices.Equal(got[1:], a.ToArray()) {
-			t.Fatalf("AppendMembers: %d docs, want %d after the one there", len(got), card)
+		for _, n := range []int{0, card} { // the sparse loop and the other
+			if got := AppendMembers([]uint32{9}, sa, n); got[0] != 9 || !slices.Equal(got[1:], a.ToArray()) {
+				t.Fatalf("AppendMembers(%d): %d docs, want %d after the one there", n, len(got), card)
+			}
 		}
 		if got, want := AndCount(sa, set(b)), int(roaring.And(a, b).GetCardinality()); got != want {
 			t.Fatalf("AndCount %d, want %d", got, want)
