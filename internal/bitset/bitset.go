@@ -150,8 +150,15 @@ func appendSparse(dst []uint32, s []uint64) []uint32 {
 // orBatch is how many docs OrBitmap reads from its iterator at a time.
 const orBatch = 256
 
-// OrBitmap adds bm's docs to dst.
+// OrBitmap adds bm's docs to dst. A bitmap without bitmap containers
+// (arrays and runs: a term in fewer than one doc id in 16 of each 65,536)
+// is ORed in by roaring's own WriteDenseTo, which copies a bitmap
+// container rather than ORing it; others go through an iterator.
 func OrBitmap(dst []uint64, bm *roaring.Bitmap) {
+	if bm.Stats().BitmapContainers == 0 {
+		bm.WriteDenseTo(dst)
+		return
+	}
 	var buf [orBatch]uint32
 	it := bm.ManyIterator()
 	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {

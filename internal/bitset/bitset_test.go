@@ -74,6 +74,11 @@ func TestSetsAgainstRoaring(t *testing.T) {
 		if n := AndInto(into, sa, set(b)); n != int(roaring.And(a, b).GetCardinality()) || !slices.Equal(members(into), roaring.And(a, b).ToArray()) {
 			t.Fatalf("AndInto: %d docs counted, %d set, want %d", n, len(members(into)), roaring.And(a, b).GetCardinality())
 		}
+		orBM := slices.Clone(sa)
+		OrBitmap(orBM, b)
+		if got, want := members(orBM), roaring.Or(a, b).ToArray(); !slices.Equal(got, want) {
+			t.Fatalf("OrBitmap into a set: %d docs, want %d", len(got), len(want))
+		}
 		and := slices.Clone(sa)
 		And(and, set(b))
 		if got, want := members(and), roaring.And(a, b).ToArray(); !slices.Equal(got, want) {
