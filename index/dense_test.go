@@ -141,14 +141,4 @@ func firstDiff(got, want []uint32) string {
 }
 
 // members is a bitset's docs, ascending.
-func members(s []uint64) []uint32 {
-	var out []uint32
-	for w, b := range s {
-		for i := range 64 {
-			if b>>i&1 != 0 {
-				out = append(out, uint32(w*64+i))
-			}
-		}
-	}
-	return out
-}
+func members(s []uint64) []uint32 { return bitset.AppendMembers(nil, s, 0) }
