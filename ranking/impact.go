@@ -71,6 +71,7 @@ type impactEntry struct {
 	queued  bool        // held with Impacts.qmu
 	list    impactList
 	weights *termWeights // nil unless the term is common (wantsTermWeights)
+	sums    *termList    // when it is not (termlist.go)
 }
 
 // impactList is a term's docs by decreasing a, equal a by increasing key
@@ -122,7 +123,7 @@ func (imp *Impacts) entry(term uint32) *impactEntry {
 
 func (imp *Impacts) buildEntry(term uint32, e *impactEntry) {
 	e.once.Do(func() {
-		e.weights = imp.build(term, &e.list)
+		e.weights, e.sums = imp.build(term, &e.list)
 		e.ready.Store(true)
 	})
 }
@@ -143,6 +144,20 @@ func (imp *Impacts) termWeights(term uint32) *termWeights {
 		imp.buildEntry(term, e)
 	}
 	return e.weights
+}
+
+// termList is a term's list of a by doc (termlist.go), built with its
+// impact list; nil for a term that has none (under ImpactMinDocs docs,
+// or with weights instead), and, in Background mode, until a background
+// thread has built it.
+func (imp *Impacts) termList(term uint32) *termList {
+	if imp.seg.DocFreq(term) < ImpactMinDocs {
+		return nil
+	}
+	if e := imp.built(term); e != nil {
+		return e.sums
+	}
+	return nil
 }
 
 // request queues term's list for the background thread, starting one
@@ -215,8 +230,9 @@ func (imp *Impacts) Warm() {
 
 // build fills l with term's docs by a, summing each doc's fields in
 // posting order as ScoreBM25F does, so a is the same to the bit, and
-// returns the term's weights when it is common enough for them.
-func (imp *Impacts) build(term uint32, l *impactList) *termWeights {
+// returns the term's weights when it is common enough for them, else its
+// list of a by doc.
+func (imp *Impacts) build(term uint32, l *impactList) (tw *termWeights, tl *termList) {
 	imp.mu.Lock()
 	defer imp.mu.Unlock()
 	seg := imp.seg
@@ -245,17 +261,18 @@ func (imp *Impacts) build(term uint32, l *impactList) *termWeights {
 	}
 	imp.hits = TopNOrdered(docs, imp.ws, nil, seg.Order(), impactLen+1, imp.hits[:0])
 	l.fill(imp.hits, impactLen, imp.ws)
-	var tw *termWeights
 	if wantsTermWeights(seg, seg.DocFreq(term)) {
 		tw = newTermWeights(acc, docs, seg.Slots())
 		if d := seg.DenseDocs(term); tw != nil && slices.Equal(tw.docs, d) {
 			tw.docs = d // the index's copy: a bitset kept once
 		}
+	} else {
+		tl = newTermList(acc, docs)
 	}
 	for _, d := range docs {
 		acc[d] = 0
 	}
-	return tw
+	return tw, tl
 }
 
 // fill sets l to the first keep of hits, a term's docs by weight (Score)

@@ -358,6 +358,12 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 				continue
 			}
 			if dense {
+				if imp != nil {
+					if tl := imp.termList(e.Term); tl != nil {
+						sc.walkList(tl, scale, k1)
+						continue
+					}
+				}
 				for _, fp := range sc.posts {
 					if p.Weights[fp.Field] != 0 {
 						sc.accumulateDense(&fp, seg.FieldLen(fp.Field), &lw[fp.Field])

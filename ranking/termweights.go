@@ -29,7 +29,7 @@ import (
 //	32     195    86 MB   -25%   1.68 -> 1.20 ms
 //	64     416    138 MB  -36%   1.71 -> 1.06 ms
 //	128    771    213 MB  -42%   1.89 -> 1.09 ms
-const termWeightsShare = 64
+var termWeightsShare uint64 = 64 // a variable for tests
 
 // termWeightsLookups: a route's weights are looked up rather than its
 // postings walked when its postings outnumber the candidates by this

@@ -14,12 +14,19 @@ import (
 // filters leaving few candidates and a WithDocs segment: every doc's
 // score is the same to the bit.
 func TestTermWeightsMatchTheWalk(t *testing.T) {
-	defer func() { forcePath = 0 }()
+	defer func(s uint64) { forcePath, termWeightsShare = 0, s }(termWeightsShare)
 	r := rand.New(rand.NewPCG(4, 21))
 	cat := newScoringCatalog(t, r)
-	impacts := map[*index.Segment]map[Params]*Impacts{cat.built: {}, cat.live: {}}
-	lookedUp := 0
-	for i := range 400 {
+	var impacts map[*index.Segment]map[Params]*Impacts
+	lookedUp, listed := 0, 0
+	for i := range 800 {
+		if i%400 == 0 {
+			// The first half with the common terms' weights; the second
+			// with their lists of a by doc (termlist.go), which a
+			// catalog this small keeps only with weights for none.
+			termWeightsShare = []uint64{termWeightsShare, 0}[i/400]
+			impacts = map[*index.Segment]map[Params]*Impacts{cat.built: {}, cat.live: {}}
+		}
 		phrase := cat.text(1, 3)
 		if i%5 == 0 {
 			phrase = "qzxv " + phrase // relaxed
@@ -62,13 +69,16 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 				if n >= termWeightsLookups*len(walk.Docs) && imp.termWeights(e.Term) != nil {
 					lookedUp++
 				}
+				if forcePath > 0 && imp.termList(e.Term) != nil {
+					listed++
+				}
 			}
 		}
 		PutScratch(walk)
 		PutScratch(look)
 	}
-	if lookedUp < 200 {
-		t.Fatalf("%d routes looked up: too few to test", lookedUp)
+	if lookedUp < 200 || listed < 200 {
+		t.Fatalf("%d routes looked up, %d walked from lists: too few to test", lookedUp, listed)
 	}
 }
 

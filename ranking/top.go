@@ -43,9 +43,11 @@ type topRoute struct {
 	list  *impactList
 	pos   int
 	posts []index.FieldPosting // for finding a doc's a by binary search
-	// weights are the term's a by doc when it is common: a lookup, where
+	// weights are the term's a by doc when it is common, sums its list of
+	// a by doc when it is not: a lookup, or one binary search, where
 	// posts take a binary search a field (the same a to the bit).
 	weights *termWeights
+	sums    *termList
 }
 
 // topHead is a word's route whose next doc weighs most, and that weight.
@@ -298,13 +300,13 @@ func (ts *topScratch) routesOf(imp *Impacts, q *Query, p *Params) bool {
 	for i := range ts.routes {
 		r := &ts.routes[i]
 		r.posts, from = ts.posts[from:ts.ends[i]], ts.ends[i]
-		r.weights = nil
+		r.weights, r.sums = nil, nil
 		if seg.DocFreq(r.term) >= ImpactMinDocs {
 			e := imp.built(r.term)
 			if e == nil {
 				return false // being built in the background
 			}
-			r.list, r.weights = &e.list, e.weights
+			r.list, r.weights, r.sums = &e.list, e.weights, e.sums
 			continue
 		}
 		r.list = &ts.short[i]
@@ -358,6 +360,8 @@ func (ts *topScratch) score(imp *Impacts, d uint32, k1 float32, from int, a floa
 		case i == from:
 		case r.weights != nil:
 			w = r.weights.weight(d)
+		case r.sums != nil:
+			w = r.sums.weight(d)
 		default:
 			w = imp.weigh(r.posts, d)
 		}
