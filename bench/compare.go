@@ -43,8 +43,20 @@ func AisleSearcher(g *engine.Generation) Searcher {
 
 // Compare runs every searcher over the same requests, interleaved in
 // blocks (A B A B …) so drift on a shared machine falls on all alike.
+// Each searcher first answers every request once, untimed: the timed
+// rounds measure warm engines, not the first touch of their index pages
+// (which, with other engines loading for minutes in between, the system
+// may have reclaimed: on this repository's test machine the first class
+// measured after the peers loaded ran at a p99 three times the next).
 func Compare(searchers []Searcher, c Class, reqs []Request, rounds int) ([]Result, error) {
 	const block = 50
+	for _, s := range searchers {
+		for i := range reqs {
+			if err := s.Search(&reqs[i], c); err != nil {
+				return nil, fmt.Errorf("%s, class %s: %w", s.Name, c, err)
+			}
+		}
+	}
 	lats := make([][]time.Duration, len(searchers))
 	mallocs := make([]uint64, len(searchers))
 	busy := make([]time.Duration, len(searchers))

@@ -73,9 +73,14 @@ func TestCompare(t *testing.T) {
 	if len(rs) != 2 || rs[0].Engine != "aisle" || rs[1].Engine != "slow" || rs[0].QPS <= rs[1].QPS || rs[1].P50us < 150 {
 		t.Fatalf("results %+v", rs)
 	}
-	// Blocks of 50 alternate who goes first: aisle first in block 0, slow in block 1.
-	if order[0] != "aisle" || order[50] != "slow" || order[100] != "slow" || order[150] != "aisle" {
-		t.Fatalf("not interleaved: %v %v %v %v", order[0], order[50], order[100], order[150])
+	// An untimed pass of each, then blocks of 50 that alternate who goes
+	// first: aisle first in block 0, slow in block 1.
+	if len(order) != 2*3*len(reqs) || order[0] != "aisle" || order[len(reqs)] != "slow" {
+		t.Fatalf("%d searches, want a warm-up pass and two rounds of %d each", len(order), len(reqs))
+	}
+	timed := order[2*len(reqs):]
+	if timed[0] != "aisle" || timed[50] != "slow" || timed[100] != "slow" || timed[150] != "aisle" {
+		t.Fatalf("not interleaved: %v %v %v %v", timed[0], timed[50], timed[100], timed[150])
 	}
 	var out bytes.Buffer
 	Print(&out, [][]Result{rs})
