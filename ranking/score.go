@@ -379,6 +379,12 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 				}
 				continue
 			}
+			if imp != nil {
+				if tl := imp.termList(e.Term); tl != nil {
+					sc.mergeList(tl, scale, k1)
+					continue
+				}
+			}
 			sc.touched = sc.touched[:0]
 			for _, fp := range sc.posts {
 				if p.Weights[fp.Field] != 0 {

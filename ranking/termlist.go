@@ -79,3 +79,51 @@ func (sc *Scratch) walkList(tl *termList, scale, k1 float32) {
 		}
 	}
 }
+
+// mergeList is walkList for merged scoring (few candidates): sc.Docs and
+// the term's list merged, the shorter stepping and the longer advancing
+// to it, each part computed as the pass after the postings' merge
+// computes it.
+func (sc *Scratch) mergeList(tl *termList, scale, k1 float32) {
+	cands, docs := sc.Docs, tl.docs
+	if len(cands) == 0 || len(docs) == 0 {
+		return
+	}
+	part := func(i, j int) {
+		a := tl.value[tl.at[j]]
+		if v := scale * a / (k1 + a); v > sc.best[i] {
+			sc.best[i] = v
+		}
+	}
+	if len(docs) > len(cands) {
+		j := 0
+		for i, c := range cands {
+			if docs[j] < c {
+				if j = advance(docs, j+1, c); j == len(docs) {
+					return
+				}
+			}
+			if docs[j] == c {
+				part(i, j)
+				if j++; j == len(docs) {
+					return
+				}
+			}
+		}
+		return
+	}
+	i := 0
+	for j, d := range docs {
+		if cands[i] < d {
+			if i = advance(cands, i+1, d); i == len(cands) {
+				return
+			}
+		}
+		if cands[i] == d {
+			part(i, j)
+			if i++; i == len(cands) {
+				return
+			}
+		}
+	}
+}
