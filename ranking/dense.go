@@ -75,8 +75,8 @@ func (sc *Scratch) markCandidates(seg *index.Segment, set []uint64) {
 		sc.cbits = make([]uint64, words)
 		sc.crank = make([]uint32, words)
 	}
-	sc.bits = set
-	if set == nil {
+	sc.bits, sc.marked = set, set == nil
+	if sc.marked {
 		for _, d := range sc.Docs {
 			sc.cbits[d>>6] |= 1 << (d & 63)
 		}
@@ -100,12 +100,12 @@ const denseSinks = 8
 
 // unmarkCandidates clears what markCandidates set.
 func (sc *Scratch) unmarkCandidates() {
-	if len(sc.cbits) > 0 && len(sc.bits) > 0 && &sc.bits[0] == &sc.cbits[0] {
+	if sc.marked {
 		for _, d := range sc.Docs {
 			sc.cbits[d>>6] = 0
 		}
 	}
-	sc.bits = nil
+	sc.bits, sc.marked = nil, false
 }
 
 // accumulateDense adds one field posting's weight to sc.acc for each of

@@ -210,10 +210,11 @@ type Scratch struct {
 	posts   []index.FieldPosting
 	// bits is the candidates as a bitset and crank their ranks, for
 	// dense scoring (dense.go): a dense match's own set, or cbits, all
-	// zero between searches, with the candidates' bits set.
-	bits  []uint64
-	cbits []uint64
-	crank []uint32
+	// zero between searches, with the candidates' bits set (marked).
+	bits   []uint64
+	cbits  []uint64
+	crank  []uint32
+	marked bool
 	// parts is lookUp's table of a route's part by distinct weight.
 	parts []float32
 	// lw is lengthWeights' table for the average field lengths lwAvg
@@ -460,13 +461,10 @@ func (sc *Scratch) lookUp(imp *Impacts, term uint32, p *Params, scale, k1 float3
 	}
 	// More candidates than distinct weights: each weight's part is
 	// computed once, as the loop above computes it, and looked up.
-	sc.parts = slices.Grow(sc.parts[:0], len(tw.value))[:len(tw.value)]
-	for j, a := range tw.value {
-		sc.parts[j] = scale * a / (k1 + a)
-	}
+	parts := sc.setParts(tw.value, scale, k1)
 	for i, d := range sc.Docs {
 		if j, ok := tw.index(d); ok {
-			if v := sc.parts[j]; v > sc.best[i] {
+			if v := parts[j]; v > sc.best[i] {
 				sc.best[i] = v
 			}
 		}

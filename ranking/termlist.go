@@ -33,20 +33,15 @@ func newTermList(acc []float32, list []uint32) *termList {
 	}
 	slices.Sort(tl.docs)
 	tl.at = make([]uint16, len(tl.docs))
-	ids := map[float32]uint16{}
+	var vs weightValues
 	for i, d := range tl.docs {
-		a := acc[d]
-		id, ok := ids[a]
+		id, ok := vs.id(acc[d])
 		if !ok {
-			if len(tl.value) == maxTermWeightValues {
-				return nil
-			}
-			id = uint16(len(tl.value))
-			ids[a] = id
-			tl.value = append(tl.value, a)
+			return nil
 		}
 		tl.at[i] = id
 	}
+	tl.value = vs.value
 	return tl
 }
 
@@ -63,11 +58,8 @@ func (tl *termList) weight(d uint32) float32 {
 // postings' walk and the pass after it would: scale·a/(k1+a), each
 // distinct a computed once.
 func (sc *Scratch) walkList(tl *termList, scale, k1 float32) {
-	sc.parts = slices.Grow(sc.parts[:0], len(tl.value))[:len(tl.value)]
-	for j, a := range tl.value {
-		sc.parts[j] = scale * a / (k1 + a)
-	}
-	cb, crank, best, parts, at := sc.bits, sc.crank, sc.best, sc.parts, tl.at
+	parts := sc.setParts(tl.value, scale, k1)
+	cb, crank, best, at := sc.bits, sc.crank, sc.best, tl.at
 	for j, d := range tl.docs {
 		w, bit := cb[d>>6], d&63
 		if w>>bit&1 == 0 {

@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/aisle-search/aisle/index"
 )
@@ -61,32 +62,61 @@ const maxTermWeightValues = 1 << 16
 func newTermWeights(acc []float32, list []uint32, slots int) *termWeights {
 	words := (slots + 63) / 64
 	tw := &termWeights{docs: make([]uint64, words), rank: make([]uint32, words), at: make([]uint16, 0, len(list))}
-	ids := map[float32]uint16{}
 	for _, d := range list {
-		a := acc[d]
-		if a == 0 {
-			continue
-		}
-		tw.docs[d>>6] |= 1 << (d & 63)
-		if _, ok := ids[a]; !ok {
-			if len(tw.value) == maxTermWeightValues {
-				return nil
-			}
-			ids[a] = uint16(len(tw.value))
-			tw.value = append(tw.value, a)
+		if acc[d] != 0 {
+			tw.docs[d>>6] |= 1 << (d & 63)
 		}
 	}
+	var vs weightValues
 	var r uint32
 	for w, b := range tw.docs {
 		tw.rank[w] = r
 		r += uint32(bits.OnesCount64(b))
 		for b != 0 {
-			d := uint32(w)<<6 | uint32(bits.TrailingZeros64(b))
-			tw.at = append(tw.at, ids[acc[d]])
+			id, ok := vs.id(acc[uint32(w)<<6|uint32(bits.TrailingZeros64(b))])
+			if !ok {
+				return nil
+			}
+			tw.at = append(tw.at, id)
 			b &= b - 1
 		}
 	}
+	tw.value = vs.value
 	return tw
+}
+
+// weightValues numbers a term's distinct a, in the order first asked,
+// as termWeights and termList keep them: value[id] is a.
+type weightValues struct {
+	ids   map[float32]uint16
+	value []float32
+}
+
+// id is a's number; false past maxTermWeightValues distinct a.
+func (vs *weightValues) id(a float32) (uint16, bool) {
+	if id, ok := vs.ids[a]; ok {
+		return id, true
+	}
+	if len(vs.value) == maxTermWeightValues {
+		return 0, false
+	}
+	if vs.ids == nil {
+		vs.ids = map[float32]uint16{}
+	}
+	id := uint16(len(vs.value))
+	vs.ids[a] = id
+	vs.value = append(vs.value, a)
+	return id, true
+}
+
+// setParts sets sc.parts to each distinct a's part of a route,
+// scale·a/(k1+a), the expression every scoring path computes it by.
+func (sc *Scratch) setParts(value []float32, scale, k1 float32) []float32 {
+	sc.parts = slices.Grow(sc.parts[:0], len(value))[:len(value)]
+	for j, a := range value {
+		sc.parts[j] = scale * a / (k1 + a)
+	}
+	return sc.parts
 }
 
 // weight is d's a, 0 when d does not hold the term in a weighted field.
