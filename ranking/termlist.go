@@ -75,7 +75,10 @@ func (sc *Scratch) walkList(tl *termList, scale, k1 float32) {
 // mergeList is walkList for merged scoring (few candidates): sc.Docs and
 // the term's list merged, the shorter stepping and the longer advancing
 // to it, each part computed as the pass after the postings' merge
-// computes it.
+// computes it. The merge is accumulate's, written out again: one merge
+// taking a func for each match measured 5–27% slower on
+// BenchmarkScoreCandidates and BenchmarkScoreSparse, the call not
+// inlined.
 func (sc *Scratch) mergeList(tl *termList, scale, k1 float32) {
 	cands, docs := sc.Docs, tl.docs
 	if len(cands) == 0 || len(docs) == 0 {
