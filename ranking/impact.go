@@ -135,15 +135,10 @@ func (imp *Impacts) termWeights(term uint32) *termWeights {
 	if !wantsTermWeights(imp.seg, imp.seg.DocFreq(term)) {
 		return nil
 	}
-	e := imp.entry(term)
-	if !e.ready.Load() {
-		if imp.Background {
-			imp.request(term, e)
-			return nil
-		}
-		imp.buildEntry(term, e)
+	if e := imp.built(term); e != nil {
+		return e.weights
 	}
-	return e.weights
+	return nil
 }
 
 // termList is a term's list of a by doc (termlist.go), built with its

@@ -355,15 +355,17 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 		for _, e := range w.Exp {
 			scale := min(idf(n, seg.DocFreq(e.Term)), capIDF) * e.Weight * (k1 + 1)
 			sc.posts = seg.TermPostings(e.Term, sc.posts[:0])
-			if imp != nil && sc.lookUp(imp, e.Term, p, scale, k1) {
-				continue
+			var tl *termList
+			if imp != nil {
+				if sc.lookUp(imp, e.Term, p, scale, k1) {
+					continue
+				}
+				tl = imp.termList(e.Term)
 			}
 			if dense {
-				if imp != nil {
-					if tl := imp.termList(e.Term); tl != nil {
-						sc.walkList(tl, scale, k1)
-						continue
-					}
+				if tl != nil {
+					sc.walkList(tl, scale, k1)
+					continue
 				}
 				for _, fp := range sc.posts {
 					if p.Weights[fp.Field] != 0 {
@@ -380,11 +382,9 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 				}
 				continue
 			}
-			if imp != nil {
-				if tl := imp.termList(e.Term); tl != nil {
-					sc.mergeList(tl, scale, k1)
-					continue
-				}
+			if tl != nil {
+				sc.mergeList(tl, scale, k1)
+				continue
 			}
 			sc.touched = sc.touched[:0]
 			for _, fp := range sc.posts {
