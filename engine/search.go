@@ -376,7 +376,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	case filtered == nil:
 		directHits = all.AndCardinality(direct)
 	default:
-		directHits = filtered.AndCardinality(direct.Bitmap())
+		directHits = direct.CountIn(filtered)
 	}
 	switch {
 	case directHits == result.GetCardinality():

@@ -63,6 +63,16 @@ func TestDenseMatchIsMatch(t *testing.T) {
 		if got, want := allSet.AndCardinality(directSet), wantAll.AndCardinality(wantDirect); got != want {
 			t.Fatalf("%q: %d docs both matched and direct, want %d", phrase, got, want)
 		}
+		// Against a filtered copy of the matches, as a search with
+		// filters counts its direct results.
+		filtered := wantAll.Clone()
+		filtered.RemoveRange(0, uint64(r.IntN(seg.Slots()+1)))
+		if got, want := directSet.CountIn(filtered), filtered.AndCardinality(wantDirect); got != want {
+			t.Fatalf("%q: %d of the filtered results direct, want %d", phrase, got, want)
+		}
+		if got, want := (&MatchSet{bm: filtered}).AndCardinality(directSet), filtered.AndCardinality(wantDirect); got != want {
+			t.Fatalf("%q: %d of the filtered results direct (bitmap first), want %d", phrase, got, want)
+		}
 		// Scored from the set (dense scoring reads its bits) or from the
 		// bitmap, walking densely or merging: the same scores.
 		forcePath = []int{1, -1}[i%2]

@@ -64,8 +64,30 @@ func (m *MatchSet) AndCardinality(o *MatchSet) uint64 {
 		return m.GetCardinality()
 	case m.set != nil && o.set != nil:
 		return uint64(bitset.AndCount(m.set, o.set))
+	case m.set == nil:
+		return o.CountIn(m.bm)
 	}
-	return m.Bitmap().AndCardinality(o.Bitmap())
+	return m.CountIn(o.Bitmap())
+}
+
+// CountIn is how many of bm's docs m holds: bm's docs tested against a
+// bitset one by one, where a bitmap of the bitset would cost a pass over
+// every doc id (a search's filtered results against its direct docs).
+func (m *MatchSet) CountIn(bm *roaring.Bitmap) uint64 {
+	if m.set == nil {
+		return bm.AndCardinality(m.bm)
+	}
+	var n uint64
+	var buf [256]uint32
+	it := bm.ManyIterator()
+	for k := it.NextMany(buf[:]); k > 0; k = it.NextMany(buf[:]) {
+		for _, d := range buf[:k] {
+			if m.Contains(d) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // denseSet is cand's bitset when it is a dense match, else nil.
