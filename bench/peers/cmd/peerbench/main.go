@@ -1,7 +1,8 @@
 // Command peerbench compares Aisle with peer engines (Bleve, PostgreSQL
 // full-text search, Sphinx) on one catalog and the benchmark's query
 // classes, in one process and one run, interleaved so drift falls on all
-// engines alike. `aisle bench --engines …` runs it.
+// engines alike, once the machine has settled after the loads (settle).
+// `aisle bench --engines …` runs it.
 package main
 
 import (
@@ -149,6 +150,11 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		ndcg[name] = p.search
 	}
 
+	for g.Warming() {
+		time.Sleep(50 * time.Millisecond)
+	}
+	fmt.Fprintf(stderr, "waiting for the engines' background work to end…\n")
+	fmt.Fprintf(stderr, "settled after %.1fs\n", settle(2*time.Minute).Seconds())
 	queries := suite.Queries(g)
 	for _, c := range suite.Classes {
 		reqs, err := bench.Requests(g, suite.Key, queries, c, o.queries, uint64(c))
