@@ -59,13 +59,23 @@ func TestLoadSuite(t *testing.T) {
 // reports each one's figures and the ratio between them.
 func TestCompare(t *testing.T) {
 	reqs := make([]Request, 120)
-	var order []string
-	slow := Searcher{Name: "slow", Search: func(*Request, Class) error {
-		order = append(order, "slow")
+	for i := range reqs {
+		reqs[i].Body = []byte{byte(i)}
+	}
+	type call struct {
+		engine string
+		req    int
+	}
+	var order []call
+	slow := Searcher{Name: "slow", Search: func(r *Request, _ Class) error {
+		order = append(order, call{"slow", int(r.Body[0])})
 		time.Sleep(200 * time.Microsecond)
 		return nil
 	}}
-	fast := Searcher{Name: "aisle", Search: func(*Request, Class) error { order = append(order, "aisle"); return nil }}
+	fast := Searcher{Name: "aisle", Search: func(r *Request, _ Class) error {
+		order = append(order, call{"aisle", int(r.Body[0])})
+		return nil
+	}}
 	rs, err := Compare([]Searcher{fast, slow}, ClassWords, reqs, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -73,14 +83,29 @@ func TestCompare(t *testing.T) {
 	if len(rs) != 2 || rs[0].Engine != "aisle" || rs[1].Engine != "slow" || rs[0].QPS <= rs[1].QPS || rs[1].P50us < 150 {
 		t.Fatalf("results %+v", rs)
 	}
-	// An untimed pass of each, then blocks of 50 that alternate who goes
-	// first: aisle first in block 0, slow in block 1.
-	if len(order) != 2*3*len(reqs) || order[0] != "aisle" || order[len(reqs)] != "slow" {
-		t.Fatalf("%d searches, want a warm-up pass and two rounds of %d each", len(order), len(reqs))
+	// An untimed pass of each, then blocks of 50 (the last of 20) that
+	// alternate who goes first, each after the lead requests before it:
+	// aisle first in block 0, slow in block 1.
+	blocks := 3
+	if want := 2*len(reqs) + 2*2*(len(reqs)+blocks*lead); len(order) != want {
+		t.Fatalf("%d searches, want %d: a warm-up pass and two rounds of %d each, %d untimed before each block", len(order), want, len(reqs), lead)
+	}
+	if order[0] != (call{"aisle", 0}) || order[len(reqs)] != (call{"slow", 0}) {
+		t.Fatalf("warm-up pass: %v, %v", order[0], order[len(reqs)])
 	}
 	timed := order[2*len(reqs):]
-	if timed[0] != "aisle" || timed[50] != "slow" || timed[100] != "slow" || timed[150] != "aisle" {
-		t.Fatalf("not interleaved: %v %v %v %v", timed[0], timed[50], timed[100], timed[150])
+	for _, c := range []struct {
+		at int
+		is call
+	}{
+		{0, call{"aisle", 110}}, {lead, call{"aisle", 0}}, {lead + 49, call{"aisle", 49}}, // block 0: the lead wraps round
+		{lead + 50, call{"slow", 110}}, {2*lead + 50, call{"slow", 0}},
+		{2*lead + 100, call{"slow", 40}}, {3*lead + 100, call{"slow", 50}}, // block 1: slow first
+		{3*lead + 150, call{"aisle", 40}}, {4*lead + 150, call{"aisle", 50}},
+	} {
+		if timed[c.at] != c.is {
+			t.Fatalf("call %d after the warm-up: %v, want %v", c.at, timed[c.at], c.is)
+		}
 	}
 	var out bytes.Buffer
 	Print(&out, [][]Result{rs})
