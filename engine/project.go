@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -47,6 +48,73 @@ func decodeKey(raw []byte) (string, bool) {
 type projection struct {
 	names []string
 	spans []jsonscan.Span // by name; end 0: not found
+}
+
+// findAt finds p's names among the members of obj that start at starts
+// (jsonscan.MemberStarts): a key whose bytes are a name's is that
+// member, one holding an escape is decoded first, and only a found
+// member's value is delimited (jsonscan.ValueAt). It stops once every
+// name is found, and reports false for bytes that are not a member.
+func (p *projection) findAt(obj []byte, starts []uint32) bool {
+	found := 0
+	for k, st := range starts {
+		i := int(st)
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		end, escaped := keyEnd(obj, i)
+		if end < 0 {
+			return false
+		}
+		key := obj[i+1 : end-1]
+		match := -1
+		if escaped {
+			if text, ok := decodeKey(key); ok {
+				match = slices.Index(p.names, text)
+			}
+		} else {
+			for j, n := range p.names {
+				if string(key) == n {
+					match = j
+					break
+				}
+			}
+		}
+		if match < 0 {
+			continue
+		}
+		v, ok := jsonscan.ValueAt(obj, starts, k, end)
+		if !ok {
+			return false
+		}
+		if p.spans[match].End == 0 {
+			found++
+		}
+		p.spans[match] = v
+		if found == len(p.names) {
+			return true // the rest is not read: Aisle wrote it, with each key once
+		}
+	}
+	return true
+}
+
+// keyEnd is jsonscan.SkipString for a key starting at i, also reporting
+// whether it holds an escape; a short plain key is read in one loop.
+func keyEnd(b []byte, i int) (end int, escaped bool) {
+	for j := i + 1; j < len(b) && j < i+33; j++ {
+		switch b[j] {
+		case '"':
+			return j + 1, false
+		case '\\':
+			end := jsonscan.SkipString(b, i)
+			return end, true
+		}
+	}
+	end = jsonscan.SkipString(b, i)
+	if end < 0 {
+		return end, false
+	}
+	return end, bytes.IndexByte(b[i+1:end-1], '\\') >= 0
 }
 
 // storedDoc is a stored document decoded for writing, with the offsets
@@ -127,7 +195,7 @@ func appendProjected(dst []byte, stored []byte, starts []uint32, fields []string
 	}
 	var ok bool
 	if len(starts) > 0 {
-		ok = jsonscan.MembersAt(stored, starts, find)
+		ok = p.findAt(stored, starts)
 	} else {
 		ok = jsonscan.Members(stored, find)
 	}

@@ -447,7 +447,7 @@ func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(d
 // AppendStoredMembers is AppendStored, also appending to starts the
 // offsets of the doc's top-level members in the JSON it appends (from
 // the JSON's first byte; none when the doc was not a JSON object), for
-// jsonscan.MembersAt.
+// jsonscan.ValueAt.
 func (s *Segment) AppendStoredMembers(dst []byte, starts []uint32, doc uint32) ([]byte, []uint32) {
 	return s.stored.appendDocMembers(dst, starts, doc)
 }

@@ -174,55 +174,41 @@ func MemberStarts(dst []uint32, obj []byte) (_ []uint32, ok bool) {
 	return dst, true
 }
 
-// MembersAt is Members over an object whose members start at starts
-// (MemberStarts of the same bytes): each key and value is found from its
-// offset, and the values between are not read. It reports false when
-// the bytes at an offset are not a member, as for a damaged object.
-func MembersAt(obj []byte, starts []uint32, fn func(key []byte, v Span) (done bool)) bool {
-	for k, st := range starts {
-		i := int(st)
-		if i >= len(obj) || obj[i] != '"' {
-			return false
+// ValueAt is the value of member k of an object whose members start at
+// starts (MemberStarts of the same bytes), its key ending at keyEnd (just
+// past the closing quote): from after the colon to before the comma
+// ahead of the next member, or the object's closing brace, without the
+// spaces around it. It reports false when the bytes there are not a
+// member's, as for a damaged object.
+func ValueAt(obj []byte, starts []uint32, k, keyEnd int) (Span, bool) {
+	i := SkipSpace(obj, keyEnd)
+	if i >= len(obj) || obj[i] != ':' {
+		return Span{}, false
+	}
+	vstart := SkipSpace(obj, i+1)
+	var j int
+	if k+1 < len(starts) {
+		j = int(starts[k+1]) - 1
+		for j > vstart && j < len(obj) && isSpace(obj[j]) {
+			j--
 		}
-		end := SkipString(obj, i)
-		if end < 0 {
-			return false
+		if j <= vstart || j >= len(obj) || obj[j] != ',' {
+			return Span{}, false
 		}
-		key := obj[i+1 : end-1]
-		i = SkipSpace(obj, end)
-		if i >= len(obj) || obj[i] != ':' {
-			return false
+	} else {
+		j = len(obj) - 1
+		for j > vstart && isSpace(obj[j]) {
+			j--
 		}
-		vstart := SkipSpace(obj, i+1)
-		// The value ends before the comma ahead of the next member, or
-		// the object's closing brace.
-		var j int
-		if k+1 < len(starts) {
-			j = int(starts[k+1]) - 1
-			for j > vstart && isSpace(obj[j]) {
-				j--
-			}
-			if j <= vstart || j >= len(obj) || obj[j] != ',' {
-				return false
-			}
-		} else {
-			j = len(obj) - 1
-			for j > vstart && isSpace(obj[j]) {
-				j--
-			}
-			if j <= vstart || obj[j] != '}' {
-				return false
-			}
-		}
-		vend := j
-		for vend > vstart && isSpace(obj[vend-1]) {
-			vend--
-		}
-		if fn(key, Span{Start: vstart, End: vend}) {
-			return true
+		if j <= vstart || obj[j] != '}' {
+			return Span{}, false
 		}
 	}
-	return true
+	vend := j
+	for vend > vstart && isSpace(obj[vend-1]) {
+		vend--
+	}
+	return Span{Start: vstart, End: vend}, true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -36,7 +36,7 @@ func TestSkipString(t *testing.T) {
 	}
 }
 
-// member is one call of the function Members or MembersAt is given.
+// member is one call of the function Members or membersAt is given.
 type member struct {
 	key string
 	v   Span
@@ -48,7 +48,31 @@ func listMembers(obj []byte, starts []uint32) ([]member, bool) {
 	if starts == nil {
 		return out, Members(obj, fn)
 	}
-	return out, MembersAt(obj, starts, fn)
+	return out, membersAt(obj, starts, fn)
+}
+
+// membersAt is Members over an object whose members start at starts,
+// each key found from its offset and each value by ValueAt, as the
+// engine's projection finds them.
+func membersAt(obj []byte, starts []uint32, fn func(key []byte, v Span) (done bool)) bool {
+	for k, st := range starts {
+		i := int(st)
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		end := SkipString(obj, i)
+		if end < 0 {
+			return false
+		}
+		v, ok := ValueAt(obj, starts, k, end)
+		if !ok {
+			return false
+		}
+		if fn(obj[i+1:end-1], v) {
+			return true
+		}
+	}
+	return true
 }
 
 // TestMembersAtMatchesMembers: for random objects (nested values,
