@@ -20,8 +20,8 @@ import (
 // the order the fields name them. Nothing is decoded into maps, so a
 // search's allocations do not grow with its fields or results.
 
-// maxProjected is how many distinct members a projection finds without
-// allocating; more take a slice.
+// maxProjected is how many distinct parts of a member appendParts
+// finds without allocating; more take a slice.
 const maxProjected = 16
 
 // keyText is a member's name from its raw key bytes: the bytes
@@ -43,11 +43,38 @@ func decodeKey(raw []byte) (string, bool) {
 	return name, err == nil
 }
 
-// projection is the members a field list asks for: top-level names in
-// the order first named, each whole or with its named members.
+// projection is a field list worked out once for the documents of a
+// response (storedDoc keeps it from one to the next): the top-level
+// names it asks for, in the order first named, each with its key as
+// written and whether it is asked whole or only in parts. spans is the
+// members found in the document at hand.
 type projection struct {
-	names []string
-	spans []jsonscan.Span // by name; end 0: not found
+	fields []string
+	names  []string
+	keys   []byte          // each name's key as written, `"name":`, end to end
+	keyEnd []int           // by name: where its key ends in keys
+	whole  []bool          // by name: asked whole, not only in parts
+	spans  []jsonscan.Span // by name; end 0: not found
+}
+
+// isFor reports whether p was made for fields (reset).
+func (p *projection) isFor(fields []string) bool { return slices.Equal(p.fields, fields) }
+
+// reset makes p the projection of fields, reusing its slices.
+func (p *projection) reset(fields []string) {
+	p.fields = append(p.fields[:0], fields...)
+	p.names, p.keys, p.keyEnd, p.whole = p.names[:0], p.keys[:0], p.keyEnd[:0], p.whole[:0]
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, ".")
+		if containsString(p.names, name) {
+			continue
+		}
+		p.names = append(p.names, name)
+		p.keys = append(appendString(p.keys, name), ':')
+		p.keyEnd = append(p.keyEnd, len(p.keys))
+		p.whole = append(p.whole, containsString(fields, name))
+	}
+	p.spans = slices.Grow(p.spans[:0], len(p.names))[:len(p.names)]
 }
 
 // findAt finds p's names among the members of obj that start at starts
@@ -124,6 +151,7 @@ func keyEnd(b []byte, i int) (end int, escaped bool) {
 type storedDoc struct {
 	json   []byte
 	starts []uint32
+	proj   projection
 }
 
 var storedDocPool = sync.Pool{New: func() any { return &storedDoc{} }}
@@ -148,38 +176,33 @@ func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
 	d.json, d.starts = seg.AppendStoredMembers(d.json[:0], d.starts[:0], doc)
 }
 
-// appendTo writes d's fields (appendProjected), finding the members
-// from their offsets.
+// appendTo writes d's fields (projection.appendDoc), finding the
+// members from their offsets; the projection is made once for a run of
+// documents with the same field list.
 func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) []byte {
-	return appendProjected(dst, d.json, d.starts, fields, extra)
+	if !d.proj.isFor(fields) {
+		d.proj.reset(fields)
+	}
+	return d.proj.appendDoc(dst, d.json, d.starts, extra)
 }
 
-// appendProjected writes a stored document, or only the requested fields
-// of it, in the order they are named. Dotted names pick members of
-// nested objects and keep the nesting; a member asked whole and in parts
-// is written whole; a name that is not there, or a part of a member that
-// is not an object, is left out. A stored document that cannot be read
-// gives {}. extra, when set, follows (productExtra). starts, when not
-// empty, are where the document's top-level members begin
-// (jsonscan.MemberStarts), read instead of scanning it.
-func appendProjected(dst []byte, stored []byte, starts []uint32, fields []string, extra *productExtra) []byte {
-	if len(fields) == 0 {
+// appendDoc writes a stored document, or only the fields p asks for, in
+// the order they are named. Dotted names pick members of nested objects
+// and keep the nesting; a member asked whole and in parts is written
+// whole; a name that is not there, or a part of a member that is not an
+// object, is left out. A stored document that cannot be read gives {}.
+// extra, when set, follows (productExtra). starts, when not empty, are
+// where the document's top-level members begin (jsonscan.MemberStarts),
+// read instead of scanning it.
+func (p *projection) appendDoc(dst []byte, stored []byte, starts []uint32, extra *productExtra) []byte {
+	if len(p.fields) == 0 {
 		if extra == nil {
 			return append(dst, stored...)
 		}
 		dst = append(dst, stored[:len(stored)-1]...)
 		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
 	}
-	var namesBuf [maxProjected]string
-	var spansBuf [maxProjected]jsonscan.Span
-	p := projection{names: namesBuf[:0], spans: spansBuf[:0]}
-	for _, f := range fields {
-		name, _, _ := strings.Cut(f, ".")
-		if !containsString(p.names, name) {
-			p.names = append(p.names, name)
-			p.spans = append(p.spans, jsonscan.Span{})
-		}
-	}
+	clear(p.spans)
 	found := 0
 	find := func(key []byte, v jsonscan.Span) bool {
 		k, ok := keyText(key)
@@ -204,15 +227,14 @@ func appendProjected(dst []byte, stored []byte, starts []uint32, fields []string
 	}
 	dst = append(dst, '{')
 	first := true
-	for i, name := range p.names {
-		v := p.spans[i]
+	for i, v := range p.spans {
 		if v.End == 0 {
 			continue
 		}
 		raw := stored[v.Start:v.End]
-		if !containsString(fields, name) { // parts only
+		if !p.whole[i] { // parts only
 			var ok bool
-			if dst, ok = appendParts(dst, raw, name, fields, first); ok {
+			if dst, ok = appendParts(dst, raw, p.names[i], p.fields, first); ok {
 				first = false
 			}
 			continue
@@ -221,12 +243,15 @@ func appendProjected(dst []byte, stored []byte, starts []uint32, fields []string
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = appendString(dst, name)
-		dst = append(dst, ':')
+		from := 0
+		if i > 0 {
+			from = p.keyEnd[i-1]
+		}
+		dst = append(dst, p.keys[from:p.keyEnd[i]]...)
 		dst = append(dst, raw...)
 	}
 	if extra != nil {
-		dst = extra.appendTo(dst, first, fields)
+		dst = extra.appendTo(dst, first, p.fields)
 	}
 	return append(dst, '}')
 }
