@@ -15,8 +15,8 @@ import (
 
 // Projection writes the requested members of a stored document straight
 // from its bytes: the index keeps where each top-level member starts,
-// from which each wanted value's bytes are found (one pass over the
-// members when a document has no offsets), and copied as they are, in
+// from which each wanted value's bytes are found (the offsets found by
+// one pass when a document has none), and copied as they are, in
 // the order the fields name them. Nothing is decoded into maps, so a
 // search's allocations do not grow with its fields or results.
 
@@ -55,6 +55,7 @@ type projection struct {
 	keyEnd []int           // by name: where its key ends in keys
 	whole  []bool          // by name: asked whole, not only in parts
 	spans  []jsonscan.Span // by name; end 0: not found
+	starts []uint32        // a document's member offsets when it came without them
 }
 
 // isFor reports whether p was made for fields (reset).
@@ -89,23 +90,13 @@ func (p *projection) findAt(obj []byte, starts []uint32) bool {
 		if i >= len(obj) || obj[i] != '"' {
 			return false
 		}
-		end, escaped := keyEnd(obj, i)
+		end := jsonscan.SkipString(obj, i)
 		if end < 0 {
 			return false
 		}
-		key := obj[i+1 : end-1]
 		match := -1
-		if escaped {
-			if text, ok := decodeKey(key); ok {
-				match = slices.Index(p.names, text)
-			}
-		} else {
-			for j, n := range p.names {
-				if string(key) == n {
-					match = j
-					break
-				}
-			}
+		if text, ok := keyText(obj[i+1 : end-1]); ok {
+			match = slices.Index(p.names, text)
 		}
 		if match < 0 {
 			continue
@@ -123,25 +114,6 @@ func (p *projection) findAt(obj []byte, starts []uint32) bool {
 		}
 	}
 	return true
-}
-
-// keyEnd is jsonscan.SkipString for a key starting at i, also reporting
-// whether it holds an escape; a short plain key is read in one loop.
-func keyEnd(b []byte, i int) (end int, escaped bool) {
-	for j := i + 1; j < len(b) && j < i+33; j++ {
-		switch b[j] {
-		case '"':
-			return j + 1, false
-		case '\\':
-			end := jsonscan.SkipString(b, i)
-			return end, true
-		}
-	}
-	end = jsonscan.SkipString(b, i)
-	if end < 0 {
-		return end, false
-	}
-	return end, bytes.IndexByte(b[i+1:end-1], '\\') >= 0
 }
 
 // storedDoc is a stored document decoded for writing, with the offsets
@@ -191,9 +163,9 @@ func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) [
 // and keep the nesting; a member asked whole and in parts is written
 // whole; a name that is not there, or a part of a member that is not an
 // object, is left out. A stored document that cannot be read gives {}.
-// extra, when set, follows (productExtra). starts, when not empty, are
-// where the document's top-level members begin (jsonscan.MemberStarts),
-// read instead of scanning it.
+// extra, when set, follows (productExtra). starts are where the
+// document's top-level members begin (jsonscan.MemberStarts); when
+// empty, they are found by scanning it.
 func (p *projection) appendDoc(dst []byte, stored []byte, starts []uint32, extra *productExtra) []byte {
 	if len(p.fields) == 0 {
 		if extra == nil {
@@ -202,27 +174,15 @@ func (p *projection) appendDoc(dst []byte, stored []byte, starts []uint32, extra
 		dst = append(dst, stored[:len(stored)-1]...)
 		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
 	}
-	clear(p.spans)
-	found := 0
-	find := func(key []byte, v jsonscan.Span) bool {
-		k, ok := keyText(key)
-		for i, n := range p.names {
-			if ok && k == n {
-				if p.spans[i].End == 0 {
-					found++
-				}
-				p.spans[i] = v
-			}
+	if len(starts) == 0 { // no offsets kept (tests, or an empty object): find them
+		var ok bool
+		if p.starts, ok = jsonscan.MemberStarts(p.starts[:0], stored); !ok {
+			return append(dst, "{}"...)
 		}
-		return found == len(p.names) // the rest is not read: Aisle wrote it, with each key once
+		starts = p.starts
 	}
-	var ok bool
-	if len(starts) > 0 {
-		ok = p.findAt(stored, starts)
-	} else {
-		ok = jsonscan.Members(stored, find)
-	}
-	if !ok {
+	clear(p.spans)
+	if !p.findAt(stored, starts) {
 		return append(dst, "{}"...)
 	}
 	dst = append(dst, '{')

