@@ -53,10 +53,8 @@ func AisleSearcher(g *engine.Generation) Searcher {
 func Compare(searchers []Searcher, c Class, reqs []Request, rounds int) ([]Result, error) {
 	const block = 50
 	for _, s := range searchers {
-		for i := range reqs {
-			if err := s.Search(&reqs[i], c); err != nil {
-				return nil, fmt.Errorf("%s, class %s: %w", s.Name, c, err)
-			}
+		if err := s.untimed(c, reqs, 0, len(reqs)); err != nil {
+			return nil, err
 		}
 	}
 	lats := make([][]time.Duration, len(searchers))
@@ -69,18 +67,16 @@ func Compare(searchers []Searcher, c Class, reqs []Request, rounds int) ([]Resul
 			for k := range searchers {
 				// Alternate who goes first each block.
 				s := (k + lo/block + round) % len(searchers)
-				for j := lo - lead; j < lo; j++ {
-					if err := searchers[s].Search(&reqs[(j+len(reqs))%len(reqs)], c); err != nil {
-						return nil, fmt.Errorf("%s, class %s: %w", searchers[s].Name, c, err)
-					}
+				if err := searchers[s].untimed(c, reqs, lo-lead, lead); err != nil {
+					return nil, err
 				}
 				runtime.ReadMemStats(&ms)
 				before := ms.Mallocs
 				t0 := time.Now()
 				for i := lo; i < hi; i++ {
 					q0 := time.Now()
-					if err := searchers[s].Search(&reqs[i], c); err != nil {
-						return nil, fmt.Errorf("%s, class %s: %w", searchers[s].Name, c, err)
+					if err := searchers[s].answer(&reqs[i], c); err != nil {
+						return nil, err
 					}
 					lats[s] = append(lats[s], time.Since(q0))
 				}
@@ -98,6 +94,24 @@ func Compare(searchers []Searcher, c Class, reqs []Request, rounds int) ([]Resul
 			P50us: micros(p50), P95us: micros(p95), P99us: micros(p99), AllocsPerQuery: float64(mallocs[s]) / float64(n)}
 	}
 	return out, nil
+}
+
+// answer is s.Search with the engine and class named in its error.
+func (s Searcher) answer(r *Request, c Class) error {
+	if err := s.Search(r, c); err != nil {
+		return fmt.Errorf("%s, class %s: %w", s.Name, c, err)
+	}
+	return nil
+}
+
+// untimed answers n of reqs from from on, going round past either end.
+func (s Searcher) untimed(c Class, reqs []Request, from, n int) error {
+	for j := from; j < from+n; j++ {
+		if err := s.answer(&reqs[((j%len(reqs))+len(reqs))%len(reqs)], c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lead is how many requests an engine answers, untimed, before each

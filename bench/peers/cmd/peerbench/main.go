@@ -150,7 +150,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		ndcg[name] = p.search
 	}
 
-	for g.Warming() {
+	for g.Warming() && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
 	fmt.Fprintf(stderr, "waiting for the engines' background work to end…\n")
