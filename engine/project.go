@@ -17,8 +17,11 @@ import (
 // from its bytes: the index keeps where each top-level member starts,
 // from which each wanted value's bytes are found (the offsets found by
 // one pass when a document has none), and copied as they are, in
-// the order the fields name them. Nothing is decoded into maps, so a
-// search's allocations do not grow with its fields or results.
+// the order the fields name them. The document is decompressed only
+// through the last member wanted (index.StoredReader), and nothing is
+// decoded into maps, so a search's allocations do not grow with its
+// fields or results, and a field list costs less than the whole
+// document.
 
 // maxProjected is how many distinct parts of a member appendParts
 // finds without allocating; more take a slice.
@@ -78,21 +81,33 @@ func (p *projection) reset(fields []string) {
 	p.spans = slices.Grow(p.spans[:0], len(p.names))[:len(p.names)]
 }
 
-// findAt finds p's names among the members of obj that start at starts
-// (jsonscan.MemberStarts): a key whose bytes are a name's is that
-// member, one holding an escape is decoded first, and only a found
-// member's value is delimited (jsonscan.ValueAt). It stops once every
-// name is found, and reports false for bytes that are not a member.
-func (p *projection) findAt(obj []byte, starts []uint32) bool {
+// findAt finds p's names among the members of the document r reads,
+// which start at starts (jsonscan.MemberStarts), decoding it only
+// through the member after the last name found: a key whose bytes are a
+// name's is that member, one holding an escape is decoded first, and
+// only a found member's value is delimited (jsonscan.ValueAt). It stops
+// once every name is found, and reports false for bytes that are not a
+// member or do not decode. obj is the document as far as decoded, which
+// holds every span found.
+func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte, ok bool) {
 	found := 0
 	for k, st := range starts {
+		next := r.Len()
+		if k+1 < len(starts) {
+			next = int(starts[k+1])
+		}
+		if len(obj) < next {
+			if obj = r.Through(next); len(obj) < next {
+				return obj, false
+			}
+		}
 		i := int(st)
 		if i >= len(obj) || obj[i] != '"' {
-			return false
+			return obj, false
 		}
 		end := jsonscan.SkipString(obj, i)
 		if end < 0 {
-			return false
+			return obj, false
 		}
 		match := -1
 		if text, ok := keyText(obj[i+1 : end-1]); ok {
@@ -103,27 +118,27 @@ func (p *projection) findAt(obj []byte, starts []uint32) bool {
 		}
 		v, ok := jsonscan.ValueAt(obj, starts, k, end)
 		if !ok {
-			return false
+			return obj, false
 		}
 		if p.spans[match].End == 0 {
 			found++
 		}
 		p.spans[match] = v
 		if found == len(p.names) {
-			return true // the rest is not read: Aisle wrote it, with each key once
+			return obj, true // the rest is not read: Aisle wrote it, with each key once
 		}
 	}
-	return true
+	return obj, true
 }
 
-// storedDoc is a stored document decoded for writing, with the offsets
-// of its top-level members (index.Segment.AppendStoredMembers) when a
-// field list needs them, reused from one document to the next and, from
-// a pool (getStoredDoc), from one response to the next.
+// storedDoc is a stored document read for writing: decoded whole for a
+// response without a field list, or read as far as its field list needs
+// (index.StoredReader). It is reused from one document to the next and,
+// from a pool (getStoredDoc), from one response to the next.
 type storedDoc struct {
-	json   []byte
-	starts []uint32
-	proj   projection
+	json []byte
+	rd   index.StoredReader
+	proj projection
 }
 
 var storedDocPool = sync.Pool{New: func() any { return &storedDoc{} }}
@@ -133,56 +148,67 @@ var storedDocPool = sync.Pool{New: func() any { return &storedDoc{} }}
 func getStoredDoc() *storedDoc { return storedDocPool.Get().(*storedDoc) }
 
 func putStoredDoc(d *storedDoc) {
-	if cap(d.json) <= 1<<20 {
+	if cap(d.json) <= 1<<20 && d.rd.Retained() <= 1<<20 {
 		storedDocPool.Put(d)
 	}
 }
 
-// load decodes doc of seg into d, and its members' offsets for fields
-// (none for a whole document).
+// load reads doc of seg into d: decoded whole for no field list, or
+// ready to be decoded as far as fields need.
 func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
 	if len(fields) == 0 {
-		d.json, d.starts = seg.AppendStored(d.json[:0], doc), d.starts[:0]
+		d.json = seg.AppendStored(d.json[:0], doc)
 		return
 	}
-	d.json, d.starts = seg.AppendStoredMembers(d.json[:0], d.starts[:0], doc)
+	seg.ReadStored(&d.rd, doc)
 }
 
-// appendTo writes d's fields (projection.appendDoc), finding the
-// members from their offsets; the projection is made once for a run of
-// documents with the same field list.
+// appendTo writes d whole, or its fields (projection.appendDoc); the
+// projection is made once for a run of documents with the same field
+// list.
 func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) []byte {
+	if len(fields) == 0 {
+		return appendWhole(dst, d.json, extra)
+	}
 	if !d.proj.isFor(fields) {
 		d.proj.reset(fields)
 	}
-	return d.proj.appendDoc(dst, d.json, d.starts, extra)
+	return d.proj.appendDoc(dst, &d.rd, extra)
 }
 
-// appendDoc writes a stored document, or only the fields p asks for, in
-// the order they are named. Dotted names pick members of nested objects
-// and keep the nesting; a member asked whole and in parts is written
-// whole; a name that is not there, or a part of a member that is not an
-// object, is left out. A stored document that cannot be read gives {}.
-// extra, when set, follows (productExtra). starts are where the
-// document's top-level members begin (jsonscan.MemberStarts); when
-// empty, they are found by scanning it.
-func (p *projection) appendDoc(dst []byte, stored []byte, starts []uint32, extra *productExtra) []byte {
-	if len(p.fields) == 0 {
-		if extra == nil {
-			return append(dst, stored...)
-		}
-		dst = append(dst, stored[:len(stored)-1]...)
-		return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
+// appendWhole writes a stored document as it is, extra (when set)
+// before its closing brace.
+func appendWhole(dst, stored []byte, extra *productExtra) []byte {
+	if extra == nil {
+		return append(dst, stored...)
 	}
+	dst = append(dst, stored[:len(stored)-1]...)
+	return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
+}
+
+// appendDoc writes the document r reads, or only the fields p asks
+// for, in the order they are named. Dotted names pick members of nested
+// objects and keep the nesting; a member asked whole and in parts is
+// written whole; a name that is not there, or a part of a member that
+// is not an object, is left out. A stored document that cannot be read
+// gives {}. extra, when set, follows (productExtra). The members are
+// found from r's offsets (r.Starts), or by scanning the document when
+// it has none.
+func (p *projection) appendDoc(dst []byte, r *index.StoredReader, extra *productExtra) []byte {
+	if len(p.fields) == 0 {
+		return appendWhole(dst, r.Through(r.Len()), extra)
+	}
+	starts := r.Starts
 	if len(starts) == 0 { // no offsets kept (tests, or an empty object): find them
 		var ok bool
-		if p.starts, ok = jsonscan.MemberStarts(p.starts[:0], stored); !ok {
+		if p.starts, ok = jsonscan.MemberStarts(p.starts[:0], r.Through(r.Len())); !ok {
 			return append(dst, "{}"...)
 		}
 		starts = p.starts
 	}
 	clear(p.spans)
-	if !p.findAt(stored, starts) {
+	stored, ok := p.findAt(r, starts)
+	if !ok {
 		return append(dst, "{}"...)
 	}
 	dst = append(dst, '{')

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
 	"github.com/goccy/go-json"
 )
@@ -182,7 +186,9 @@ func TestProjectionKeptAcrossFieldLists(t *testing.T) {
 	if !ok {
 		t.Fatal("no offsets")
 	}
-	d := &storedDoc{json: doc, starts: starts}
+	d := &storedDoc{json: doc}
+	d.rd.Reset(doc)
+	d.rd.Starts = starts
 	lists := [][]string{{"title", "price"}, {"title", "price"}, {"url", "extraData.size"}, nil, {"price", "title"}, {"url", "extraData.size"}, {}, {"title"}}
 	for i, fields := range lists {
 		want := string(appendProjected(nil, doc, starts, fields, nil))
@@ -235,7 +241,10 @@ func FuzzProjection(f *testing.F) {
 func appendProjected(dst, stored []byte, starts []uint32, fields []string, extra *productExtra) []byte {
 	var p projection
 	p.reset(fields)
-	return p.appendDoc(dst, stored, starts, extra)
+	var r index.StoredReader
+	r.Reset(stored)
+	r.Starts = append(r.Starts, starts...)
+	return p.appendDoc(dst, &r, extra)
 }
 
 // BenchmarkProjection: a demo product with no field list, 4 fields and
@@ -256,14 +265,90 @@ func BenchmarkProjection(b *testing.B) {
 				var dst []byte
 				var p projection
 				p.reset(fields)
+				var r index.StoredReader
+				r.Reset(doc)
+				r.Starts = starts
 				extra := &productExtra{score: 2, search: true}
 				for b.Loop() {
-					dst = p.appendDoc(dst[:0], doc, starts, extra)
+					dst = p.appendDoc(dst[:0], &r, extra)
 				}
-				if testing.AllocsPerRun(10, func() { dst = p.appendDoc(dst[:0], doc, starts, extra) }) != 0 {
+				if testing.AllocsPerRun(10, func() { dst = p.appendDoc(dst[:0], &r, extra) }) != 0 {
 					b.Fatal("the projection allocates")
 				}
 			})
 		}
+	}
+}
+
+// TestProjectionFromSegment: over demo products in a built (compressed)
+// segment, a field list read through index.StoredReader writes what
+// decoding the whole document into maps writes, one storedDoc serving
+// doc after doc and list after list; a list of the first member
+// decompresses less than a third of a document.
+func TestProjectionFromSegment(t *testing.T) {
+	w := demo.EnglishConfig()
+	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(500, 7, fn) }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg := g.Products
+	r := rand.New(rand.NewPCG(8, 1))
+	names := []string{"productNumber", "title", "price", "brand", "url", "extraData.color", "extraDataNumber.rating", "hierarchies", "created", "missing", "description"}
+	d := getStoredDoc()
+	defer putStoredDoc(d)
+	decoded, whole := 0, 0
+	for doc := range uint32(seg.Slots()) {
+		stored := seg.Stored(doc)
+		var fields []string
+		for range 1 + r.IntN(5) {
+			fields = append(fields, names[r.IntN(len(names))])
+		}
+		if hasRepeatedPart(fields) {
+			continue
+		}
+		want := string(appendProjectedMaps(nil, stored, fields, nil))
+		d.load(seg, doc, fields)
+		if got := string(d.appendTo(nil, fields, nil)); got != want {
+			t.Fatalf("doc %d with %q:\n got  %s\n want %s", doc, fields, got, want)
+		}
+		d.load(seg, doc, []string{"productNumber"})
+		if got, want := string(d.appendTo(nil, []string{"productNumber"}, nil)), string(appendProjectedMaps(nil, stored, []string{"productNumber"}, nil)); got != want {
+			t.Fatalf("doc %d: %s, want %s", doc, got, want)
+		}
+		decoded += len(d.rd.Through(0))
+		whole += len(stored)
+	}
+	if whole == 0 || decoded*3 > whole {
+		t.Fatalf("a productNumber list decompressed %d of %d bytes", decoded, whole)
+	}
+}
+
+// BenchmarkStoredFields: one demo product out of 50,000 at random, read
+// from its compressed entry and written whole or with a field list
+// (what each result of a search costs); a list of early members
+// decompresses only those.
+func BenchmarkStoredFields(b *testing.B) {
+	w := demo.EnglishConfig()
+	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(50000, 42, fn) }}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	docs := make([]uint32, 4096)
+	for i := range docs {
+		docs[i] = uint32(r.IntN(g.Products.Slots()))
+	}
+	for _, fields := range [][]string{nil, {"productNumber"}, {"productNumber", "title", "price", "url"}, {"productNumber", "title", "brand", "price"}, {"productNumber", "title", "price", "missing"}} {
+		b.Run(fmt.Sprint(len(fields), "_fields_", strings.Join(fields, "_")), func(b *testing.B) {
+			b.ReportAllocs()
+			d := getStoredDoc()
+			dst := make([]byte, 0, 64<<10)
+			i := 0
+			for b.Loop() {
+				d.load(g.Products, docs[i&4095], fields)
+				dst = d.appendTo(dst[:0], fields, nil)
+				i++
+			}
+		})
 	}
 }

@@ -444,14 +444,6 @@ func (s *Segment) Surface(i int) (word string, term uint32) {
 // endian: a view into the segment, read only.
 func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(doc) }
 
-// AppendStoredMembers is AppendStored, also appending to starts the
-// offsets of the doc's top-level members in the JSON it appends (from
-// the JSON's first byte; none when the doc was not a JSON object), for
-// jsonscan.ValueAt.
-func (s *Segment) AppendStoredMembers(dst []byte, starts []uint32, doc uint32) ([]byte, []uint32) {
-	return s.stored.appendDocMembers(dst, starts, doc)
-}
-
 // SameText reports whether o holds s's text as s does, shared: the same
 // postings, field lengths, docs and key order (o derived from s by
 // column changes, WithColumns). What is computed from those alone, as
