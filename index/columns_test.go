@@ -290,7 +290,7 @@ func TestWithColumnsDisplayForms(t *testing.T) {
 
 // TestStoredOverlayFlattens: past overlayMax replaced docs the stored docs
 // are laid out again, every doc as the overlay had it, each keeping its
-// title hashes through the column changes.
+// title hashes through the column changes, the member names counted.
 func TestStoredOverlayFlattens(t *testing.T) {
 	raw := make([][]byte, 10000)
 	for i := range raw {
@@ -324,6 +324,11 @@ func TestStoredOverlayFlattens(t *testing.T) {
 		if got := out.titleHashes(d); !bytes.Equal(got, titles[d]) {
 			t.Fatalf("doc %d: title hashes %x, want %x", d, got, titles[d])
 		}
+	}
+	n := len(changes)
+	want := map[string]int{"new": n, "title": len(raw), "productNumber": len(raw) - n, "url": len(raw) - n}
+	if got := out.names.Counts(); !maps.Equal(got, want) {
+		t.Errorf("flattened: member names %v, want %v", got, want)
 	}
 }
 

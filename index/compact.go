@@ -73,7 +73,7 @@ func (s *Segment) Compact() *Segment {
 			docs[i] = s.stored.doc(d)
 		}
 		out.stored = packDocs(docs)
-		out.stored.dict, out.stored.dictData = s.stored.dict, s.stored.dictData
+		out.stored.dict, out.stored.dictData, out.stored.names = s.stored.dict, s.stored.dictData, s.stored.names
 		for f := range s.fieldLen {
 			out.fieldLen[f] = permute(s.fieldLen[f], byNew)
 		}

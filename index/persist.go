@@ -72,6 +72,10 @@ type segMeta struct {
 	Words       int `json:"words,omitempty"`       // surface words
 	WordBytes   int `json:"wordBytes,omitempty"`   // their text
 	AltKeys     int `json:"altKeys,omitempty"`     // (key, doc) pairs of alternative keys
+	// Members is the docs' top-level member names, each with how many
+	// docs have it (MemberNames); absent when not known, as in segments
+	// saved before they were kept.
+	Members map[string]int `json:"members,omitempty"`
 }
 
 // sizeHint is a saved size bounded by what n docs plausibly hold
@@ -113,7 +117,8 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
 	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
 		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text),
-		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text), AltKeys: max(0, len(s.keyDoc.docs)-int(s.n))}
+		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text), AltKeys: max(0, len(s.keyDoc.docs)-int(s.n)),
+		Members: s.stored.names.Counts()}
 	for d := range s.n {
 		meta.StoredBytes += len(s.stored.doc(d))
 	}
@@ -568,6 +573,7 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 	if loaded != n {
 		return fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
 	}
+	s.stored.names = memberNamesOf(meta.Members)
 	alts := makeHuge[keyID](0, sizeHint(meta.AltKeys, n, 64))
 	var docs []uint32
 	err = r.Scan(p(kAltKey), func(k, v []byte) error {

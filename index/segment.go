@@ -74,6 +74,10 @@ func (s *Segment) Order() []uint32 { return s.order }
 // dst across docs.
 func (s *Segment) AppendStored(dst []byte, doc uint32) []byte { return s.stored.appendDoc(dst, doc) }
 
+// MemberNames is the top-level member names the segment's docs have
+// (nil when not known: every name may be there).
+func (s *Segment) MemberNames() *MemberNames { return s.stored.names }
+
 // Stored is the JSON object of a doc, in a new slice.
 func (s *Segment) Stored(doc uint32) []byte { return s.stored.appendDoc(nil, doc) }
 

@@ -32,6 +32,8 @@ type storedDocs struct {
 	ver  uint64
 	// extra is how many docs follow data's, all in over.
 	extra uint32
+	// names is the docs' top-level member names (nil: not known).
+	names *MemberNames
 }
 
 // storedOverlay is the docs a chain of writes replaced or added, every
@@ -143,12 +145,20 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 	encoded := make([][]byte, len(changes))
 	ids := make([]uint32, len(changes))
 	old := uint32(sd.count())
+	var names nameDelta
 	eachRange(len(changes), 1024, func(lo, hi int) {
 		var buf []byte
 		var starts []uint32
+		var batch nameBatch
+		var was StoredReader
+		defer names.flush(&batch)
 		for i := lo; i < hi; i++ {
 			c := &changes[i]
 			ids[i] = c.Doc
+			if sd.names != nil && c.Doc < old { // the names it had, counted out
+				sd.read(&was, c.Doc)
+				batch.addDoc(was.Through(was.Len()), was.Starts, -1)
+			}
 			if len(c.Stored) == 0 { // a removed doc: an empty entry
 				encoded[i] = []byte{}
 				continue
@@ -160,6 +170,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 				hashes = e.hashes
 			}
 			starts, _ = jsonscan.MemberStarts(starts[:0], c.Stored)
+			batch.addDoc(c.Stored, starts, 1)
 			payload := c.Stored
 			if sd.dict != nil {
 				buf = sd.dict.Encode(buf[:cap(buf)], c.Stored)
@@ -168,6 +179,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 			encoded[i] = appendEntry(make([]byte, 0, 2*binary.MaxVarintLen32+len(hashes)+2*len(starts)+len(payload)), hashes, starts, payload)
 		}
 	})
+	out.names = sd.names.apply(&names)
 	ver, ok := uint64(0), false
 	if sd.over != nil {
 		ver, ok = sd.over.claim(sd.ver)
@@ -192,7 +204,7 @@ func overlayMax(n int) int { return max(4096, n/8) }
 // copying on every core.
 func (sd storedDocs) flatten() storedDocs {
 	n := sd.count()
-	out := storedDocs{dict: sd.dict, dictData: sd.dictData, off: make([]uint64, n+1)}
+	out := storedDocs{dict: sd.dict, dictData: sd.dictData, names: sd.names, off: make([]uint64, n+1)}
 	for d := range uint32(n) {
 		out.off[d+1] = out.off[d] + uint64(len(sd.doc(d)))
 	}
@@ -251,16 +263,21 @@ const dictSample = s2.MaxDictSize
 
 // compressDocs makes the entries of raw docs with their title hashes
 // (titles[i]: doc i's, 2 bytes a word), compressing the JSON on every
-// core when a dictionary can be made; raw is left untouched.
+// core when a dictionary can be made, and gathers their member names;
+// raw is left untouched.
 func compressDocs(raw, titles [][]byte) storedDocs {
+	var names nameDelta
 	entries := func(payload func(i int, buf []byte) []byte) [][]byte {
 		docs := make([][]byte, len(raw))
 		eachRange(len(raw), 1024, func(lo, hi int) {
 			var arena byteArena
 			var buf, entry []byte
 			var starts []uint32
+			var batch nameBatch
+			defer names.flush(&batch)
 			for i := lo; i < hi; i++ {
 				starts, _ = jsonscan.MemberStarts(starts[:0], raw[i])
+				batch.addDoc(raw[i], starts, 1)
 				buf = payload(i, buf[:cap(buf)])
 				entry = appendEntry(entry[:0], titles[i], starts, buf)
 				docs[i] = arena.copy(entry)
@@ -270,7 +287,9 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 	}
 	asIs := func(i int, _ []byte) []byte { return raw[i] }
 	if len(raw) == 0 {
-		return packDocs(raw)
+		out := packDocs(raw)
+		out.names = names.built()
+		return out
 	}
 	// Sample docs spread over the whole catalog, so the dictionary holds
 	// every department's words, not the first one's.
@@ -283,16 +302,17 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 	for i := 0; i < len(raw) && len(sample) < dictSample; i += step {
 		sample = append(sample, raw[i]...)
 	}
-	if len(sample) < s2.MinDictSize {
-		return packDocs(entries(asIs))
+	var dict *s2.Dict
+	if len(sample) >= s2.MinDictSize {
+		dict = s2.MakeDict(sample, raw[0][:min(len(raw[0]), 16)])
 	}
-	start := raw[0][:min(len(raw[0]), 16)]
-	dict := s2.MakeDict(sample, start)
 	if dict == nil {
-		return packDocs(entries(asIs))
+		out := packDocs(entries(asIs))
+		out.names = names.built()
+		return out
 	}
 	out := packDocs(entries(func(i int, buf []byte) []byte { return dict.Encode(buf, raw[i]) }))
-	out.dict, out.dictData = dict, dict.Bytes()
+	out.dict, out.dictData, out.names = dict, dict.Bytes(), names.built()
 	return out
 }
 

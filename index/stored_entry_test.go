@@ -2,7 +2,9 @@ package index
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -40,7 +42,11 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 		return strings.Join(b, " ")
 	}
 	doc := func(key string) Doc {
-		return Doc{Key: key, Stored: fmt.Appendf(nil, `{"productNumber":%q, "n":[%d,{"a":"}"}]}`, key, r.IntN(100)),
+		stored := fmt.Appendf(nil, `{"productNumber":%q, "n":[%d,{"a":"}"}]}`, key, r.IntN(100))
+		if r.IntN(3) == 0 { // a name written with an escape, and one only some docs have
+			stored = fmt.Appendf(nil, `{"productNumber":%q,"\u0062rand":"B","n":[%d]}`, key, r.IntN(100))
+		}
+		return Doc{Key: key, Stored: stored,
 			Text: [NumTextFields][]string{FieldTitle: {title()}, FieldDescription: {title()}}}
 	}
 	var docs []Doc
@@ -51,9 +57,17 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 	check := func(name string, s *Segment) {
 		t.Helper()
 		words := 0
+		names := map[string]int{} // the live docs' top-level names, counted
 		for d := range uint32(s.Slots()) {
 			if !s.All().Contains(d) {
 				continue
+			}
+			var top map[string]json.RawMessage
+			if err := json.Unmarshal(byKey[s.Key(d)].Stored, &top); err != nil {
+				t.Fatal(err)
+			}
+			for k := range top {
+				names[k]++
 			}
 			want := wantTitleHashes(an, byKey[s.Key(d)])
 			if got := s.TitleHashes(d); !bytes.Equal(got, want) {
@@ -74,6 +88,17 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 		}
 		if words < s.Len() {
 			t.Fatalf("%s: %d title words in %d docs: too few to test", name, words, s.Len())
+		}
+		if got := s.MemberNames().Counts(); !maps.Equal(got, names) {
+			t.Fatalf("%s: member names %v, want %v", name, got, names)
+		}
+		for k := range names {
+			if !s.MemberNames().Has(k) {
+				t.Fatalf("%s: no member name %q", name, k)
+			}
+		}
+		if s.MemberNames().Has("missing") {
+			t.Fatalf("%s: a member name no doc has", name)
 		}
 	}
 	for i := range docs {
