@@ -59,6 +59,12 @@ type projection struct {
 	whole  []bool          // by name: asked whole, not only in parts
 	spans  []jsonscan.Span // by name; end 0: not found
 	starts []uint32        // a document's member offsets when it came without them
+	// absent is, by name, whether no document of the segment at hand
+	// has it (forNames; none until then), and want how many names are
+	// not: findAt stops once it has found those.
+	absent []bool
+	want   int
+	from   *index.MemberNames // what absent was worked out from
 }
 
 // isFor reports whether p was made for fields (reset).
@@ -79,6 +85,26 @@ func (p *projection) reset(fields []string) {
 		p.whole = append(p.whole, containsString(fields, name))
 	}
 	p.spans = slices.Grow(p.spans[:0], len(p.names))[:len(p.names)]
+	p.absent = slices.Grow(p.absent[:0], len(p.names))[:len(p.names)]
+	clear(p.absent)
+	p.want, p.from = len(p.names), nil
+}
+
+// forNames marks the names no document has, by the top-level names of
+// the segment the documents come from (index.Segment.MemberNames; nil:
+// not known, and none is marked), so that a document is not read to its
+// end for a name that cannot be in it.
+func (p *projection) forNames(m *index.MemberNames) {
+	if m == p.from {
+		return
+	}
+	p.from, p.want = m, 0
+	for i, name := range p.names {
+		p.absent[i] = !m.Has(name)
+		if !p.absent[i] {
+			p.want++
+		}
+	}
 }
 
 // findAt finds p's names among the members of the document r reads,
@@ -91,6 +117,9 @@ func (p *projection) reset(fields []string) {
 // holds every span found.
 func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte, ok bool) {
 	found := 0
+	if p.want == 0 {
+		return obj, true // no name is in any document
+	}
 	for k, st := range starts {
 		next := r.Len()
 		if k+1 < len(starts) {
@@ -120,11 +149,11 @@ func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte,
 		if !ok {
 			return obj, false
 		}
-		if p.spans[match].End == 0 {
+		if p.spans[match].End == 0 && !p.absent[match] {
 			found++
 		}
 		p.spans[match] = v
-		if found == len(p.names) {
+		if found == p.want {
 			return obj, true // the rest is not read: Aisle wrote it, with each key once
 		}
 	}
@@ -154,12 +183,17 @@ func putStoredDoc(d *storedDoc) {
 }
 
 // load reads doc of seg into d: decoded whole for no field list, or
-// ready to be decoded as far as fields need.
+// ready to be decoded as far as fields need, with the projection of
+// fields made for seg's documents.
 func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
 	if len(fields) == 0 {
 		d.json = seg.AppendStored(d.json[:0], doc)
 		return
 	}
+	if !d.proj.isFor(fields) {
+		d.proj.reset(fields)
+	}
+	d.proj.forNames(seg.MemberNames())
 	seg.ReadStored(&d.rd, doc)
 }
 

@@ -284,7 +284,8 @@ func BenchmarkProjection(b *testing.B) {
 // segment, a field list read through index.StoredReader writes what
 // decoding the whole document into maps writes, one storedDoc serving
 // doc after doc and list after list; a list of the first member
-// decompresses less than a third of a document.
+// decompresses less than a third of a document, and so does one that
+// adds a name no document of the segment has (index.MemberNames).
 func TestProjectionFromSegment(t *testing.T) {
 	w := demo.EnglishConfig()
 	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(500, 7, fn) }}, nil)
@@ -320,6 +321,48 @@ func TestProjectionFromSegment(t *testing.T) {
 	}
 	if whole == 0 || decoded*3 > whole {
 		t.Fatalf("a productNumber list decompressed %d of %d bytes", decoded, whole)
+	}
+	// A name no document has is not looked for to each document's end;
+	// one the next segment's documents have is found there, by the same
+	// storedDoc.
+	plain, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
+		return demo.Each(500, 7, func(p *catalog.Product) error {
+			p.GroupingKey = ""
+			return fn(p)
+		})
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Products.MemberNames().Has("groupingKey") || !seg.MemberNames().Has("groupingKey") {
+		t.Fatal("groupingKey is not only in the demo's own products")
+	}
+	list := []string{"productNumber", "groupingKey", "title"}
+	decoded, whole = 0, 0
+	for doc := range uint32(plain.Products.Slots()) {
+		d.load(plain.Products, doc, list)
+		if got, want := string(d.appendTo(nil, list, nil)), string(appendProjectedMaps(nil, plain.Products.Stored(doc), list, nil)); got != want {
+			t.Fatalf("doc %d: %s, want %s", doc, got, want)
+		}
+		decoded += len(d.rd.Through(0))
+		whole += d.rd.Len()
+	}
+	if decoded*3 > whole {
+		t.Fatalf("a list with a name no document has decompressed %d of %d bytes", decoded, whole)
+	}
+	grouped := 0
+	for doc := range uint32(seg.Slots()) {
+		d.load(seg, doc, list)
+		got, want := string(d.appendTo(nil, list, nil)), string(appendProjectedMaps(nil, seg.Stored(doc), list, nil))
+		if got != want {
+			t.Fatalf("after a segment without groupingKey, doc %d of one with it: %s, want %s", doc, got, want)
+		}
+		if strings.Contains(got, `"groupingKey"`) {
+			grouped++
+		}
+	}
+	if grouped == 0 {
+		t.Fatal("no groupingKey written: nothing tested")
 	}
 }
 
