@@ -102,6 +102,29 @@ type part struct {
 	joined     bool // joined to the previous part by - or /
 }
 
+// Form is a folded word's form: the word as written, less the
+// language's plural ending, so "drills" and "drill" are one form where
+// "drilling" is another (their stem, drill, is one). A title word whose
+// form is a query word's matches it exactly (engine's exact forms). In
+// English it is Harman's S-stemmer ("ies" to "y", "es" to "e", a final
+// "s" dropped, except after "u" or "s" and in words of three letters or
+// fewer); in the other languages, and for a word with a digit, the
+// word itself.
+func (a *Analyzer) Form(word string) string {
+	if a.lang != English || len(word) <= 3 || hasDigit(word) {
+		return word
+	}
+	switch {
+	case strings.HasSuffix(word, "ies") && !strings.HasSuffix(word, "eies") && !strings.HasSuffix(word, "aies"):
+		return word[:len(word)-3] + "y"
+	case strings.HasSuffix(word, "es") && !strings.HasSuffix(word, "aes") && !strings.HasSuffix(word, "ees") && !strings.HasSuffix(word, "oes"):
+		return word[:len(word)-1]
+	case strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "us") && !strings.HasSuffix(word, "ss"):
+		return word[:len(word)-1]
+	}
+	return word
+}
+
 // Stem stems one folded word; numeric words come back unchanged.
 func (a *Analyzer) Stem(word string) string {
 	if a.stem == nil || len(word) < 3 || hasDigit(word) {

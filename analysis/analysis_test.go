@@ -323,3 +323,34 @@ func TestFoldPhrase(t *testing.T) {
 		}
 	}
 }
+
+// TestForm: an English word's form drops its plural ending (Harman's
+// S-stemmer) and keeps the rest; other languages, numbers and short
+// words keep the word.
+func TestForm(t *testing.T) {
+	en, de := New(English), New(German)
+	for _, tc := range []struct {
+		an         *Analyzer
+		word, want string
+	}{
+		{en, "drills", "drill"},
+		{en, "drill", "drill"},
+		{en, "drilling", "drilling"},
+		{en, "batteries", "battery"},
+		{en, "series", "sery"}, // the rule's known quirk: both sides alike
+		{en, "hoses", "hose"},
+		{en, "boxes", "boxe"},
+		{en, "trees", "tree"},
+		{en, "shoes", "shoe"},
+		{en, "glass", "glass"},
+		{en, "cactus", "cactus"},
+		{en, "gas", "gas"},
+		{en, "2x4s", "2x4s"},
+		{de, "schrauben", "schrauben"},
+		{de, "autos", "autos"},
+	} {
+		if got := tc.an.Form(tc.word); got != tc.want {
+			t.Errorf("%s Form(%q) = %q, want %q", tc.an.lang, tc.word, got, tc.want)
+		}
+	}
+}
