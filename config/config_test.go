@@ -550,6 +550,17 @@ func TestProximity(t *testing.T) {
 	})
 }
 
+// TestExactForms: a version's exact forms' weight is between 0 and 1.
+func TestExactForms(t *testing.T) {
+	checkCases(t, "exactforms.txt", []parseCase{
+		{"off", set(version, "exactForms", 0), true},
+		{"a weight", set(version, "exactForms", 0.3), true},
+		{"negative", set(version, "exactForms", -0.1), false},
+		{"above 1", set(version, "exactForms", 1.5), false},
+		{"not a number", set(version, "exactForms", "high"), false},
+	})
+}
+
 // TestK1: a version's BM25 k1 is above 0 and at most 10.
 func TestK1(t *testing.T) {
 	checkCases(t, "k1.txt", []parseCase{

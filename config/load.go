@@ -278,6 +278,9 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 	if p := v.Proximity; p != nil && !(*p >= 0 && *p <= 1) {
 		return fmt.Errorf("proximity: %v, want a weight between 0 (off) and 1", *p)
 	}
+	if e := v.ExactForms; e != nil && !(*e >= 0 && *e <= 1) {
+		return fmt.Errorf("exactForms: %v, want a weight between 0 (off) and 1", *e)
+	}
 	if k := v.K1; k != nil && !(*k > 0 && *k <= 10) {
 		return fmt.Errorf("k1: %v, want a saturation above 0, at most 10", *k)
 	}

@@ -65,18 +65,19 @@ type searchConfig struct {
 
 // version is a search configuration version compiled for serving.
 type version struct {
-	cfg       *config.SearchVersion
-	params    ranking.Params
-	fields    index.FieldMask // the text fields the version searches
-	synonyms  *ranking.Synonyms
-	redirects map[string]*config.Redirect // folded query → redirect
-	tmpl      *template.Template
-	boosts    config.Boosts // the version's, or config.DefaultBoosts
-	proximity float64       // the version's weight, or config.DefaultProximity
-	typed     bool          // typos of the word as typed (config TypedTypos)
-	compounds bool          // words written apart or together (config CompoundWords)
-	rare      bool          // rare words' typos (config RareWordTypos)
-	stops     bool          // optional stop words in partial matches (config OptionalStopWords)
+	cfg        *config.SearchVersion
+	params     ranking.Params
+	fields     index.FieldMask // the text fields the version searches
+	synonyms   *ranking.Synonyms
+	redirects  map[string]*config.Redirect // folded query → redirect
+	tmpl       *template.Template
+	boosts     config.Boosts // the version's, or config.DefaultBoosts
+	proximity  float64       // the version's weight, or config.DefaultProximity
+	exactForms float64       // the version's weight, or config.DefaultExactForms
+	typed      bool          // typos of the word as typed (config TypedTypos)
+	compounds  bool          // words written apart or together (config CompoundWords)
+	rare       bool          // rare words' typos (config RareWordTypos)
+	stops      bool          // optional stop words in partial matches (config OptionalStopWords)
 	// sortQueries are the sortable fields' "f asc" and "f desc", made once.
 	sortQueries map[string][2]string
 }
@@ -489,7 +490,7 @@ func (g *Generation) compile() error {
 
 func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	out := &version{cfg: v, params: ranking.DefaultParams(), redirects: map[string]*config.Redirect{}, boosts: v.BoostsOrDefault(),
-		proximity: v.ProximityOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords,
+		proximity: v.ProximityOrDefault(), exactForms: v.ExactFormsOrDefault(), typed: v.TypedTypos == nil || *v.TypedTypos, compounds: v.CompoundWords == nil || *v.CompoundWords,
 		rare:  v.RareWordTypos == nil || *v.RareWordTypos,
 		stops: v.OptionalStopWords == nil || *v.OptionalStopWords, sortQueries: sortQueries(v)}
 	out.params.Weights = [index.NumTextFields]float32{}

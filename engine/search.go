@@ -400,7 +400,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	}
 	var rerank func([]ranking.Hit)
 	if len(keys) == 0 && !q.Wildcard {
-		rerank = g.proximityRerank(&q, v.proximity)
+		rerank = g.titleRerank(&q, v.proximity, v.exactForms)
 	}
 	best := func(n int) []ranking.Hit {
 		if hits, ok := g.top(v, &q, relaxed, len(keys) > 0, all, result, boost, n); ok {

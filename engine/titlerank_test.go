@@ -45,14 +45,40 @@ func TestProximityReranks(t *testing.T) {
 	}
 }
 
+// TestExactFormsReranks: with the exact forms' weight a title holding
+// the word as typed ("lighting", or its plural) passes a shorter title
+// that only shares its stem; at 0 text order stands.
+func TestExactFormsReranks(t *testing.T) {
+	products := []catalog.Product{
+		{ProductNumber: "A", Title: "Light"},
+		{ProductNumber: "B", Title: "Lightings Kit Set"},
+	}
+	gen := func(weight float64) *Generation {
+		off := 0.0
+		return versionGen(t, config.SearchVersion{Fields: []config.SearchField{{Name: "title", Weight: 1}}, Proximity: &off, ExactForms: &weight}, products...)
+	}
+	q := `{"query":"lighting","key":"s","products":{"count":5}}`
+	if got := searchKeys(t, gen(0), q); !slices.Equal(got, []string{"A", "B"}) {
+		t.Fatalf("without exact forms %v: want the shorter title, A, first, or the test shows nothing", got)
+	}
+	if got := searchKeys(t, gen(1), q); !slices.Equal(got, []string{"B", "A"}) {
+		t.Errorf("with exact forms %v: want B, which has lighting (as lightings), first", got)
+	}
+}
+
 // rerankTitles is the re-ranking as it was before the index kept title
 // hashes, the oracle TestProximityMatchesTitles holds rerank to: each
 // hit's stored title decoded, tokenized, and each word stemmed and
-// compared with the query words' stems.
-func rerankTitles(g *Generation, q *ranking.Query, weight float32, hits []ranking.Hit) {
+// compared with the query words' stems, and its form with the query
+// words' forms.
+func rerankTitles(g *Generation, q *ranking.Query, weight, exactForms float32, hits []ranking.Hit) {
 	stems := make([]string, len(q.Words))
+	var forms []string
 	for i, w := range q.Words {
 		stems[i] = g.an.Stem(analysis.FoldString(w.Text))
+		if !w.Stop {
+			forms = append(forms, g.an.Form(w.Text))
+		}
 	}
 	word := func(folded []byte, numeric bool, prev int) int {
 		match := func(j int) bool {
@@ -77,9 +103,11 @@ func rerankTitles(g *Generation, q *ranking.Query, weight float32, hits []rankin
 		if err := json.Unmarshal(g.Products.Stored(hits[i].Doc), &doc); err != nil {
 			panic(err)
 		}
-		found := make([]bool, len(stems)-1)
+		found := make([]bool, max(len(stems)-1, 0))
 		pairs, prev := 0, -1
+		var titleForms []string
 		g.an.Each(doc.Title, func(folded []byte, numeric bool, _ int) {
+			titleForms = append(titleForms, g.an.Form(string(folded)))
 			cur := word(folded, numeric, prev)
 			if prev >= 0 && cur == prev+1 && !found[prev] {
 				found[prev] = true
@@ -87,17 +115,28 @@ func rerankTitles(g *Generation, q *ranking.Query, weight float32, hits []rankin
 			}
 			prev = cur
 		})
-		if pairs > 0 {
-			hits[i].Score *= 1 + weight*float32(pairs)/float32(len(found))
+		factor := float32(1)
+		if pairs > 0 && len(stems) >= 2 {
+			factor *= 1 + weight*float32(pairs)/float32(len(found))
 		}
+		exact := 0
+		for _, f := range forms {
+			if slices.Contains(titleForms, f) {
+				exact++
+			}
+		}
+		if exact > 0 {
+			factor *= 1 + exactForms*float32(exact)/float32(len(forms))
+		}
+		hits[i].Score *= factor
 	}
 	slices.SortStableFunc(hits[:n], func(a, b ranking.Hit) int { return cmp.Compare(b.Score, a.Score) })
 }
 
-// TestProximityMatchesTitles: over 600 demo queries of two to four
+// TestProximityMatchesTitles: over 600 demo queries of one to four
 // words, each re-ranking its best 40 products (scores with ties), the
-// re-ranking from the index's title hashes gives the scores and order
-// the re-ranking of the stored titles gives.
+// re-ranking from the index's title hashes (proximity and exact forms)
+// gives the scores and order the re-ranking of the stored titles gives.
 func TestProximityMatchesTitles(t *testing.T) {
 	w := demo.EnglishConfig()
 	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(20000, 42, fn) }}, nil)
@@ -107,8 +146,8 @@ func TestProximityMatchesTitles(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 7))
 	checked, raised := 0, 0
 	for _, phrase := range demo.Queries(3000, 11) {
-		q := ranking.Parse(g.Products, g.an, phrase, ranking.Options{})
-		if len(q.Words) < 2 {
+		q := ranking.Parse(g.Products, g.an, phrase, ranking.Options{OptionalStopWords: true})
+		if len(q.Words) < 1 {
 			continue
 		}
 		all, _, _ := ranking.Match(g.Products, &q)
@@ -118,8 +157,8 @@ func TestProximityMatchesTitles(t *testing.T) {
 			hits = append(hits, ranking.Hit{Doc: it.Next(), Score: float32(1 + r.IntN(4))})
 		}
 		want := slices.Clone(hits)
-		rerankTitles(g, &q, 0.05, want)
-		g.proximityRerank(&q, 0.05)(hits)
+		rerankTitles(g, &q, 0.05, 0.2, want)
+		g.titleRerank(&q, 0.05, 0.2)(hits)
 		for i := range hits {
 			if hits[i] != want[i] {
 				t.Fatalf("%q: place %d: doc %d at %v, want doc %d at %v", phrase, i, hits[i].Doc, hits[i].Score, want[i].Doc, want[i].Score)

@@ -45,16 +45,19 @@ type Builder struct {
 	surfTerm []uint32
 	surfDF   []uint32
 	surfLast []uint32
+	surfForm []uint16 // TitleHash of the word's form (analysis.Analyzer.Form)
 
 	fieldLen [NumTextFields][]uint8
 
 	arena  byteArena
 	stored [][]byte
-	// titles is each doc's title hashes (stored_entry.go), termHash each
-	// term's, and title the doc being added's.
-	titles   [][]byte
-	termHash []uint16
-	title    []byte
+	// titles is each doc's title hashes, its words' terms' then their
+	// forms' (stored_entry.go), termHash each term's, and title and
+	// titleForm the doc being added's.
+	titles    [][]byte
+	termHash  []uint16
+	title     []byte
+	titleForm []byte
 
 	keys   []string
 	keyDoc map[string]uint32 // folded own key → doc
@@ -182,10 +185,11 @@ func (b *Builder) AddPrepared(d *Doc, p *Prepared) error {
 
 	b.docRec = append(b.docRec, uint32(b.nrec))
 	start := 0
-	b.title = b.title[:0]
+	b.title, b.titleForm = b.title[:0], b.titleForm[:0]
 	for f := TextField(0); f < NumTextFields; f++ {
 		start = b.addText(doc, f, p.buf, start, p.toks[f])
 	}
+	b.title = append(b.title, b.titleForm...)
 	b.titles = append(b.titles, b.arena.copy(b.title))
 	for i, kv := range d.Keywords {
 		end := int(p.kwEnd[i])
@@ -257,6 +261,7 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 			}
 			sid = uint32(len(b.surfTerm))
 			b.surfTerm = append(b.surfTerm, id)
+			b.surfForm = append(b.surfForm, TitleHash(b.an.Form(surface)))
 			b.surfDF = append(b.surfDF, 0)
 			b.surfLast = append(b.surfLast, 0)
 			surfaces[surface] = sid
@@ -267,6 +272,7 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 		}
 		if f == FieldTitle {
 			b.title = appendTitleHash(b.title, b.termHash[id])
+			b.titleForm = appendTitleHash(b.titleForm, b.surfForm[sid])
 		}
 		// seen[id] is 1 + the term's place in tf for this field, so a
 		// long description counts its words without rescanning tf.

@@ -32,8 +32,8 @@ type ColumnChange struct {
 	Keywords []KeywordValue
 	Numbers  []NumberValue
 	Stored   []byte
-	// titles, when newTitle, are the doc's title hashes (a doc WithDocs
-	// adds); otherwise the doc keeps its own: a column change leaves the
+	// titles, when newTitle, are the doc's title hashes, terms' then
+	// forms' (a doc WithDocs adds); otherwise the doc keeps its own: a column change leaves the
 	// title as it was.
 	titles   []byte
 	newTitle bool

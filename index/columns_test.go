@@ -332,12 +332,16 @@ func TestStoredOverlayFlattens(t *testing.T) {
 	}
 }
 
-// testTitleHashes is n docs' title hashes: doc i has i%5 words.
+// testTitleHashes is n docs' title hashes, terms' then forms': doc i
+// has i%5 words.
 func testTitleHashes(n int) [][]byte {
 	out := make([][]byte, n)
 	for i := range out {
 		for w := range i % 5 {
 			out[i] = appendTitleHash(out[i], uint16(i*7+w))
+		}
+		for w := range i % 5 {
+			out[i] = appendTitleHash(out[i], uint16(i*11+w))
 		}
 	}
 	return out

@@ -30,8 +30,9 @@ type KVReader interface {
 // segment saved in another, so a caller rebuilds it rather than misread
 // it. 3: the version is kept in the meta. 4: words carry their doc counts.
 // 5: a stored doc leads with its title's word hashes (stored_entry.go).
-// 6: its member offsets carry their byte count.
-const FormatVersion = 6
+// 6: its member offsets carry their byte count. 7: its title words'
+// forms follow their terms.
+const FormatVersion = 7
 
 // ErrFormat is returned by Load for a segment saved in another
 // FormatVersion.

@@ -443,10 +443,14 @@ func (s *Segment) Surface(i int) (word string, term uint32) {
 	return s.surfaces.at(i), s.surfaceTerm[i]
 }
 
-// TitleHashes is doc's title words' hashes in order (TitleHash of each
-// token's term as the title field indexes it), 2 bytes a word, little
-// endian: a view into the segment, read only.
-func (s *Segment) TitleHashes(doc uint32) []byte { return s.stored.titleHashes(doc) }
+// TitleHashes is doc's title words' hashes in order, 2 bytes a word,
+// little endian: terms, TitleHash of each token's term as the title
+// field indexes it, and forms, of each token's form
+// (analysis.Analyzer.Form). Views into the segment, read only.
+func (s *Segment) TitleHashes(doc uint32) (terms, forms []byte) {
+	b := s.stored.titleHashes(doc)
+	return b[:len(b)/2], b[len(b)/2:]
+}
 
 // SameText reports whether o holds s's text as s does, shared: the same
 // postings, field lengths, docs and key order (o derived from s by

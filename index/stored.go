@@ -167,7 +167,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 			hashes := c.titles
 			if !c.newTitle && c.Doc < old {
 				e, _ := decodeEntry(sd.doc(c.Doc))
-				hashes = e.hashes
+				hashes = e.title
 			}
 			starts, _ = jsonscan.MemberStarts(starts[:0], c.Stored)
 			batch.addDoc(c.Stored, starts, 1)
@@ -262,7 +262,8 @@ func packDocs(docs [][]byte) storedDocs {
 const dictSample = s2.MaxDictSize
 
 // compressDocs makes the entries of raw docs with their title hashes
-// (titles[i]: doc i's, 2 bytes a word), compressing the JSON on every
+// (titles[i]: doc i's, its words' terms' then forms', 2 bytes each),
+// compressing the JSON on every
 // core when a dictionary can be made, and gathers their member names;
 // raw is left untouched.
 func compressDocs(raw, titles [][]byte) storedDocs {
@@ -316,10 +317,11 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 	return out
 }
 
-// titleHashes is doc's title hashes, 2 bytes a word (none for a doc
-// whose entry does not read: checked at load).
+// titleHashes is doc's title hashes, its words' terms' then their
+// forms', 2 bytes each (none for a doc whose entry does not read:
+// checked at load).
 func (sd *storedDocs) titleHashes(doc uint32) []byte {
-	return entryHashes(sd.doc(doc))
+	return entryTitle(sd.doc(doc))
 }
 
 // appendDoc appends doc's JSON to dst.

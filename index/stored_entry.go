@@ -4,19 +4,22 @@ import "encoding/binary"
 
 // A stored entry is one doc's bytes in storedDocs: the hashes of its
 // title's words in order (TitleHash of each token's term, as the title
-// field indexes it), the offsets of its JSON's top-level members
-// (jsonscan.MemberStarts; none when it is not an object), then its JSON,
-// compressed when the docs have a dictionary:
+// field indexes it), then of the same words' forms (TitleHash of
+// analysis.Analyzer.Form of each token as written), the offsets of its
+// JSON's top-level members (jsonscan.MemberStarts; none when it is not
+// an object), then its JSON, compressed when the docs have a
+// dictionary:
 //
-//	uvarint n | n × uint16, little endian |
+//	uvarint n | n × uint16 terms | n × uint16 forms, little endian |
 //	uvarint m | uvarint b | m × uvarint in b bytes, each offset less
 //	the one before | JSON
 //
 // The offsets' byte count puts the JSON a read away: a doc's JSON is
 // found without decoding its offsets, which only a projection reads.
 //
-// Proximity re-ranking reads a title's words from the hashes, without
-// decoding or tokenizing the JSON, and a field projection jumps to the
+// Proximity re-ranking reads a title's words from the hashes, and the
+// exact forms' re-ranking their forms, without decoding or tokenizing
+// the JSON, and a field projection jumps to the
 // members it wants; they ride in the entry so that every path that
 // keeps, replaces, compacts, saves or loads a doc keeps them with it,
 // overlays included.
@@ -31,11 +34,12 @@ func TitleHash(term string) uint16 {
 	return uint16(h>>16) ^ uint16(h)
 }
 
-// appendEntry appends the entry of a doc with title hashes (2 bytes
-// each, as appendTitleHash writes them), the member offsets of its JSON
-// and payload (the JSON, compressed or not).
+// appendEntry appends the entry of a doc with title hashes (its words'
+// terms' then their forms', 2 bytes each as appendTitleHash writes
+// them), the member offsets of its JSON and payload (the JSON,
+// compressed or not).
 func appendEntry(dst, hashes []byte, starts []uint32, payload []byte) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(hashes)/2))
+	dst = binary.AppendUvarint(dst, uint64(len(hashes)/4))
 	dst = append(dst, hashes...)
 	dst = binary.AppendUvarint(dst, uint64(len(starts)))
 	size := 0
@@ -69,7 +73,9 @@ func appendTitleHash(dst []byte, h uint16) []byte {
 
 // storedEntry is an entry's parts, views into it.
 type storedEntry struct {
-	hashes  []byte // 2 bytes a title word
+	title   []byte // hashes then forms, as appendEntry was given them
+	hashes  []byte // 2 bytes a title word: its term's hash
+	forms   []byte // 2 bytes a title word: its form's hash
 	members []byte // the member offsets, as appendEntry encodes them
 	count   int    // how many offsets members holds
 	payload []byte
@@ -87,11 +93,11 @@ func decodeEntry(src []byte) (storedEntry, error) {
 	if k <= 0 {
 		return e, corruptf("stored entry: title hash count unreadable")
 	}
-	if n > uint64(len(src)-k)/2 {
-		return e, corruptf("stored entry: %d title hashes run past its %d bytes", n, len(src))
+	if n > uint64(len(src)-k)/4 {
+		return e, corruptf("stored entry: %d title words' hashes run past its %d bytes", n, len(src))
 	}
-	at := k + int(n)*2
-	e.hashes = src[k:at]
+	at := k + int(n)*4
+	e.title, e.hashes, e.forms = src[k:at], src[k:k+int(n)*2], src[k+int(n)*2:at]
 	m, k := binary.Uvarint(src[at:])
 	if k <= 0 || m > uint64(len(src)-at-k) {
 		return e, corruptf("stored entry: member count unreadable or past its %d bytes", len(src))
@@ -128,15 +134,15 @@ func checkEntry(src []byte) error {
 	return nil
 }
 
-// entryHashes is an entry's title hashes, read without walking its
-// member offsets (decodeEntry checked the entry at load): proximity
-// re-ranking reads them for 50 docs a search.
-func entryHashes(src []byte) []byte {
+// entryTitle is an entry's title hashes, its words' terms' then their
+// forms', read without walking its member offsets (decodeEntry checked
+// the entry at load): the re-rankings read them for 20 docs a search.
+func entryTitle(src []byte) []byte {
 	n, k := binary.Uvarint(src)
-	if k <= 0 || n > uint64(len(src)-k)/2 {
+	if k <= 0 || n > uint64(len(src)-k)/4 {
 		return nil
 	}
-	return src[k : k+int(n)*2]
+	return src[k : k+int(n)*4]
 }
 
 // appendMemberStarts appends an entry's member offsets to dst.

@@ -15,15 +15,15 @@ import (
 )
 
 // wantTitleHashes is the oracle for TitleHashes: the title's tokens
-// analysed one by one, each term hashed.
-func wantTitleHashes(an *analysis.Analyzer, d *Doc) []byte {
-	var out []byte
+// analysed one by one, each term hashed, and each folded word's form.
+func wantTitleHashes(an *analysis.Analyzer, d *Doc) (terms, forms []byte) {
 	for _, title := range d.Text[FieldTitle] {
 		for _, tk := range an.Analyze(nil, title) {
-			out = appendTitleHash(out, TitleHash(tk.Term))
+			terms = appendTitleHash(terms, TitleHash(tk.Term))
+			forms = appendTitleHash(forms, TitleHash(an.Form(tk.Folded)))
 		}
 	}
-	return out
+	return terms, forms
 }
 
 // TestTitleHashesFollowTheDocs: every doc's title hashes are those of
@@ -69,9 +69,9 @@ func TestTitleHashesFollowTheDocs(t *testing.T) {
 			for k := range top {
 				names[k]++
 			}
-			want := wantTitleHashes(an, byKey[s.Key(d)])
-			if got := s.TitleHashes(d); !bytes.Equal(got, want) {
-				t.Fatalf("%s: doc %d (%s): title hashes %x, want %x", name, d, s.Key(d), got, want)
+			want, wantForms := wantTitleHashes(an, byKey[s.Key(d)])
+			if got, forms := s.TitleHashes(d); !bytes.Equal(got, want) || !bytes.Equal(forms, wantForms) {
+				t.Fatalf("%s: doc %d (%s): title hashes %x and forms %x, want %x and %x", name, d, s.Key(d), got, forms, want, wantForms)
 			}
 			words += len(want) / 2
 			if got, want := s.Stored(d), byKey[s.Key(d)].Stored; !bytes.Equal(got, want) {

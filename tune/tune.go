@@ -1,6 +1,7 @@
 // Package tune fits a search configuration's ranking settings to graded
-// judgments: field weights, each field's length normalisation, BM25's k1
-// and the proximity weight, by coordinate ascent on NDCG, and reports what the
+// judgments: field weights, each field's length normalisation, BM25's k1,
+// the proximity and exact forms' weights, by coordinate ascent on NDCG,
+// and reports what the
 // fit is worth on judgments it was not fitted to (k-fold
 // cross-validation).
 //
@@ -39,8 +40,9 @@ type Param struct {
 // Params is what a fit of v moves: each searched field's weight (0 to
 // 100, by factors of 0.5, 0.75, 1.33 and 2), each field's length
 // normalisation (0 to 1, by ±0.1 and ±0.25; the field's default when v
-// sets none), BM25's k1 (0.1 to 10, by the weights' factors) and the
-// proximity weight (0 to 1, by factors of 0.5 and 2, and ±0.02).
+// sets none), BM25's k1 (0.1 to 10, by the weights' factors), the
+// proximity weight (0 to 1, by factors of 0.5 and 2, and ±0.02) and the
+// exact forms' (0 to 1, by factors of 0.5 and 2, and ±0.05).
 func Params(v *config.SearchVersion, defaultB func(field string) float64) []Param {
 	var ps []Param
 	factor := func(fs ...float64) func(x float64) []float64 {
@@ -87,6 +89,14 @@ func Params(v *config.SearchVersion, defaultB func(field string) float64) []Para
 		set:  func(v *config.SearchVersion, x float64) { v.Proximity = &x },
 		moves: func(x float64) []float64 {
 			return []float64{x * 0.5, x - 0.02, x + 0.02, x * 2}
+		},
+		lo: 0, hi: 1,
+	}, Param{
+		Name: "exactForms",
+		get:  func(v *config.SearchVersion) float64 { return v.ExactFormsOrDefault() },
+		set:  func(v *config.SearchVersion, x float64) { v.ExactForms = &x },
+		moves: func(x float64) []float64 {
+			return []float64{x * 0.5, x - 0.05, x + 0.05, x * 2}
 		},
 		lo: 0, hi: 1,
 	})
@@ -243,6 +253,10 @@ func clone(v *config.SearchVersion) *config.SearchVersion {
 	if v.Proximity != nil {
 		x := *v.Proximity
 		c.Proximity = &x
+	}
+	if v.ExactForms != nil {
+		x := *v.ExactForms
+		c.ExactForms = &x
 	}
 	if v.K1 != nil {
 		x := *v.K1

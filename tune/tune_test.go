@@ -16,7 +16,8 @@ func version() *config.SearchVersion {
 func defaultB(string) float64 { return 0.5 }
 
 // planted scores a version by its distance from a planted optimum: title
-// 10, brand 1.5, title b 0.8, proximity 0.1. Terms are ignored.
+// 10, brand 1.5, title b 0.8, proximity 0.1, exact forms 0.5. Terms are
+// ignored.
 func planted(v *config.SearchVersion, _ []string) (float64, error) {
 	d := math.Abs(math.Log(v.Fields[0].Weight/10)) + math.Abs(math.Log(v.Fields[1].Weight/1.5))
 	if b := v.Fields[0].LengthNormalization; b != nil {
@@ -24,7 +25,7 @@ func planted(v *config.SearchVersion, _ []string) (float64, error) {
 	} else {
 		d += 0.3
 	}
-	d += math.Abs(v.ProximityOrDefault() - 0.1)
+	d += math.Abs(v.ProximityOrDefault()-0.1) + math.Abs(v.ExactFormsOrDefault()-0.5)
 	return 1 / (1 + d), nil
 }
 
@@ -49,6 +50,9 @@ func TestFitFindsAPlantedOptimum(t *testing.T) {
 	}
 	if p := got.ProximityOrDefault(); math.Abs(p-0.1) > 0.03 {
 		t.Errorf("proximity %v, want about 0.1", p)
+	}
+	if e := got.ExactFormsOrDefault(); math.Abs(e-0.5) > 0.06 {
+		t.Errorf("exact forms %v, want about 0.5", e)
 	}
 	if base, _ := planted(start, nil); score <= base {
 		t.Errorf("score %v, no better than the start's %v", score, base)

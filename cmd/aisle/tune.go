@@ -223,6 +223,6 @@ func (t *tuning) run() (int, error) {
 		}
 		fmt.Fprintf(t.stdout, "  %-14s weight %-7.4g lengthNormalization %.3g\n", f.Name, f.Weight, b)
 	}
-	fmt.Fprintf(t.stdout, "  k1 %.3g, proximity %.3g\n", fitted.K1OrDefault(), fitted.ProximityOrDefault())
+	fmt.Fprintf(t.stdout, "  k1 %.3g, proximity %.3g, exactForms %.3g\n", fitted.K1OrDefault(), fitted.ProximityOrDefault(), fitted.ExactFormsOrDefault())
 	return s.AddDraft(*fitted), nil
 }
