@@ -1,13 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
-
-	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
@@ -26,25 +22,6 @@ import (
 // maxProjected is how many distinct parts of a member appendParts
 // finds without allocating; more take a slice.
 const maxProjected = 16
-
-// keyText is a member's name from its raw key bytes: the bytes
-// themselves (valid while they are), decoded only when they hold an
-// escape; "" with ok false when they do not decode.
-func keyText(raw []byte) (string, bool) {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
-	}
-	return decodeKey(raw)
-}
-
-// decodeKey is keyText for a key with an escape.
-func decodeKey(raw []byte) (string, bool) {
-	var name string
-	q := make([]byte, 0, len(raw)+2)
-	q = append(append(append(q, '"'), raw...), '"')
-	err := json.Unmarshal(q, &name)
-	return name, err == nil
-}
 
 // projection is a field list worked out once for the documents of a
 // response (storedDoc keeps it from one to the next): the top-level
@@ -139,7 +116,7 @@ func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte,
 			return obj, false
 		}
 		match := -1
-		if text, ok := keyText(obj[i+1 : end-1]); ok {
+		if text, ok := jsonscan.KeyText(obj[i+1 : end-1]); ok {
 			match = slices.Index(p.names, text)
 		}
 		if match < 0 {
@@ -291,7 +268,7 @@ func appendParts(dst, raw []byte, name string, fields []string, first bool) ([]b
 	}
 	found := 0
 	if string(raw) != "null" && !jsonscan.Members(raw, func(key []byte, v jsonscan.Span) bool { // null: an object with nothing
-		k, ok := keyText(key)
+		k, ok := jsonscan.KeyText(key)
 		for i, part := range parts {
 			if ok && k == part {
 				if spans[i].End == 0 {

@@ -1,12 +1,10 @@
 package index
 
 import (
-	"bytes"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
-
-	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/internal/jsonscan"
 )
@@ -101,18 +99,18 @@ func (b *nameBatch) addDoc(doc []byte, starts []uint32, by int) {
 		if !ok {
 			continue
 		}
-		if k < len(b.at) && b.names[b.at[k]] == string(name) {
+		if k < len(b.at) && b.names[b.at[k]] == name {
 			b.count[b.at[k]] += by
 			continue
 		}
-		n, seen := b.index[string(name)]
+		n, seen := b.index[name]
 		if !seen {
 			if len(b.names) == maxMemberNames {
 				b.over = true
 				return
 			}
 			n = len(b.names)
-			b.names, b.count = append(b.names, string(name)), append(b.count, 0)
+			b.names, b.count = append(b.names, strings.Clone(name)), append(b.count, 0) // name is doc's bytes
 			b.index[b.names[n]] = n
 		}
 		b.count[n] += by
@@ -124,25 +122,18 @@ func (b *nameBatch) addDoc(doc []byte, starts []uint32, by int) {
 	}
 }
 
-// keyAt is the name of the member whose key starts at doc[i], decoded
-// when it holds an escape; ok is false when it is not a key.
-func keyAt(doc []byte, i int) (name []byte, ok bool) {
+// keyAt is the name of the member whose key starts at doc[i]
+// (jsonscan.KeyText: valid while doc is); ok is false when it is not a
+// key.
+func keyAt(doc []byte, i int) (name string, ok bool) {
 	if i >= len(doc) || doc[i] != '"' {
-		return nil, false
+		return "", false
 	}
 	end := jsonscan.SkipString(doc, i)
 	if end < 0 {
-		return nil, false
+		return "", false
 	}
-	raw := doc[i+1 : end-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return raw, true
-	}
-	var s string
-	if err := json.Unmarshal(doc[i:end], &s); err != nil {
-		return nil, false
-	}
-	return []byte(s), true
+	return jsonscan.KeyText(doc[i+1 : end-1])
 }
 
 // flush adds b to d.

@@ -12,7 +12,25 @@ package jsonscan
 import (
 	"bytes"
 	"math"
+	"unsafe"
+
+	"github.com/goccy/go-json"
 )
+
+// KeyText is a member's name from its raw key bytes (between its
+// quotes): the bytes themselves, a string valid while they are, and
+// decoded into a string of its own only when they hold an escape; ok is
+// false when they do not decode.
+func KeyText(raw []byte) (string, bool) {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
+	}
+	var name string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	err := json.Unmarshal(q, &name)
+	return name, err == nil
+}
 
 // Span is a value's bytes in a document: [Start, End).
 type Span struct{ Start, End int }

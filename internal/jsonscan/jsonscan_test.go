@@ -132,3 +132,23 @@ func FuzzMembersAt(f *testing.F) {
 		}
 	})
 }
+
+// TestKeyText: a key's raw bytes are its name unless they hold an
+// escape, which is decoded; an escape that does not decode is no name.
+func TestKeyText(t *testing.T) {
+	for _, c := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`brand`, "brand", true},
+		{``, "", true},
+		{`\u0062rand`, "brand", true},
+		{`say \"hi\"`, `say "hi"`, true},
+		{`tab\t`, "tab\t", true},
+		{`bad\x`, "", false},
+	} {
+		if got, ok := KeyText([]byte(c.raw)); got != c.want || ok != c.ok {
+			t.Errorf("KeyText(%q) = %q, %v; want %q, %v", c.raw, got, ok, c.want, c.ok)
+		}
+	}
+}
