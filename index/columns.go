@@ -33,8 +33,8 @@ type ColumnChange struct {
 	Numbers  []NumberValue
 	Stored   []byte
 	// titles, when newTitle, are the doc's title hashes, terms' then
-	// forms' (a doc WithDocs adds); otherwise the doc keeps its own: a column change leaves the
-	// title as it was.
+	// forms' (a doc WithDocs adds); otherwise the doc keeps its own: a
+	// column change leaves the title as it was.
 	titles   []byte
 	newTitle bool
 }

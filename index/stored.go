@@ -263,9 +263,8 @@ const dictSample = s2.MaxDictSize
 
 // compressDocs makes the entries of raw docs with their title hashes
 // (titles[i]: doc i's, its words' terms' then forms', 2 bytes each),
-// compressing the JSON on every
-// core when a dictionary can be made, and gathers their member names;
-// raw is left untouched.
+// compressing the JSON on every core when a dictionary can be made
+// (sampleDict), and counts their member names; raw is left untouched.
 func compressDocs(raw, titles [][]byte) storedDocs {
 	var names nameDelta
 	entries := func(payload func(i int, buf []byte) []byte) [][]byte {
@@ -286,14 +285,21 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 		})
 		return docs
 	}
-	asIs := func(i int, _ []byte) []byte { return raw[i] }
-	if len(raw) == 0 {
-		out := packDocs(raw)
-		out.names = names.built()
-		return out
+	var out storedDocs
+	if dict := sampleDict(raw); dict != nil {
+		out = packDocs(entries(func(i int, buf []byte) []byte { return dict.Encode(buf, raw[i]) }))
+		out.dict, out.dictData = dict, dict.Bytes()
+	} else {
+		out = packDocs(entries(func(i int, _ []byte) []byte { return raw[i] }))
 	}
-	// Sample docs spread over the whole catalog, so the dictionary holds
-	// every department's words, not the first one's.
+	out.names = names.built()
+	return out
+}
+
+// sampleDict is a compression dictionary made from docs spread over the
+// whole catalog, so it holds every department's words, not the first
+// one's; nil when the catalog is too small for one.
+func sampleDict(raw [][]byte) *s2.Dict {
 	var sample []byte
 	total := 0
 	for _, d := range raw {
@@ -303,18 +309,10 @@ func compressDocs(raw, titles [][]byte) storedDocs {
 	for i := 0; i < len(raw) && len(sample) < dictSample; i += step {
 		sample = append(sample, raw[i]...)
 	}
-	var dict *s2.Dict
-	if len(sample) >= s2.MinDictSize {
-		dict = s2.MakeDict(sample, raw[0][:min(len(raw[0]), 16)])
+	if len(sample) < s2.MinDictSize {
+		return nil
 	}
-	if dict == nil {
-		out := packDocs(entries(asIs))
-		out.names = names.built()
-		return out
-	}
-	out := packDocs(entries(func(i int, buf []byte) []byte { return dict.Encode(buf, raw[i]) }))
-	out.dict, out.dictData, out.names = dict, dict.Bytes(), names.built()
-	return out
+	return s2.MakeDict(sample, raw[0][:min(len(raw[0]), 16)])
 }
 
 // titleHashes is doc's title hashes, its words' terms' then their
