@@ -161,28 +161,31 @@ func putStoredDoc(d *storedDoc) {
 
 // load reads doc of seg into d: decoded whole for no field list, or
 // ready to be decoded as far as fields need, with the projection of
-// fields made for seg's documents.
+// fields made for seg's documents (prepare).
 func (d *storedDoc) load(seg *index.Segment, doc uint32, fields []string) {
 	if len(fields) == 0 {
 		d.json = seg.AppendStored(d.json[:0], doc)
 		return
 	}
-	if !d.proj.isFor(fields) {
-		d.proj.reset(fields)
-	}
-	d.proj.forNames(seg.MemberNames())
+	d.prepare(fields, seg.MemberNames())
 	seg.ReadStored(&d.rd, doc)
 }
 
-// appendTo writes d whole, or its fields (projection.appendDoc); the
-// projection is made once for a run of documents with the same field
-// list.
+// prepare makes d's projection the one of fields for documents with
+// the top-level names names (nil: not known): made again only when the
+// field list differs, and its absent names only when names do.
+func (d *storedDoc) prepare(fields []string, names *index.MemberNames) {
+	if !d.proj.isFor(fields) {
+		d.proj.reset(fields)
+	}
+	d.proj.forNames(names)
+}
+
+// appendTo writes d as load read it for fields: whole, or the fields
+// (projection.appendDoc).
 func (d *storedDoc) appendTo(dst []byte, fields []string, extra *productExtra) []byte {
 	if len(fields) == 0 {
 		return appendWhole(dst, d.json, extra)
-	}
-	if !d.proj.isFor(fields) {
-		d.proj.reset(fields)
 	}
 	return d.proj.appendDoc(dst, &d.rd, extra)
 }
@@ -197,8 +200,8 @@ func appendWhole(dst, stored []byte, extra *productExtra) []byte {
 	return append(extra.appendTo(dst, len(stored) <= 2, nil), '}')
 }
 
-// appendDoc writes the document r reads, or only the fields p asks
-// for, in the order they are named. Dotted names pick members of nested
+// appendDoc writes the fields p asks for of the document r reads, in
+// the order they are named. Dotted names pick members of nested
 // objects and keep the nesting; a member asked whole and in parts is
 // written whole; a name that is not there, or a part of a member that
 // is not an object, is left out. A stored document that cannot be read
@@ -206,9 +209,6 @@ func appendWhole(dst, stored []byte, extra *productExtra) []byte {
 // found from r's offsets (r.Starts), or by scanning the document when
 // it has none.
 func (p *projection) appendDoc(dst []byte, r *index.StoredReader, extra *productExtra) []byte {
-	if len(p.fields) == 0 {
-		return appendWhole(dst, r.Through(r.Len()), extra)
-	}
 	starts := r.Starts
 	if len(starts) == 0 { // no offsets kept (tests, or an empty object): find them
 		var ok bool
