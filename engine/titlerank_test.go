@@ -67,7 +67,7 @@ func TestExactFormsReranks(t *testing.T) {
 }
 
 // rerankTitles is the re-ranking as it was before the index kept title
-// hashes, the oracle TestProximityMatchesTitles holds rerank to: each
+// hashes, the oracle TestTitleRerankMatchesTitles holds rerank to: each
 // hit's stored title decoded, tokenized, and each word stemmed and
 // compared with the query words' stems, and its form with the query
 // words' forms.
@@ -133,11 +133,11 @@ func rerankTitles(g *Generation, q *ranking.Query, weight, exactForms float32, h
 	slices.SortStableFunc(hits[:n], func(a, b ranking.Hit) int { return cmp.Compare(b.Score, a.Score) })
 }
 
-// TestProximityMatchesTitles: over 600 demo queries of one to four
+// TestTitleRerankMatchesTitles: over 600 demo queries of one to four
 // words, each re-ranking its best 40 products (scores with ties), the
 // re-ranking from the index's title hashes (proximity and exact forms)
 // gives the scores and order the re-ranking of the stored titles gives.
-func TestProximityMatchesTitles(t *testing.T) {
+func TestTitleRerankMatchesTitles(t *testing.T) {
 	w := demo.EnglishConfig()
 	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(20000, 42, fn) }}, nil)
 	if err != nil {
