@@ -150,11 +150,13 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		ndcg[name] = p.search
 	}
 
+	fmt.Fprintf(stderr, "waiting for the engines' background work to end…\n")
+	waited := time.Now()
 	for g.Warming() && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
 	}
-	fmt.Fprintf(stderr, "waiting for the engines' background work to end…\n")
-	fmt.Fprintf(stderr, "settled after %.1fs\n", settle(2*time.Minute).Seconds())
+	settle(2 * time.Minute)
+	fmt.Fprintf(stderr, "settled after %.1fs\n", time.Since(waited).Seconds())
 	queries := suite.Queries(g)
 	for _, c := range suite.Classes {
 		reqs, err := bench.Requests(g, suite.Key, queries, c, o.queries, uint64(c))
