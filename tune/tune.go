@@ -83,24 +83,22 @@ func Params(v *config.SearchVersion, defaultB func(field string) float64) []Para
 		set:   func(v *config.SearchVersion, x float64) { v.K1 = &x },
 		moves: factor(0.5, 0.75, 4.0/3, 2),
 		lo:    0.1, hi: 10,
-	}, Param{
-		Name: "proximity",
-		get:  func(v *config.SearchVersion) float64 { return v.ProximityOrDefault() },
-		set:  func(v *config.SearchVersion, x float64) { v.Proximity = &x },
-		moves: func(x float64) []float64 {
-			return []float64{x * 0.5, x - 0.02, x + 0.02, x * 2}
-		},
-		lo: 0, hi: 1,
-	}, Param{
-		Name: "exactForms",
-		get:  func(v *config.SearchVersion) float64 { return v.ExactFormsOrDefault() },
-		set:  func(v *config.SearchVersion, x float64) { v.ExactForms = &x },
-		moves: func(x float64) []float64 {
-			return []float64{x * 0.5, x - 0.05, x + 0.05, x * 2}
-		},
-		lo: 0, hi: 1,
 	})
-	return ps
+	return append(ps,
+		reRankWeight("proximity", 0.02, (*config.SearchVersion).ProximityOrDefault,
+			func(v *config.SearchVersion, x float64) { v.Proximity = &x }),
+		reRankWeight("exactForms", 0.05, (*config.SearchVersion).ExactFormsOrDefault,
+			func(v *config.SearchVersion, x float64) { v.ExactForms = &x }))
+}
+
+// reRankWeight is the Param of a re-ranking's weight: 0 to 1, by factors
+// of 0.5 and 2, and ±step.
+func reRankWeight(name string, step float64, get func(*config.SearchVersion) float64, set func(*config.SearchVersion, float64)) Param {
+	return Param{
+		Name: name, get: get, set: set,
+		moves: func(x float64) []float64 { return []float64{x * 0.5, x - step, x + step, x * 2} },
+		lo:    0, hi: 1,
+	}
 }
 
 // Fit is a version of start with better settings on terms, found by
