@@ -14,6 +14,26 @@ import (
 	"github.com/aisle-search/aisle/index"
 )
 
+// demoGeneration is n demo products (demo.Each with seed), each passed
+// through edit first when it is set, built under the English demo
+// website.
+func demoGeneration(t testing.TB, n int, seed uint64, edit func(*catalog.Product)) *Generation {
+	t.Helper()
+	w := demo.EnglishConfig()
+	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
+		return demo.Each(n, seed, func(p *catalog.Product) error {
+			if edit != nil {
+				edit(p)
+			}
+			return fn(p)
+		})
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // sliceSource feeds a product slice to a build.
 func sliceSource(products []catalog.Product) func(fn func(*catalog.Product) error) error {
 	return func(fn func(*catalog.Product) error) error {

@@ -6,9 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
 	"github.com/goccy/go-json"
@@ -294,12 +292,7 @@ func BenchmarkProjection(b *testing.B) {
 // decompresses less than a third of a document, and so does one that
 // adds a name no document of the segment has (index.MemberNames).
 func TestProjectionFromSegment(t *testing.T) {
-	w := demo.EnglishConfig()
-	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(500, 7, fn) }}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seg := g.Products
+	seg := demoGeneration(t, 500, 7, nil).Products
 	r := rand.New(rand.NewPCG(8, 1))
 	names := []string{"productNumber", "title", "price", "brand", "url", "extraData.color", "extraDataNumber.rating", "hierarchies", "created", "missing", "description"}
 	d := getStoredDoc()
@@ -332,15 +325,7 @@ func TestProjectionFromSegment(t *testing.T) {
 	// A name no document has is not looked for to each document's end;
 	// one the next segment's documents have is found there, by the same
 	// storedDoc.
-	plain, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error {
-		return demo.Each(500, 7, func(p *catalog.Product) error {
-			p.GroupingKey = ""
-			return fn(p)
-		})
-	}}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := demoGeneration(t, 500, 7, func(p *catalog.Product) { p.GroupingKey = "" })
 	if plain.Products.MemberNames().Has("groupingKey") || !seg.MemberNames().Has("groupingKey") {
 		t.Fatal("groupingKey is not only in the demo's own products")
 	}
@@ -378,11 +363,7 @@ func TestProjectionFromSegment(t *testing.T) {
 // (what each result of a search costs); a list of early members
 // decompresses only those.
 func BenchmarkStoredFields(b *testing.B) {
-	w := demo.EnglishConfig()
-	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(50000, 42, fn) }}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := demoGeneration(b, 50000, 42, nil)
 	r := rand.New(rand.NewPCG(1, 1))
 	docs := make([]uint32, 4096)
 	for i := range docs {

@@ -138,11 +138,7 @@ func rerankTitles(g *Generation, q *ranking.Query, weight, exactForms float32, h
 // re-ranking from the index's title hashes (proximity and exact forms)
 // gives the scores and order the re-ranking of the stored titles gives.
 func TestTitleRerankMatchesTitles(t *testing.T) {
-	w := demo.EnglishConfig()
-	g, err := Build(&w, analysis.English, Source{Products: func(fn func(*catalog.Product) error) error { return demo.Each(20000, 42, fn) }}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := demoGeneration(t, 20000, 42, nil)
 	r := rand.New(rand.NewPCG(2, 7))
 	checked, raised := 0, 0
 	for _, phrase := range demo.Queries(3000, 11) {
