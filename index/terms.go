@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -15,9 +16,30 @@ import (
 // each, and a map half a kilobyte per thousand. A catalog with a million
 // product numbers has two million unique terms, so this is most of what
 // the dictionary weighs.
+//
+// A sorted dict finds a string in two steps (lowerBound): a binary
+// search over heads, the first 8 bytes of every headStride-th string as
+// one number (an array a 64th the size, whose probes share cache lines),
+// then one within the block it names. A search of a million products'
+// two million terms reads about 12 cache lines where a binary search over
+// the strings read about 40, each from another part of the arena: at a
+// million demo products, parsing a query with the caches cold took
+// 31.7 µs before.
 type dict struct {
-	text []byte
-	off  []uint32 // string i is text[off[i]:off[i+1]]; len is count+1
+	text  []byte
+	off   []uint32 // string i is text[off[i]:off[i+1]]; len is count+1
+	heads []uint64 // head8 of strings 0, headStride, 2·headStride, …
+}
+
+// headStride is how many strings a dict's head stands for.
+const headStride = 64
+
+// head8 is s's first 8 bytes as a big-endian number, zero-padded: for
+// strings a and b, head8(a) < head8(b) implies a < b, and > implies >.
+func head8(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 func newDict(count, bytes int) dict {
@@ -27,12 +49,18 @@ func newDict(count, bytes int) dict {
 
 // add appends s, which must not sort before the last string added.
 func (d *dict) add(s string) {
+	if d.len()%headStride == 0 {
+		d.heads = append(d.heads, head8(s))
+	}
 	d.text = append(d.text, s...)
 	d.off = append(d.off, uint32(len(d.text)))
 }
 
 // addBytes is add for a byte slice.
 func (d *dict) addBytes(s []byte) {
+	if d.len()%headStride == 0 {
+		d.heads = append(d.heads, head8(unsafe.String(unsafe.SliceData(s), len(s))))
+	}
 	d.text = append(d.text, s...)
 	d.off = append(d.off, uint32(len(d.text)))
 }
@@ -50,7 +78,24 @@ func (d *dict) at(i int) string {
 
 // lowerBound is the first index whose string is >= s.
 func (d *dict) lowerBound(s string) int {
-	return sort.Search(d.len(), func(i int) bool { return d.at(i) >= s })
+	n := d.len()
+	if len(d.heads) != (n+headStride-1)/headStride { // not built by add: no heads to trust
+		return sort.Search(n, func(i int) bool { return d.at(i) >= s })
+	}
+	// Block j starts with a string of head heads[j]. The first block
+	// whose head is over s's starts past the answer; the last whose head
+	// is under it starts before it.
+	h := head8(s)
+	hi := sort.Search(len(d.heads), func(j int) bool { return d.heads[j] > h })
+	lo := hi
+	for lo > 0 && d.heads[lo-1] == h {
+		lo--
+	}
+	from, to := 0, min(hi*headStride, n)
+	if lo > 0 {
+		from = (lo-1)*headStride + 1
+	}
+	return from + sort.Search(to-from, func(i int) bool { return d.at(from+i) >= s })
 }
 
 // find is the index of s.

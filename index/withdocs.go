@@ -543,6 +543,7 @@ func (w *docWrite) keys(s, out *Segment) {
 	keys := newDict(int(out.n), len(s.keys.text)+len(w.add.keys.text))
 	keys.text = append(keys.text, s.keys.text...)
 	keys.off = append(keys.off[:0], s.keys.off...)
+	keys.heads = append(keys.heads[:0], s.keys.heads...)
 	for i := range w.add.n {
 		keys.add(w.add.Key(i))
 	}
