@@ -75,6 +75,7 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *storedD
 	dst = appendCounts(dst, p.Start, p.Requested, len(p.Hits), p.Total)
 	if !r.formatHTML {
 		dst = append(dst, `,"results":[`...)
+		doc.fold = prefetchEntries(seg, p.Hits)
 		for i, h := range p.Hits {
 			if i > 0 {
 				dst = append(dst, ',')

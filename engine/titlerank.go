@@ -37,6 +37,7 @@ type titleRerank struct {
 	forms      []uint16 // nil: no exact forms
 	proximity  float32
 	exactForms float32
+	fold       byte // prefetchEntries', kept
 }
 
 // titleRerank is q's re-ranking with the weights, nil when there is
@@ -76,6 +77,7 @@ func (r *titleRerank) rerank(hits []ranking.Hit) {
 	if r.hashes != nil {
 		found = make([]bool, len(r.hashes)-1)
 	}
+	r.fold = prefetchEntries(r.g.Products, hits[:n])
 	for i := range hits[:n] {
 		terms, forms := r.g.Products.TitleHashes(hits[i].Doc)
 		factor := float32(1)

@@ -81,6 +81,15 @@ func (s *Segment) MemberNames() *MemberNames { return s.stored.names }
 // Stored is the JSON object of a doc, in a new slice.
 func (s *Segment) Stored(doc uint32) []byte { return s.stored.appendDoc(nil, doc) }
 
+// PrefetchStored reads the first byte of doc's stored entry and returns
+// it, for a caller about to read the entries of several docs: touching
+// them all first, in a loop with nothing else between, starts their
+// loads together, so the misses overlap instead of following one another
+// (a million products: the 20 entries of a search, each a miss to
+// memory). The caller keeps a fold of the bytes where the compiler
+// cannot drop it, or the loads go with it.
+func (s *Segment) PrefetchStored(doc uint32) byte { return s.stored.prefetch(doc) }
+
 // Key is a doc's external id.
 func (s *Segment) Key(doc uint32) string { return s.keys.at(int(doc)) }
 

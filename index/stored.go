@@ -315,6 +315,14 @@ func sampleDict(raw [][]byte) *s2.Dict {
 	return s2.MakeDict(sample, raw[0][:min(len(raw[0]), 16)])
 }
 
+// prefetch reads the first byte of doc's entry (0 for an empty one).
+func (sd *storedDocs) prefetch(doc uint32) byte {
+	if b := sd.doc(doc); len(b) > 0 {
+		return b[0]
+	}
+	return 0
+}
+
 // titleHashes is doc's title hashes, its words' terms' then their
 // forms', 2 bytes each (none for a doc whose entry does not read:
 // checked at load).
