@@ -21,10 +21,8 @@ import (
 // search over heads, the first 8 bytes of every headStride-th string as
 // one number (an array a 64th the size, whose probes share cache lines),
 // then one within the block it names. A search of a million products'
-// two million terms reads about 12 cache lines where a binary search over
-// the strings read about 40, each from another part of the arena: at a
-// million demo products, parsing a query with the caches cold took
-// 31.7 µs before.
+// two million terms reads about 12 cache lines, where a binary search
+// over the strings reads about 40, each from another part of the arena.
 type dict struct {
 	text  []byte
 	off   []uint32 // string i is text[off[i]:off[i+1]]; len is count+1
