@@ -166,8 +166,7 @@ func (sd *storedDocs) withDocs(changes []ColumnChange, n uint32) storedDocs {
 			// A column change keeps the doc's title and so its hashes.
 			hashes := c.titles
 			if !c.newTitle && c.Doc < old {
-				e, _ := decodeEntry(sd.doc(c.Doc))
-				hashes = e.title
+				hashes = sd.titleHashes(c.Doc)
 			}
 			starts, _ = jsonscan.MemberStarts(starts[:0], c.Stored)
 			batch.addDoc(c.Stored, starts, 1)

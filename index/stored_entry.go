@@ -73,9 +73,6 @@ func appendTitleHash(dst []byte, h uint16) []byte {
 
 // storedEntry is an entry's parts, views into it.
 type storedEntry struct {
-	title   []byte // hashes then forms, as appendEntry was given them
-	hashes  []byte // 2 bytes a title word: its term's hash
-	forms   []byte // 2 bytes a title word: its form's hash
 	members []byte // the member offsets, as appendEntry encodes them
 	count   int    // how many offsets members holds
 	payload []byte
@@ -97,7 +94,6 @@ func decodeEntry(src []byte) (storedEntry, error) {
 		return e, corruptf("stored entry: %d title words' hashes run past its %d bytes", n, len(src))
 	}
 	at := k + int(n)*4
-	e.title, e.hashes, e.forms = src[k:at], src[k:k+int(n)*2], src[k+int(n)*2:at]
 	m, k := binary.Uvarint(src[at:])
 	if k <= 0 || m > uint64(len(src)-at-k) {
 		return e, corruptf("stored entry: member count unreadable or past its %d bytes", len(src))
