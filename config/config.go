@@ -143,8 +143,8 @@ const DefaultProximity = 0.05
 
 // DefaultExactForms is the exact forms' weight of a version that sets
 // none: on the Home Depot judgments it lifts NDCG@10 from 0.4337 to
-// 0.4389 (docs/benchmarks.md, Relevance levers), within 0.0002 of that
-// from 0.1 to 1.
+// 0.4385 (docs/benchmarks.md, Relevance levers); the prototype moved
+// within 0.0002 between 0.1 and 1.
 const DefaultExactForms = 0.2
 
 // ExactFormsOrDefault is v's exact forms' weight, DefaultExactForms
@@ -157,8 +157,9 @@ func (v *SearchVersion) ExactFormsOrDefault() float64 {
 }
 
 // ProximityDepth is how many of a query's best products proximity and
-// exact forms re-rank: a page of 20. Re-ranking the best 100 gained 0.0005 more
-// NDCG@10 for twice the cost (each title is read and tokenized).
+// exact forms re-rank: a page of 20. Re-ranking the best 50 gained
+// 0.0016 more NDCG@10 for a words search 25% slower, the best 100
+// 0.0019 (docs/benchmarks.md, Relevance levers).
 const ProximityDepth = 20
 
 // DefaultK1 is BM25's k1 of a version that sets none.
