@@ -129,7 +129,7 @@ func TestBenchDemo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())
 	}
-	if !strings.Contains(out.String(), "300 products") || !strings.Contains(out.String(), "words+filters+facets") {
+	if !strings.Contains(out.String(), "300 products") || !strings.Contains(out.String(), "words+filters+facets") || !strings.Contains(out.String(), "healthz p50") {
 		t.Fatalf("table:\n%s", out.String())
 	}
 	b, err := os.ReadFile(report)
@@ -156,7 +156,7 @@ func TestBenchDemo(t *testing.T) {
 		if ip.QPS <= 0 || ip.P50us <= 0 || ip.P95us < ip.P50us || ip.P99us < ip.P95us {
 			t.Errorf("class %s in process: %+v", c.Class, ip)
 		}
-		if c.HTTPQPS <= 0 || c.Requests <= 0 || c.Errors != 0 || c.HTTPP50ms <= 0 || c.HTTPP95ms < c.HTTPP50ms || c.HTTPP99ms < c.HTTPP95ms {
+		if c.HTTPQPS <= 0 || c.Requests <= 0 || c.Errors != 0 || c.HTTPP50ms <= 0 || c.HTTPP95ms < c.HTTPP50ms || c.HTTPP99ms < c.HTTPP95ms || c.HealthP50us <= 0 {
 			t.Errorf("class %s over HTTP: %+v", c.Class, c)
 		}
 		// The rate search ran and logged its probes; its answer is the
