@@ -14,7 +14,9 @@ import (
 // from its bytes: the index keeps where each top-level member starts,
 // from which each wanted value's bytes are found (the offsets found by
 // one pass when a document has none), and copied as they are, in
-// the order the fields name them. The document is decompressed only
+// the order the fields name them. Each name is looked for first where
+// the last document had it, which for a catalog's documents (written
+// in one member order) is where it is. The document is decompressed only
 // through the last member wanted (index.StoredReader), and nothing is
 // decoded into maps, so a search's allocations do not grow with its
 // fields or results, and a field list costs less than the whole
@@ -43,6 +45,11 @@ type projection struct {
 	absent []bool
 	want   int
 	from   *index.MemberNames // what absent was worked out from
+	// hint is, by name, which member (its index in starts) held it in
+	// the last document found by a scan; -1 before one. The documents of
+	// a catalog are written from one struct, so they keep their members
+	// in one order, and a name is usually where it was last time.
+	hint []int
 }
 
 // isFor reports whether p was made for fields (reset).
@@ -65,6 +72,10 @@ func (p *projection) reset(fields []string) {
 	p.spans = slices.Grow(p.spans[:0], len(p.names))[:len(p.names)]
 	p.absent = slices.Grow(p.absent[:0], len(p.names))[:len(p.names)]
 	clear(p.absent)
+	p.hint = slices.Grow(p.hint[:0], len(p.names))[:len(p.names)]
+	for i := range p.hint {
+		p.hint[i] = -1
+	}
 	p.want, p.from = len(p.names), nil
 }
 
@@ -98,6 +109,10 @@ func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte,
 	if p.want == 0 {
 		return obj, true // no name is in any document
 	}
+	if obj, ok = p.findHinted(r, starts); ok {
+		return obj, true
+	}
+	clear(p.spans)
 	for k, st := range starts {
 		next := r.Len()
 		if k+1 < len(starts) {
@@ -131,9 +146,57 @@ func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte,
 			found++
 		}
 		p.spans[match] = v
+		p.hint[match] = k
 		if found == p.want {
 			return obj, true // the rest is not read: Aisle wrote it, with each key once
 		}
+	}
+	return obj, true
+}
+
+// findHinted is findAt when every name that may be in the document is
+// where p.hint says: the member there has the name's key, byte for byte
+// as the projection writes it. A JSON string ends at its first
+// unescaped quote, so bytes equal to one key's are that key and no
+// other. It reports false when a hint misses (a name moved, is absent
+// from this document, or is written with escapes), and findAt scans.
+func (p *projection) findHinted(r *index.StoredReader, starts []uint32) (obj []byte, ok bool) {
+	next := 0
+	for i, h := range p.hint {
+		if p.absent[i] {
+			continue
+		}
+		if h < 0 || h >= len(starts) {
+			return nil, false
+		}
+		end := r.Len()
+		if h+1 < len(starts) {
+			end = int(starts[h+1])
+		}
+		next = max(next, end)
+	}
+	if obj = r.Through(next); len(obj) < next {
+		return nil, false
+	}
+	for i, h := range p.hint {
+		if p.absent[i] {
+			p.spans[i] = jsonscan.Span{}
+			continue
+		}
+		from := 0
+		if i > 0 {
+			from = p.keyEnd[i-1]
+		}
+		key := p.keys[from : p.keyEnd[i]-1] // without its colon
+		st := int(starts[h])
+		if st+len(key) > len(obj) || string(obj[st:st+len(key)]) != string(key) {
+			return nil, false
+		}
+		v, ok := jsonscan.ValueAt(obj, starts, h, st+len(key))
+		if !ok {
+			return nil, false
+		}
+		p.spans[i] = v
 	}
 	return obj, true
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,6 +204,79 @@ func TestProjectionKeptAcrossFieldLists(t *testing.T) {
 	if got := string(d.appendTo(nil, fields, nil)); got != `{"url":"/a1","price":4.5}` {
 		t.Fatalf("after the list changed in place: %s", got)
 	}
+}
+
+// TestProjectionHints: one projection serving document after document
+// (as a response's storedDoc does) writes what decoding into maps
+// writes, whether each name is where the last document had it (the
+// hint holds) or elsewhere, missing, or written with escapes (it does
+// not, and the members are scanned). Both ways must have happened,
+// except for a list with a name no document has, which the segment's
+// names (index.MemberNames, not known here) would have set aside: its
+// hint cannot hold, and every document is scanned.
+func TestProjectionHints(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	for _, fields := range [][]string{
+		{"title", "price", "url"},
+		{"url", "brand", "extraData.size", "extraData.color"},
+		{"price", "missing", "hierarchies", "title", "<b>"},
+	} {
+		noneHas := slices.Contains(fields, "missing")
+		var p projection
+		p.reset(fields)
+		held, missed := 0, 0
+		for round := range 3000 {
+			doc := randomDoc(r)
+			if round%3 != 0 { // most documents as a catalog writes them: one order, a member now and then left out
+				doc = catalogDoc(r)
+			}
+			if round%7 == 0 { // now and then, the same members in another order
+				doc = []byte(strings.Replace(string(doc), "{", `{"url":"/first",`, 1))
+				if json.Valid(doc) && strings.Count(string(doc), `"url":`) > 1 {
+					continue // a key twice: not a document Aisle writes
+				}
+			}
+			starts, ok := jsonscan.MemberStarts(nil, doc)
+			if !ok {
+				t.Fatalf("%s: no offsets", doc)
+			}
+			var rd index.StoredReader
+			rd.Reset(doc)
+			rd.Starts = starts
+			if _, ok := p.findHinted(&rd, starts); ok {
+				held++
+			} else {
+				missed++
+			}
+			want := string(appendProjectedMaps(nil, doc, fields, nil))
+			if got := string(p.appendDoc(nil, &rd, nil)); got != want {
+				t.Fatalf("%q, round %d: %s:\n got  %s\n want %s", fields, round, doc, got, want)
+			}
+		}
+		if noneHas && held != 0 || !noneHas && (held == 0 || missed == 0) {
+			t.Fatalf("%q: the hints held %d times and missed %d", fields, held, missed)
+		}
+	}
+}
+
+// catalogDoc is a document as a catalog's struct writes it: its
+// members always in one order, brand and extraData left out now and
+// then, with values of every kind.
+func catalogDoc(r *rand.Rand) []byte {
+	values := []string{`"plain"`, `"say \"hi\""`, `"M\u00fcller"`, `12.5`, `true`, `null`, `[1,"two",{"x":[]}]`,
+		`{"size":"M","color":"Green"}`, `{"color":"Red"}`, `{}`}
+	doc := []byte{'{'}
+	for _, name := range []string{"productNumber", "title", "brand", "price", "url", "extraData", "hierarchies"} {
+		if (name == "brand" || name == "extraData") && r.IntN(4) == 0 {
+			continue
+		}
+		if len(doc) > 1 {
+			doc = append(doc, ',')
+		}
+		doc = append(appendString(doc, name), ':')
+		doc = append(doc, values[r.IntN(len(values))]...)
+	}
+	return append(doc, '}')
 }
 
 // hasRepeatedPart reports whether fields name one nested part twice.
