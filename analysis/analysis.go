@@ -69,6 +69,8 @@ type Analyzer struct {
 	stem func(*snowballstem.Env) bool
 	pool sync.Pool
 	envs sync.Pool // *snowballstem.Env, reused by Stem
+	// stems caches Stem's answers (nil without a stemmer).
+	stems *stemCache
 }
 
 // New makes an analyzer for lang.
@@ -85,6 +87,9 @@ func New(lang Language) *Analyzer {
 		a.stem = swedish.Stem
 	case German:
 		a.stem = german.Stem
+	}
+	if a.stem != nil {
+		a.stems = newStemCache()
 	}
 	a.pool.New = func() any { return &scratch{} }
 	return a
@@ -125,8 +130,25 @@ func (a *Analyzer) Form(word string) string {
 	return word
 }
 
-// Stem stems one folded word; numeric words come back unchanged.
+// Stem stems one folded word; numeric words come back unchanged. The
+// stems of recent words are cached (stemCache): it is for words that
+// come back, as a query's do.
 func (a *Analyzer) Stem(word string) string {
+	if a.stem == nil || len(word) < 3 || hasDigit(word) {
+		return word
+	}
+	slot := a.stems.slot(word)
+	if s, ok := a.stems.get(slot, word); ok {
+		return s
+	}
+	s := a.StemOnce(word)
+	slot.Store(&stemEntry{word: word, stem: s})
+	return s
+}
+
+// StemOnce is Stem without its cache, for a word stemmed once (the index
+// stems each new word of a catalog once, and keeps the answer).
+func (a *Analyzer) StemOnce(word string) string {
 	if a.stem == nil || len(word) < 3 || hasDigit(word) {
 		return word
 	}

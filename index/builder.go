@@ -252,7 +252,7 @@ func (b *Builder) addText(doc uint32, f TextField, buf []byte, start int, toks [
 			} else {
 				term := surface
 				if !tk.numeric {
-					term = b.an.Stem(surface)
+					term = b.an.StemOnce(surface)
 				}
 				if id, ok = b.terms[term]; !ok {
 					id = b.newTerm(term)
