@@ -94,7 +94,7 @@ func (r *SearchResult) appendProducts(dst []byte, p *ProductResult, doc *storedD
 		dst = appendMarshal(dst, p.Filters)
 	}
 	dst = append(dst, `,"sorting":`...)
-	dst = appendMarshal(dst, p.Sorting)
+	dst = appendSorting(dst, p.Sorting)
 	dst = append(dst, `,"suggestedProductStatus":"`...)
 	dst = append(dst, p.SuggestedStatus...)
 	dst = append(dst, '"')
@@ -171,6 +171,45 @@ func (e *productExtra) appendTo(dst []byte, first bool, fields []string) []byte 
 		dst = appendString(dst, e.campaign)
 	}
 	return dst
+}
+
+// appendSorting writes products.sorting as json.Marshal writes it (null
+// for none), without reflection: every search and page writes it.
+func appendSorting(dst []byte, sorting []SortOut) []byte {
+	if sorting == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i := range sorting {
+		so := &sorting[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"name":`...)
+		dst = appendString(dst, so.Name)
+		dst = append(dst, `,"settings":{"name":`...)
+		dst = appendString(dst, so.Settings.Name)
+		dst = append(dst, `,"title":`...)
+		dst = appendString(dst, so.Settings.Title)
+		dst = append(dst, `,"ascendingText":`...)
+		dst = appendString(dst, so.Settings.AscendingText)
+		dst = append(dst, `,"descendingText":`...)
+		dst = appendString(dst, so.Settings.DescendingText)
+		dst = append(dst, `},"ascending":`...)
+		dst = appendSortChoice(dst, &so.Ascending)
+		dst = append(dst, `,"descending":`...)
+		dst = appendSortChoice(dst, &so.Descending)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+func appendSortChoice(dst []byte, c *SortChoiceOut) []byte {
+	dst = append(dst, `{"query":`...)
+	dst = appendString(dst, c.Query)
+	dst = append(dst, `,"selected":`...)
+	dst = strconv.AppendBool(dst, c.Selected)
+	return append(dst, '}')
 }
 
 func appendMarshal(dst []byte, v any) []byte {

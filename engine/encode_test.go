@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 
@@ -99,6 +100,37 @@ func TestScoreClamp(t *testing.T) {
 		e := productExtra{score: tc.score}
 		if got := string(e.appendTo(nil, true, nil)); got != tc.want {
 			t.Errorf("score %g: %s, want %s", tc.score, got, tc.want)
+		}
+	}
+}
+
+// TestAppendSortingAsMarshal: the sorting block written by hand is
+// json.Marshal's, byte for byte, for no options, none at all (null), and
+// random options whose texts need escaping.
+func TestAppendSortingAsMarshal(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	texts := []string{"", "price", "Price: low to high", `say "hi"`, "<b>&</b>", "Müller 😀", "a\nb\x01", "\u2028", "\xff"}
+	text := func() string { return texts[r.IntN(len(texts))] }
+	cases := [][]SortOut{nil, {}}
+	for range 500 {
+		var s []SortOut
+		for range r.IntN(4) {
+			s = append(s, SortOut{
+				Name:       text(),
+				Settings:   SortSettingOut{Name: text(), Title: text(), AscendingText: text(), DescendingText: text()},
+				Ascending:  SortChoiceOut{Query: text(), Selected: r.IntN(2) == 0},
+				Descending: SortChoiceOut{Query: text(), Selected: r.IntN(2) == 0},
+			})
+		}
+		cases = append(cases, s)
+	}
+	for _, s := range cases {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendSorting([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("%+v:\n got  %s\n want %s", s, got[1:], want)
 		}
 	}
 }

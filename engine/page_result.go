@@ -74,7 +74,7 @@ func (r *PageResult) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"filters":`...)
 		dst = appendMarshal(dst, r.Filters)
 		dst = append(dst, `,"sorting":`...)
-		dst = appendMarshal(dst, r.Sorting)
+		dst = appendSorting(dst, r.Sorting)
 	}
 	return append(dst, `}}`...)
 }
