@@ -150,10 +150,7 @@ const DefaultExactForms = 0.2
 // ExactFormsOrDefault is v's exact forms' weight, DefaultExactForms
 // when it sets none.
 func (v *SearchVersion) ExactFormsOrDefault() float64 {
-	if v.ExactForms == nil {
-		return DefaultExactForms
-	}
-	return *v.ExactForms
+	return orDefault(v.ExactForms, DefaultExactForms)
 }
 
 // ProximityDepth is how many of a query's best products proximity and
@@ -166,20 +163,20 @@ const ProximityDepth = 20
 const DefaultK1 = 1.2
 
 // K1OrDefault is v's k1, DefaultK1 when it sets none.
-func (v *SearchVersion) K1OrDefault() float64 {
-	if v.K1 == nil {
-		return DefaultK1
-	}
-	return *v.K1
-}
+func (v *SearchVersion) K1OrDefault() float64 { return orDefault(v.K1, DefaultK1) }
 
 // ProximityOrDefault is v's proximity weight, DefaultProximity when it
 // sets none.
 func (v *SearchVersion) ProximityOrDefault() float64 {
-	if v.Proximity == nil {
-		return DefaultProximity
+	return orDefault(v.Proximity, DefaultProximity)
+}
+
+// orDefault is *set, or def when set is nil (a setting left out).
+func orDefault(set *float64, def float64) float64 {
+	if set == nil {
+		return def
 	}
-	return *v.Proximity
+	return *set
 }
 
 // SearchField is a searchable text field and its BM25F weight.

@@ -539,26 +539,20 @@ func TestPages(t *testing.T) {
 	})
 }
 
-// TestProximity: a version's proximity weight is between 0 and 1.
-func TestProximity(t *testing.T) {
-	checkCases(t, "proximity.txt", []parseCase{
-		{"off", set(version, "proximity", 0), true},
-		{"a weight", set(version, "proximity", 0.3), true},
-		{"negative", set(version, "proximity", -0.1), false},
-		{"above 1", set(version, "proximity", 1.5), false},
-		{"not a number", set(version, "proximity", "high"), false},
-	})
-}
-
-// TestExactForms: a version's exact forms' weight is between 0 and 1.
-func TestExactForms(t *testing.T) {
-	checkCases(t, "exactforms.txt", []parseCase{
-		{"off", set(version, "exactForms", 0), true},
-		{"a weight", set(version, "exactForms", 0.3), true},
-		{"negative", set(version, "exactForms", -0.1), false},
-		{"above 1", set(version, "exactForms", 1.5), false},
-		{"not a number", set(version, "exactForms", "high"), false},
-	})
+// TestReRankWeights: a version's title re-ranking weights, proximity
+// and exact forms, are each between 0 and 1.
+func TestReRankWeights(t *testing.T) {
+	for _, name := range []string{"proximity", "exactForms"} {
+		t.Run(name, func(t *testing.T) {
+			checkCases(t, strings.ToLower(name)+".txt", []parseCase{
+				{"off", set(version, name, 0), true},
+				{"a weight", set(version, name, 0.3), true},
+				{"negative", set(version, name, -0.1), false},
+				{"above 1", set(version, name, 1.5), false},
+				{"not a number", set(version, name, "high"), false},
+			})
+		})
+	}
 }
 
 // TestK1: a version's BM25 k1 is above 0 and at most 10.

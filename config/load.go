@@ -275,11 +275,13 @@ func (w *Website) validateVersion(v *SearchVersion) error {
 			return fmt.Errorf("synonyms[%d]: needs from and terms, or at least two terms", i)
 		}
 	}
-	if p := v.Proximity; p != nil && !(*p >= 0 && *p <= 1) {
-		return fmt.Errorf("proximity: %v, want a weight between 0 (off) and 1", *p)
-	}
-	if e := v.ExactForms; e != nil && !(*e >= 0 && *e <= 1) {
-		return fmt.Errorf("exactForms: %v, want a weight between 0 (off) and 1", *e)
+	for _, wt := range []struct {
+		name string
+		set  *float64
+	}{{"proximity", v.Proximity}, {"exactForms", v.ExactForms}} { // the title re-ranking's weights
+		if wt.set != nil && !(*wt.set >= 0 && *wt.set <= 1) {
+			return fmt.Errorf("%s: %v, want a weight between 0 (off) and 1", wt.name, *wt.set)
+		}
 	}
 	if k := v.K1; k != nil && !(*k > 0 && *k <= 10) {
 		return fmt.Errorf("k1: %v, want a saturation above 0, at most 10", *k)
