@@ -79,6 +79,15 @@ func (p *projection) reset(fields []string) {
 	p.want, p.from = len(p.names), nil
 }
 
+// key is name i's key as the projection writes it, `"name":`.
+func (p *projection) key(i int) []byte {
+	from := 0
+	if i > 0 {
+		from = p.keyEnd[i-1]
+	}
+	return p.keys[from:p.keyEnd[i]]
+}
+
 // forNames marks the names no document has, by the top-level names of
 // the segment the documents come from (index.Segment.MemberNames; nil:
 // not known, and none is marked), so that a document is not read to its
@@ -103,16 +112,18 @@ func (p *projection) forNames(m *index.MemberNames) {
 // only a found member's value is delimited (jsonscan.ValueAt). It stops
 // once every name is found, and reports false for bytes that are not a
 // member or do not decode. obj is the document as far as decoded, which
-// holds every span found.
+// holds every span found; p.spans is, by name, its span (end 0: not
+// found), set afresh for each document.
 func (p *projection) findAt(r *index.StoredReader, starts []uint32) (obj []byte, ok bool) {
-	found := 0
+	clear(p.spans)
 	if p.want == 0 {
 		return obj, true // no name is in any document
 	}
 	if obj, ok = p.findHinted(r, starts); ok {
 		return obj, true
 	}
-	clear(p.spans)
+	clear(p.spans) // what the hints found before one missed
+	found := 0
 	for k, st := range starts {
 		next := r.Len()
 		if k+1 < len(starts) {
@@ -180,14 +191,10 @@ func (p *projection) findHinted(r *index.StoredReader, starts []uint32) (obj []b
 	}
 	for i, h := range p.hint {
 		if p.absent[i] {
-			p.spans[i] = jsonscan.Span{}
 			continue
 		}
-		from := 0
-		if i > 0 {
-			from = p.keyEnd[i-1]
-		}
-		key := p.keys[from : p.keyEnd[i]-1] // without its colon
+		key := p.key(i)
+		key = key[:len(key)-1] // without its colon
 		st := int(starts[h])
 		if st+len(key) > len(obj) || string(obj[st:st+len(key)]) != string(key) {
 			return nil, false
@@ -296,7 +303,6 @@ func (p *projection) appendDoc(dst []byte, r *index.StoredReader, extra *product
 		}
 		starts = p.starts
 	}
-	clear(p.spans)
 	stored, ok := p.findAt(r, starts)
 	if !ok {
 		return append(dst, "{}"...)
@@ -319,11 +325,7 @@ func (p *projection) appendDoc(dst []byte, r *index.StoredReader, extra *product
 			dst = append(dst, ',')
 		}
 		first = false
-		from := 0
-		if i > 0 {
-			from = p.keyEnd[i-1]
-		}
-		dst = append(dst, p.keys[from:p.keyEnd[i]]...)
+		dst = append(dst, p.key(i)...)
 		dst = append(dst, raw...)
 	}
 	if extra != nil {
