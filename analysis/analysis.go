@@ -69,8 +69,8 @@ type Analyzer struct {
 	stem func(*snowballstem.Env) bool
 	pool sync.Pool
 	envs sync.Pool // *snowballstem.Env, reused by Stem
-	// stems caches Stem's answers (nil without a stemmer).
-	stems *stemCache
+	// stemmed caches Stem's answers (nil without a stemmer).
+	stemmed *stemCache
 }
 
 // New makes an analyzer for lang.
@@ -89,7 +89,7 @@ func New(lang Language) *Analyzer {
 		a.stem = german.Stem
 	}
 	if a.stem != nil {
-		a.stems = newStemCache()
+		a.stemmed = newStemCache()
 	}
 	a.pool.New = func() any { return &scratch{} }
 	return a
@@ -134,14 +134,14 @@ func (a *Analyzer) Form(word string) string {
 // stems of recent words are cached (stemCache): it is for words that
 // come back, as a query's do.
 func (a *Analyzer) Stem(word string) string {
-	if a.stem == nil || len(word) < 3 || hasDigit(word) {
+	if !a.stems(word) {
 		return word
 	}
-	slot := a.stems.slot(word)
-	if s, ok := a.stems.get(slot, word); ok {
-		return s
+	slot := a.stemmed.slot(word)
+	if e := slot.Load(); e != nil && e.word == word {
+		return e.stem
 	}
-	s := a.StemOnce(word)
+	s := a.snowball(word)
 	slot.Store(&stemEntry{word: word, stem: s})
 	return s
 }
@@ -149,9 +149,20 @@ func (a *Analyzer) Stem(word string) string {
 // StemOnce is Stem without its cache, for a word stemmed once (the index
 // stems each new word of a catalog once, and keeps the answer).
 func (a *Analyzer) StemOnce(word string) string {
-	if a.stem == nil || len(word) < 3 || hasDigit(word) {
+	if !a.stems(word) {
 		return word
 	}
+	return a.snowball(word)
+}
+
+// stems reports whether word is one the analyzer stems: it has a
+// stemmer, and the word 3 bytes or more and no digit.
+func (a *Analyzer) stems(word string) bool {
+	return a.stem != nil && len(word) >= 3 && !hasDigit(word)
+}
+
+// snowball is word's stem by the language's Snowball stemmer.
+func (a *Analyzer) snowball(word string) string {
 	env, _ := a.envs.Get().(*snowballstem.Env)
 	if env == nil {
 		env = snowballstem.NewEnv(word)

@@ -29,11 +29,3 @@ func newStemCache() *stemCache { return &stemCache{seed: maphash.MakeSeed()} }
 func (c *stemCache) slot(word string) *atomic.Pointer[stemEntry] {
 	return &c.slots[maphash.String(c.seed, word)&(stemCacheSlots-1)]
 }
-
-// get is word's stem, if its slot holds it.
-func (c *stemCache) get(slot *atomic.Pointer[stemEntry], word string) (string, bool) {
-	if e := slot.Load(); e != nil && e.word == word {
-		return e.stem, true
-	}
-	return "", false
-}
