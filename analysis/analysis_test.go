@@ -354,3 +354,18 @@ func TestForm(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFoldIdempotent: folding a folded string changes nothing. The store
+// keys products by their folded number (store.ProductID) and the engine
+// looks such an id up by folding it again.
+func FuzzFoldIdempotent(f *testing.F) {
+	for _, s := range []string{"SEC-Ä", "Straße", "İstanbul", "ǅ", "Æble\xff", "ﬁ", "ß̈", "Ω", "ǰ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := FoldString(s)
+		if twice := FoldString(once); twice != once {
+			t.Errorf("FoldString(%q) = %q, folded again %q", s, once, twice)
+		}
+	})
+}

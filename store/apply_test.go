@@ -74,8 +74,8 @@ func TestPutProductJSON(t *testing.T) {
 	if got, err := st.Product(testSite, "A"); err != nil || string(got) != string(data) {
 		t.Errorf("Product(A) = %s, %v", got, err)
 	}
-	if got, err := st.Product(testSite, "a"); err != nil || got != nil {
-		t.Errorf("Product(a) = %s, %v: numbers are exact here", got, err)
+	if got, err := st.Product(testSite, "a"); err != nil || string(got) != string(data) {
+		t.Errorf("Product(a) = %s, %v: numbers compare by ProductID", got, err)
 	}
 	var logged string
 	st.Entries(0, func(e *Entry) error { logged = string(e.Products[0]); return nil })
@@ -165,7 +165,7 @@ func TestExistingSweeps(t *testing.T) {
 	if _, err := st.Apply(&b, true); err != nil {
 		t.Fatal(err)
 	}
-	numbers := []string{"C", "Z", "A", "a", "B"}
+	numbers := []string{"C", "Z", "A", "a", "B", "D"}
 	keys := make([][]byte, len(numbers))
 	for i, pn := range numbers {
 		keys[i] = appendProductKey(nil, testSite, pn)
@@ -174,7 +174,57 @@ func TestExistingSweeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []bool{true, false, true, false, true}; !slices.Equal(got, want) {
+	if want := []bool{true, false, true, true, true, false}; !slices.Equal(got, want) {
 		t.Errorf("%q: %v, want %v", numbers, got, want)
+	}
+}
+
+// TestProductIdentity: numbers that fold alike (case, accents) name one
+// product in the state: an upsert under another spelling replaces it
+// (counted as an update) and the product takes the spelling last put;
+// one entry putting both spellings adds one product; a delete under
+// either spelling removes it.
+func TestProductIdentity(t *testing.T) {
+	st := openTemp(t)
+	apply := func(b *Batch) Applied {
+		t.Helper()
+		b.Website = testSite
+		a, err := st.Apply(b, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	var b Batch
+	b.PutProduct(&catalog.Product{ProductNumber: "SEC-Ä", Title: "first"})
+	if a := apply(&b); a.Added != 1 {
+		t.Errorf("SEC-Ä: %+v, want added 1", a)
+	}
+	b = Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "sec-a", Title: "second"})
+	if a := apply(&b); a.Added != 0 || a.Updated != 1 {
+		t.Errorf("sec-a over SEC-Ä: %+v, want updated 1", a)
+	}
+	var numbers []string
+	st.Products(testSite, func(p *catalog.Product) error { numbers = append(numbers, p.ProductNumber+" "+p.Title); return nil })
+	if fmt.Sprint(numbers) != "[sec-a second]" {
+		t.Errorf("stored %q, want sec-a alone", numbers)
+	}
+	b = Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "X-Ø", Title: "x1"})
+	b.PutProduct(&catalog.Product{ProductNumber: "x-o", Title: "x2"})
+	if a := apply(&b); a.Added != 1 || a.Updated != 0 {
+		t.Errorf("X-Ø and x-o in one entry: %+v, want added 1", a)
+	}
+	if got, _ := st.Product(testSite, "X-O"); !strings.Contains(string(got), `"x2"`) {
+		t.Errorf("X-O reads %s, want the last put", got)
+	}
+	b = Batch{}
+	b.DeleteProduct("SEC-Ä")
+	if a := apply(&b); a.Deleted != 1 {
+		t.Errorf("delete SEC-Ä: %+v, want deleted 1", a)
+	}
+	if n, _ := st.Count(testSite); n != 1 {
+		t.Errorf("%d products left, want x-o alone", n)
 	}
 }

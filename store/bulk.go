@@ -58,7 +58,7 @@ type BulkWriter struct {
 }
 
 type bulkItem struct {
-	key string
+	key string // the ProductID
 	val []byte
 	n   int // order put
 }
@@ -155,7 +155,7 @@ func (w *BulkWriter) Put(key string, value []byte) error {
 	if w.closed {
 		return errors.New("bulk write: put after commit or abort")
 	}
-	w.items = append(w.items, bulkItem{key, value, len(w.items)})
+	w.items = append(w.items, bulkItem{ProductID(key), value, len(w.items)})
 	if w.inEnt > 0 {
 		w.entry.WriteByte(',')
 	}
@@ -257,7 +257,7 @@ func (w *BulkWriter) Commit() error {
 			if i+1 < len(w.items) && w.items[i+1].key == it.key {
 				continue
 			}
-			key = appendProductKey(key[:0], w.website, it.key)
+			key = appendProductIDKey(key[:0], w.website, it.key)
 			if err := state.Set(key, it.val); err != nil {
 				state.Close()
 				return fmt.Errorf("bulk write: product %s: %w", it.key, err)

@@ -5,15 +5,18 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/aisle-search/aisle/analysis"
 )
 
-// The database's key layout (Layout 2). Every key the store reads or
+// The database's key layout (Layout 3). Every key the store reads or
 // writes is made here; nothing else spells a prefix. A website's keys
 // carry its UUID, which config.Validate keeps free of '/'.
 //
 //	l/<seq: 8 bytes big-endian>    a log entry (JSON), in order
-//	p/<uuid>/<productNumber>       a product's JSON
-//	c/<uuid>/<kind>/<id>           a content item's JSON
+//	p/<uuid>/<product id>          a product's JSON, under ProductID of its number
+//	c/<uuid>/<kind>/<content id>   a content item's JSON, under ContentID of its id
 //	v/<uuid>/<seq: 8 bytes>        the events of log entry seq (a JSON array), so a start replays them without reading the rest of the log
 //	b/<uuid>/<chunk: 4 bytes>      a snapshot of the website's behaviour (package behaviour), in chunks of SnapshotChunk bytes
 //	m/config                       the configuration file (JSON)
@@ -39,10 +42,13 @@ const (
 	keySegmentGen    = "m/segment-gen/"
 )
 
-// Layout is the key layout this package writes, stored at m/layout. A
-// store of another layout (layout 1 had no website in its keys) is
-// refused with ErrLayout, never read wrongly.
-const Layout = 2
+// Layout is the key layout this package writes, stored at m/layout.
+// Layout 2 keyed products and content items by their exact number and
+// id; Open rewrites such a store to layout 3 (migrate.go). A store of another layout (layout 1
+// had no website in its keys) is refused with ErrLayout, never read
+// wrongly. A change to analysis.FoldString changes product ids, so it
+// is a new layout.
+const Layout = 3
 
 // ErrLayout marks a store written in another key layout.
 var ErrLayout = errors.New("store written in another key layout")
@@ -85,17 +91,38 @@ func decodeSeq(name string, v []byte) (uint64, error) {
 // productPrefix is the prefix of a website's product keys.
 func productPrefix(website string) string { return prefixProduct + website + "/" }
 
-// appendProductKey appends the state key of a website's product.
+// ProductID is a product's identity: its number folded
+// (analysis.FoldString), as search, deletes and the index compare
+// numbers. Two numbers with one id (SEC-Ä and sec-a) name one product:
+// an upsert of either replaces it, and it takes the number last written.
+func ProductID(productNumber string) string { return analysis.FoldString(productNumber) }
+
+// appendProductKey appends the state key of a website's product
+// numbered productNumber: its ProductID.
 func appendProductKey(dst []byte, website, productNumber string) []byte {
-	return append(append(append(append(dst, prefixProduct...), website...), '/'), productNumber...)
+	return appendProductIDKey(dst, website, ProductID(productNumber))
+}
+
+// appendProductIDKey appends the state key of a website's product whose
+// ProductID is id.
+func appendProductIDKey(dst []byte, website, id string) []byte {
+	return append(append(append(append(dst, prefixProduct...), website...), '/'), id...)
 }
 
 // contentPrefix is the prefix of a website's content keys.
 func contentPrefix(website string) string { return prefixContent + website + "/" }
 
-// contentKey is the state key of a website's content item; id is
-// "<kind>/<id>".
-func contentKey(website, id string) []byte { return []byte(contentPrefix(website) + id) }
+// ContentID is a content item's identity within its kind: its id folded,
+// as ProductID folds a product number. Items of one kind whose ids fold
+// alike (Acme, acme) are one item.
+func ContentID(id string) string { return analysis.FoldString(id) }
+
+// contentKey is the state key of a website's content item; k is
+// "<kind>/<id>", keyed "<kind>/<ContentID of id>".
+func contentKey(website, k string) []byte {
+	kind, id, _ := strings.Cut(k, "/")
+	return []byte(contentPrefix(website) + kind + "/" + ContentID(id))
+}
 
 // productSeqKey is the key of a website's product sequence.
 // appendEventsKey appends the key of website's events of entry seq.

@@ -230,7 +230,7 @@ func TestOldLayoutRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		layout []byte // nil: absent
-	}{{"layout 1 (no m/layout)", nil}, {"layout 3", appendSeq(nil, 3)}} {
+	}{{"layout 1 (no m/layout)", nil}, {"layout 4", appendSeq(nil, 4)}} {
 		dir := t.TempDir()
 		db, err := pebble.Open(dir, options())
 		if err != nil {

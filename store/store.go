@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cockroachdb/pebble"
@@ -84,6 +85,12 @@ func (s *Store) load() error {
 		return s.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync)
 	case !ok:
 		layout = 1 // before m/layout, keys had no website
+	}
+	if layout == 2 {
+		if err := s.migrateLayout2(); err != nil {
+			return err
+		}
+		layout = Layout
 	}
 	if layout != Layout {
 		return fmt.Errorf("%w: layout %d, and this Aisle reads layout %d: import the catalog again into a new directory", ErrLayout, layout, Layout)
@@ -235,9 +242,10 @@ type Batch struct {
 	stored bool
 }
 
-// Applied says what an entry changed. Products are counted by number: one
-// put twice in an entry counts once, and a delete counts only a product
-// that was there (stored, or put earlier in the entry).
+// Applied says what an entry changed. Products are counted by ProductID
+// and content items by kind and ContentID: one put twice in an entry
+// (under either spelling) counts once, and a delete counts only a
+// product that was there (stored, or put earlier in the entry).
 type Applied struct {
 	Seq                     uint64
 	Added, Updated, Deleted int
@@ -306,6 +314,10 @@ func (b *Batch) SetConfig(f *config.File) { b.config = f }
 // ProductPuts are the batch's product upserts, in order: the product
 // numbers and the JSON each is stored as. Read only.
 func (b *Batch) ProductPuts() (numbers []string, data [][]byte) { return b.pkeys, b.products }
+
+// ContentPuts are the JSON of the batch's content upserts, in order, as
+// PutContent encodes them. Read only.
+func (b *Batch) ContentPuts() [][]byte { return b.content }
 
 // ProductDeletes are the product numbers the batch deletes, in order.
 // Read only.
@@ -447,13 +459,33 @@ func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
 func (s *Store) count(b *Batch) (Applied, error) {
 	var a Applied
 	var err error
-	if a.Added, a.Updated, a.Deleted, err = s.countKeys(b.pkeys, b.deletes, b.stored, func(k string) []byte { return appendProductKey(nil, b.Website, k) }); err != nil {
+	if a.Added, a.Updated, a.Deleted, err = s.countKeys(productIDs(b.pkeys), productIDs(b.deletes), b.stored, func(id string) []byte { return appendProductIDKey(nil, b.Website, id) }); err != nil {
 		return Applied{}, err
 	}
-	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(b.ckeys, b.cdeletes, false, func(k string) []byte { return contentKey(b.Website, k) }); err != nil {
+	if a.ContentAdded, a.ContentUpdated, a.ContentDeleted, err = s.countKeys(contentIDs(b.ckeys), contentIDs(b.cdeletes), false, func(k string) []byte { return contentKey(b.Website, k) }); err != nil {
 		return Applied{}, err
 	}
 	return a, nil
+}
+
+// productIDs are the ProductIDs of numbers, in order.
+func productIDs(numbers []string) []string {
+	ids := make([]string, len(numbers))
+	for i, pn := range numbers {
+		ids[i] = ProductID(pn)
+	}
+	return ids
+}
+
+// contentIDs are content keys ("<kind>/<id>") with ContentID for id, in
+// order.
+func contentIDs(keys []string) []string {
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		kind, id, _ := strings.Cut(k, "/")
+		ids[i] = kind + "/" + ContentID(id)
+	}
+	return ids
 }
 
 // countKeys says how many of the distinct keys put are new or replace a
@@ -784,8 +816,8 @@ func (s *Store) Content(website string, fn func(*catalog.Content) error) error {
 	})
 }
 
-// Product is the stored JSON of website's product numbered pn (exactly),
-// or nil when there is none.
+// Product is the stored JSON of website's product numbered pn (compared
+// by ProductID), or nil when there is none.
 func (s *Store) Product(website, pn string) ([]byte, error) {
 	return s.get(appendProductKey(nil, website, pn))
 }
