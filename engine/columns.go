@@ -10,6 +10,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/store"
 )
 
 // Column writes: an upsert of products that already exist, changing none
@@ -26,13 +27,14 @@ import (
 // twice counts with its last JSON. The products are compared on every
 // core.
 func (g *Generation) columnChanges(numbers []string, data [][]byte) (changes []index.ColumnChange, ok bool, err error) {
-	last := make(map[string]int, len(numbers)) // number → its last put
+	last := make(map[string]int, len(numbers)) // store.ProductID → its last put
 	var order []string
 	for i, pn := range numbers {
-		if _, seen := last[pn]; !seen {
-			order = append(order, pn)
+		id := store.ProductID(pn)
+		if _, seen := last[id]; !seen {
+			order = append(order, id)
 		}
-		last[pn] = i
+		last[id] = i
 	}
 	changes = make([]index.ColumnChange, len(order))
 	notColumn := make([]bool, len(order))

@@ -2,11 +2,13 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/store"
 )
 
 // Doc writes: a product write that is not a column write (a new product,
@@ -19,16 +21,17 @@ import (
 // the same way.
 
 // productWrites is each written product's state after a run of writes
-// (a batch, or the log since a save): its last JSON, or nil once
-// deleted. Within one entry a delete wins over a put, as the store
-// applies it.
+// (a batch, or the log since a save), by store.ProductID: its last JSON,
+// or nil once deleted. Within one entry a delete wins over a put, as the
+// store applies it.
 type productWrites struct {
-	order []string // product numbers, first write first
-	data  map[string][]byte
+	order  []string          // product ids, first write first
+	data   map[string][]byte // id → its last JSON, nil once deleted
+	number map[string]string // id → the number it was last written under
 }
 
 func newProductWrites() *productWrites {
-	return &productWrites{data: map[string][]byte{}}
+	return &productWrites{data: map[string][]byte{}, number: map[string]string{}}
 }
 
 // entry records one entry's puts, then its deletes.
@@ -42,36 +45,72 @@ func (pw *productWrites) entry(numbers []string, data [][]byte, deletes []string
 }
 
 func (pw *productWrites) set(pn string, data []byte) {
-	if _, seen := pw.data[pn]; !seen {
-		pw.order = append(pw.order, pn)
+	id := store.ProductID(pn)
+	if _, seen := pw.data[id]; !seen {
+		pw.order = append(pw.order, id)
 	}
-	pw.data[pn] = data
+	pw.data[id], pw.number[id] = data, pn
+}
+
+// puts are the numbers and JSON of the products written and not
+// deleted, first write first; ok is false when some write is a delete.
+func (pw *productWrites) puts() (numbers []string, data [][]byte, ok bool) {
+	for _, id := range pw.order {
+		if pw.data[id] == nil {
+			return nil, nil, false
+		}
+		numbers, data = append(numbers, pw.number[id]), append(data, pw.data[id])
+	}
+	return numbers, data, true
 }
 
 // productsWith is g's product index with the written products' current
-// docs removed and their puts added.
+// docs removed (whatever spelling of their number they were indexed
+// under) and their puts added.
 func (g *Generation) productsWith(pw *productWrites) (*index.Segment, error) {
-	seg := g.Products
-	var removed []uint32
-	added := make([]index.Doc, 0, len(pw.order))
-	for _, pn := range pw.order {
-		if d, ok := seg.DocByKey(foldString(pn)); ok && seg.Key(d) == pn {
-			removed = append(removed, d)
+	dc, err := g.docChanges(pw)
+	if err != nil {
+		return nil, err
+	}
+	return g.withDocChanges(dc)
+}
+
+// docChanges are a run of writes turned into docs of g's product index:
+// the docs they remove and the docs they add.
+type docChanges struct {
+	removed []uint32
+	added   []index.Doc
+}
+
+// docChanges decodes and indexes the writes' products: the part of a
+// doc write that can fail on what was written, so a write is refused
+// before it is logged; what is left (withDocChanges) fails only when the
+// index is full.
+func (g *Generation) docChanges(pw *productWrites) (*docChanges, error) {
+	dc := &docChanges{added: make([]index.Doc, 0, len(pw.order))}
+	for _, id := range pw.order {
+		if d, ok := g.productDoc(id); ok {
+			dc.removed = append(dc.removed, d)
 		}
-		data := pw.data[pn]
+		data := pw.data[id]
 		if data == nil {
 			continue
 		}
 		var p catalog.Product
 		if err := json.Unmarshal(data, &p); err != nil {
-			return nil, fmt.Errorf("product %s: %w", pn, err)
+			return nil, fmt.Errorf("product %s: %w", pw.number[id], err)
 		}
-		added = append(added, index.Doc{})
-		if err := productDoc(&p, g.Website.IndexedFields, data, &added[len(added)-1]); err != nil {
-			return nil, err
+		dc.added = append(dc.added, index.Doc{})
+		if err := productDoc(&p, g.Website.IndexedFields, data, &dc.added[len(dc.added)-1]); err != nil {
+			return nil, fmt.Errorf("product %s: %w", pw.number[id], err)
 		}
 	}
-	return seg.WithDocs(g.an, removed, added, g.docSource())
+	return dc, nil
+}
+
+// withDocChanges is g's product index with dc made.
+func (g *Generation) withDocChanges(dc *docChanges) (*index.Segment, error) {
+	return g.Products.WithDocs(g.an, dc.removed, dc.added, g.docSource())
 }
 
 // docSource gives the Doc a product of g's index was indexed from, read
@@ -90,4 +129,23 @@ func (g *Generation) docSource() index.DocSource {
 		}
 		return &d, nil
 	}
+}
+
+// checkContent refuses a batch whose content items would not index:
+// each decodes, names a kind and makes a doc, as indexContent needs.
+func checkContent(b *store.Batch) error {
+	var d index.Doc
+	for _, data := range b.ContentPuts() {
+		var c catalog.Content
+		if err := json.Unmarshal(data, &c); err != nil {
+			return err
+		}
+		if !slices.Contains(catalog.ContentKinds, c.Kind) {
+			return fmt.Errorf("content %s: unknown kind %q", c.ID, c.Kind)
+		}
+		if err := contentDoc(&c, &d); err != nil {
+			return fmt.Errorf("content %s: %w", c.ID, err)
+		}
+	}
+	return nil
 }

@@ -28,10 +28,13 @@ type siteTable struct {
 	byKey  map[string]*Generation // search configuration key → generation
 	byBox  map[string]*Generation // recommendation box key → generation
 	byPage map[string]*Generation // page key → generation
+	// failed are the configuration's websites that could not be opened
+	// and are not served (OpenEach).
+	failed []WebsiteFailure
 }
 
-func newSiteTable(gens []*Generation) *siteTable {
-	t := &siteTable{list: gens, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{}}
+func newSiteTable(gens []*Generation, failed []WebsiteFailure) *siteTable {
+	t := &siteTable{list: gens, failed: failed, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{}}
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
 		for k := range g.search {
@@ -52,7 +55,7 @@ func newSiteTable(gens []*Generation) *siteTable {
 // key is, and alone may write.
 func New(adminKey string, gens ...*Generation) *Engine {
 	e := &Engine{adminKey: adminKey}
-	e.sites.Store(newSiteTable(slices.Clone(gens)))
+	e.sites.Store(newSiteTable(slices.Clone(gens), nil))
 	return e
 }
 
@@ -89,14 +92,19 @@ func (e *Engine) Swap(g *Generation) {
 	if !found {
 		gens = append(gens, g)
 	}
-	e.sites.Store(newSiteTable(gens))
+	cur := e.sites.Load()
+	e.sites.Store(newSiteTable(gens, slices.DeleteFunc(slices.Clone(cur.failed), func(f WebsiteFailure) bool { return f.UUID == g.Website.UUID })))
 }
 
 // Replace serves exactly the websites of gens, in this order: a new
-// configuration's.
-func (e *Engine) Replace(gens []*Generation) {
-	e.sites.Store(newSiteTable(slices.Clone(gens)))
+// configuration's; failed are its websites that could not be opened.
+func (e *Engine) Replace(gens []*Generation, failed []WebsiteFailure) {
+	e.sites.Store(newSiteTable(slices.Clone(gens), slices.Clone(failed)))
 }
+
+// Failed are the configuration's websites that could not be opened and
+// are not served, in the configuration's order.
+func (e *Engine) Failed() []WebsiteFailure { return e.sites.Load().failed }
 
 // Authorize checks a request's API key against the website's keys when the
 // website requires one.

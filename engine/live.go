@@ -1,9 +1,13 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
+
+	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
@@ -87,7 +91,7 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 	if b.Empty() {
 		return store.Applied{Seq: l.st.Seq()}, nil
 	}
-	var cw columnWrite
+	var cw productWrite
 	if b.OnlyProductPuts() {
 		var err error
 		if cw.changes, cw.ok, err = g.columnChanges(b.ProductPuts()); err != nil {
@@ -97,21 +101,37 @@ func (l *Live) apply(g *Generation, b *store.Batch) (store.Applied, error) {
 	return l.applyColumns(g, b, cw)
 }
 
-// columnWrite is what columnChanges says of a batch: its column changes,
-// when ok.
-type columnWrite struct {
+// productWrite is a batch's product writes made ready for g's index
+// before the batch is logged: its column changes, when ok, else its doc
+// changes.
+type productWrite struct {
 	changes []index.ColumnChange
 	ok      bool
+	docs    *docChanges
 }
 
 // applyColumns is apply of a batch whose column changes are known (cw.ok
-// false: it is not a column write, or not only one); b is not empty. The
-// new product index is made while the store commits the entry (mostly a
-// wait on the disk), and served once both are done.
-func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (store.Applied, error) {
+// false: it is not a column write, or not only one); b is not empty.
+// Everything that can fail on what b holds (decoding and indexing its
+// products and content) is done before b is logged, so the log holds no
+// entry that cannot be served. The new product index is then made while
+// the store commits the entry (mostly a wait on the disk), and served
+// once both are done.
+func (l *Live) applyColumns(g *Generation, b *store.Batch, cw productWrite) (store.Applied, error) {
 	b.Website = g.Website.UUID
 	if cw.ok {
 		b.ProductsStored() // column changes are of products g serves, which are stored
+	} else if b.ChangesProducts() {
+		pw := newProductWrites()
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+		var err error
+		if cw.docs, err = g.docChanges(pw); err != nil {
+			return store.Applied{}, Invalid("products", "%v; nothing was applied", err)
+		}
+	}
+	if err := checkContent(b); err != nil {
+		return store.Applied{}, Invalid("content", "%v; nothing was applied", err)
 	}
 	var seg *index.Segment
 	var segErr error
@@ -150,7 +170,7 @@ func (l *Live) applyColumns(g *Generation, b *store.Batch, cw columnWrite) (stor
 // when b changes no product): by index.WithColumns when cw says they are
 // column changes, by index.WithDocs otherwise or when that fails. It only
 // reads b, so it runs beside the store's commit of b.
-func (l *Live) productsAfter(g *Generation, b *store.Batch, cw columnWrite) (*index.Segment, error) {
+func (l *Live) productsAfter(g *Generation, b *store.Batch, cw productWrite) (*index.Segment, error) {
 	if !b.ChangesProducts() {
 		return nil, nil
 	}
@@ -161,10 +181,13 @@ func (l *Live) productsAfter(g *Generation, b *store.Batch, cw columnWrite) (*in
 		}
 		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
 	}
-	pw := newProductWrites()
-	numbers, data := b.ProductPuts()
-	pw.entry(numbers, data, b.ProductDeletes())
-	return g.productsWith(pw)
+	if cw.docs == nil {
+		pw := newProductWrites()
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+		return g.productsWith(pw)
+	}
+	return g.withDocChanges(cw.docs)
 }
 
 // serve swaps in the generation of website w's stored state, which entry
@@ -230,41 +253,67 @@ func (l *Live) DeleteProduct(uuid, pn string) (store.Applied, error) {
 // SetConfig replaces the stored configuration with f and serves every
 // website it holds; websites it no longer names stop being served (their
 // catalog stays stored). f is checked first, as config.Parse and
-// CheckWebsite check it: a file the engine cannot serve changes nothing
-// and the error says why. A website whose indexed fields or language
+// CheckWebsite check it, and every website of it is opened before it is
+// stored: a file the engine cannot serve changes nothing and the error
+// says why. A website that already failed to open (Engine.Failed) and
+// whose configuration f leaves as it was stays unserved, reported, and
+// does not stop the change. A website whose indexed fields or language
 // changed has its product index rebuilt; the others load theirs.
 func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	if err := f.Validate(); err != nil {
 		return store.Applied{}, Invalid("config", "%v; nothing changed", err)
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	for i := range f.Websites {
 		w := &f.Websites[i]
-		if err := CheckWebsite(w, w.Lang(l.lang)); err != nil {
+		if err := CheckWebsite(w, w.Lang(l.lang)); err != nil && !l.stillFailing(f, w.UUID) {
 			return store.Applied{}, Invalid("config", "websites[%d]: %v; nothing changed", i, err)
 		}
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
+	for i := range f.Websites {
+		l.save.forget(f.Websites[i].UUID) // Open saves what it rebuilds
+	}
+	gens, failed := OpenEach(l.st, f, l.lang, l.log)
+	for _, fl := range failed {
+		if !l.stillFailing(f, fl.UUID) {
+			i := slices.IndexFunc(f.Websites, func(w config.Website) bool { return w.UUID == fl.UUID })
+			return store.Applied{}, Invalid("config", "websites[%d] (%s) cannot be served: %v; nothing changed", i, fl.UUID, fl.Err)
+		}
+	}
 	var b store.Batch
 	b.SetConfig(f)
 	a, err := l.st.Apply(&b, true)
 	if err != nil {
 		return a, err
 	}
-	for i := range f.Websites {
-		l.save.forget(f.Websites[i].UUID) // Open saves what it rebuilds
+	for _, g := range gens {
+		g.Seq = a.Seq
 	}
-	gens, err := OpenAll(l.st, f, l.lang, l.log)
-	if err != nil {
-		return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
-	}
-	l.eng.Replace(gens)
+	l.eng.Replace(gens, failed)
 	l.saveReplayed(gens)
 	return a, nil
 }
 
+// stillFailing reports whether the website uuid already failed to open
+// and f configures it as the served configuration did; l.mu is held.
+func (l *Live) stillFailing(f *config.File, uuid string) bool {
+	if !slices.ContainsFunc(l.eng.Failed(), func(fl WebsiteFailure) bool { return fl.UUID == uuid }) {
+		return false
+	}
+	cur, err := l.st.Config()
+	if err != nil || cur == nil {
+		return false
+	}
+	was, ok := cur.Website(uuid)
+	now, _ := f.Website(uuid)
+	a, errA := json.Marshal(was)
+	b, errB := json.Marshal(now)
+	return ok && errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
 // DeleteContent deletes a content item, or answers NotFound when there
-// is none (kinds and ids are compared exactly).
+// is none (kinds compared exactly, ids by store.ContentID).
 func (l *Live) DeleteContent(uuid string, kind catalog.ContentKind, id string) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -107,7 +107,6 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 // product's last.
 type productLog struct {
 	writes  *productWrites
-	deletes bool // some write is a delete
 	entries int
 }
 
@@ -122,7 +121,6 @@ func readProductLog(st *store.Store, w *config.Website, after uint64) (*productL
 			return nil
 		}
 		pl.entries++
-		pl.deletes = pl.deletes || len(e.Deletes) > 0
 		numbers, data = numbers[:0], data[:0]
 		for _, raw := range e.Products {
 			var head struct {
@@ -146,12 +144,7 @@ func readProductLog(st *store.Store, w *config.Website, after uint64) (*productL
 // one (judged against seg), else as doc writes.
 func (pl *productLog) replay(w *config.Website, lang analysis.Language, seg *index.Segment) (*index.Segment, error) {
 	g := &Generation{Website: w, Products: seg, an: analysis.New(lang)}
-	if !pl.deletes {
-		numbers := pl.writes.order
-		data := make([][]byte, len(numbers))
-		for i, pn := range numbers {
-			data[i] = pl.writes.data[pn]
-		}
+	if numbers, data, puts := pl.writes.puts(); puts {
 		changes, ok, err := g.columnChanges(numbers, data)
 		if err != nil {
 			return nil, err
@@ -203,18 +196,43 @@ func Rebuild(st *store.Store, w *config.Website, lang analysis.Language, log *sl
 }
 
 // OpenAll is Open for every website of f, in f's order; def is the
-// language of websites that set none.
+// language of websites that set none. The first website that fails to
+// open fails it.
 func OpenAll(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger) ([]*Generation, error) {
+	gens, failed := OpenEach(st, f, def, log)
+	if len(failed) > 0 {
+		return nil, failed[0]
+	}
+	return gens, nil
+}
+
+// WebsiteFailure is a website of the configuration that could not be
+// opened (its stored data or its configuration cannot be served): it is
+// not served, and the others are.
+type WebsiteFailure struct {
+	UUID string
+	Err  error
+}
+
+func (f WebsiteFailure) Error() string { return fmt.Sprintf("website %s: %v", f.UUID, f.Err) }
+func (f WebsiteFailure) Unwrap() error { return f.Err }
+
+// OpenEach is Open for every website of f, going on past a website that
+// fails: the generations of those that opened, in f's order, and the
+// failures, in f's order too.
+func OpenEach(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger) ([]*Generation, []WebsiteFailure) {
 	gens := make([]*Generation, 0, len(f.Websites))
+	var failed []WebsiteFailure
 	for i := range f.Websites {
 		w := &f.Websites[i]
 		g, err := Open(st, w, w.Lang(def), log)
 		if err != nil {
-			return nil, fmt.Errorf("website %s: %w", w.UUID, err)
+			failed = append(failed, WebsiteFailure{UUID: w.UUID, Err: err})
+			continue
 		}
 		gens = append(gens, g)
 	}
-	return gens, nil
+	return gens, failed
 }
 
 // saveProducts saves w's product segment under stamp.

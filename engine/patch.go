@@ -67,7 +67,7 @@ func (l *Live) PatchProducts(uuid string, patches [][]byte, label func(i int) st
 		rejected = append(rejected, RowError{label(i), err.Error()})
 	}
 	var b store.Batch
-	cw := columnWrite{ok: true}
+	cw := productWrite{ok: true}
 	for _, pg := range groups {
 		if pg.merged != nil {
 			b.PutProductJSON(pg.key, pg.merged)

@@ -121,8 +121,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	case "/serve/recoms":
 		s.post(ctx, s.recoms)
 	case "/healthz":
-		ctx.SetContentType("application/json")
-		ctx.SetBodyString(`{"success":true}`)
+		s.healthz(ctx)
 	default:
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s", path))
 	}

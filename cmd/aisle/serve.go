@@ -134,9 +134,12 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	gens, err := engine.OpenAll(st, cfg, lang, log)
-	if err != nil {
-		return err
+	// One website's data or configuration never stops the others: a
+	// website that cannot be opened is logged, reported by /healthz and
+	// not served.
+	gens, failed := engine.OpenEach(st, cfg, lang, log)
+	for _, fl := range failed {
+		log.Error("website not served: it could not be opened", "website", fl.UUID, "err", fl.Err)
 	}
 	for _, uuid := range st.ProductWebsites() {
 		if _, ok := cfg.Website(uuid); !ok {
@@ -160,6 +163,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		fmt.Fprintf(stdout, "Admin API key (generated; pass --admin-key to fix it): %s\n", adminKey)
 	}
 	eng := engine.New(adminKey, gens...)
+	eng.Replace(gens, failed)
 	live := engine.NewLive(st, eng, lang, log)
 	defer live.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
