@@ -52,8 +52,8 @@ type Model struct {
 	// ten million visitors share one with a chance of about 1 in 370,000).
 	visitorIdx visitorTable
 	visitors   chunked[visitor]
-	histories  arena[byte]       // the visitors' ids
-	links      map[string]string // "email:" or "customer:" + id → tracking id
+	histories  arena[byte] // the visitors' ids
+	links      linkTable   // emails' and customer ids' hashes → visitors' hashes
 	// campaigns are the retail media campaigns' counts, by id.
 	campaigns map[string]CampaignStats
 	// orders and oldOrders hold the hashes of the order numbers counted
@@ -82,7 +82,7 @@ type product struct {
 
 // New is an empty model.
 func New() *Model {
-	return &Model{numbers: newProductNumbers(), links: map[string]string{},
+	return &Model{numbers: newProductNumbers(), links: newLinkTable(DefaultMaxLinks),
 		lists: newArena[neighbour](neighbourClasses...), histories: newArena[byte](historyClasses...),
 		hash: newIDHash([16]byte{}), MaxStale: time.Second}
 }
@@ -108,24 +108,23 @@ func (m *Model) Events() int {
 	return m.events
 }
 
-// Fold adds event e, which events.Check accepted, to the model. Events
-// come in log order; an event of another website is the caller's to keep
-// out. Only view (by product number), cart and purchase events change
-// counts and histories; impressions and clicks of sponsored products
-// count for their campaign (Campaign); email and customer ids on any event link to its
-// tracking id. A purchase whose order number was counted before is not
-// counted again.
+// Fold adds event e, which events.Check accepted and IdentityKey.Seal
+// sealed, to the model. Events come in log order; an event of another
+// website is the caller's to keep out. Only view (by product number),
+// cart and purchase events change counts and histories; impressions and
+// clicks of sponsored products count for their campaign (Campaign). The
+// email and customer id hashes on any event link to its tracking id when
+// they are linked to none yet, or when the event may relink them
+// (events.Event.Relink); an unsealed email or customer id links nothing.
+// A purchase whose order number was counted before is not counted again.
 func (m *Model) Fold(e *events.Event) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.events++
-	if e.User != "" {
-		if e.Email != "" {
-			m.links["email:"+e.Email] = e.User
-		}
-		if e.CustomerID != "" {
-			m.links["customer:"+e.CustomerID] = e.User
-		}
+	if e.User != "" && e.EmailHash|e.CustomerHash != 0 {
+		h := m.hash.sum(e.User)
+		m.links.set(e.EmailHash, h, e.Relink)
+		m.links.set(e.CustomerHash, h, e.Relink)
 	}
 	switch e.Kind {
 	case events.View:
@@ -184,10 +183,11 @@ func (m *Model) visitor(user string) *visitor {
 	return m.visitors.at(i)
 }
 
-// lookup is tracking id user's history, nil when none.
-func (m *Model) lookup(user string) *visitor {
-	i, ok := m.visitorIdx.find(&m.visitors, m.hash.sum(user))
-	if !ok || user == "" {
+// lookupHash is the history of the visitor whose tracking id hashes to
+// h, nil when none.
+func (m *Model) lookupHash(h uint64) *visitor {
+	i, ok := m.visitorIdx.find(&m.visitors, h)
+	if !ok {
 		return nil
 	}
 	return m.visitors.at(i)
@@ -283,7 +283,7 @@ func (m *Model) distinct(pns []string) []uint32 {
 // Size is what a model holds: its products, visitors and the orders it
 // remembers, and the entries of its lists.
 type Size struct {
-	Products, Visitors, Orders int
+	Products, Visitors, Orders, Links int
 	// Neighbours are the co-viewed and co-bought entries kept, and the
 	// room their lists take.
 	Neighbours, NeighbourCap int
@@ -294,7 +294,7 @@ type Size struct {
 	// compaction returns them), and Pages the arenas' pages.
 	Released, Pages int
 	// Bytes is the room the model's arenas, chunks and tables take:
-	// about its heap, less the email and customer links.
+	// about its heap (a link counted as linkBytes).
 	Bytes int
 }
 
@@ -302,7 +302,7 @@ type Size struct {
 func (m *Model) Size() Size {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	s := Size{Products: m.numbers.len(), Visitors: m.visitors.len(), Orders: m.orders.n + m.oldOrders.n}
+	s := Size{Products: m.numbers.len(), Visitors: m.visitors.len(), Orders: m.orders.n + m.oldOrders.n, Links: m.links.len()}
 	for i := range m.products.len() {
 		l := &m.products.at(i).lists
 		s.Neighbours += int(l.nViewed) + int(l.nBought)
@@ -310,7 +310,7 @@ func (m *Model) Size() Size {
 	}
 	s.Released, s.Pages = m.lists.released+m.histories.released/idBytes, len(m.lists.pages)+len(m.histories.pages)
 	s.Bytes = m.lists.bytes() + m.histories.bytes() + m.products.bytes() + m.visitors.bytes() +
-		4*len(m.visitorIdx.slots) + m.numbers.bytes() + 8*(len(m.orders.slots)+len(m.oldOrders.slots))
+		4*len(m.visitorIdx.slots) + m.numbers.bytes() + 8*(len(m.orders.slots)+len(m.oldOrders.slots)) + linkBytes*s.Links
 	for i := range m.visitors.len() {
 		v := m.visitors.at(i)
 		s.History += int(v.nViewed) + int(v.nBought) + int(v.nCart)

@@ -132,6 +132,7 @@ func TestVisitors(t *testing.T) {
 	}
 	e := order("u", "O9", 5*time.Minute, "B")
 	e.Email, e.CustomerID = "a@shop.example", "c-1"
+	testKey.Seal(e, false)
 	fold(m, e)
 	if v, _ := m.Visitor("u"); !slices.Equal(v.Bought, []string{"B"}) || v.Cart != nil {
 		t.Errorf("after the order: bought %v, cart %v", v.Bought, v.Cart)
@@ -145,17 +146,63 @@ func TestVisitors(t *testing.T) {
 	if _, ok := m.Visitor("nobody"); ok {
 		t.Error("a visitor no event named has a history")
 	}
-	for _, tc := range [][3]string{{"t-1", "", ""}, {"", "a@shop.example", ""}, {"", "", "c-1"}} {
-		want := "u"
+	for _, tc := range [][3]string{{"t-1", "", ""}, {"", " A@Shop.Example", ""}, {"", "", "c-1"}} {
+		want := m.Resolve("u", 0, 0)
 		if tc[0] != "" {
-			want = tc[0]
+			want = m.Resolve(tc[0], 0, 0)
 		}
-		if got := m.Resolve(tc[0], tc[1], tc[2]); got != want {
-			t.Errorf("Resolve%q = %q, want %q", tc, got, want)
+		if got := m.Resolve(tc[0], testKey.Email(tc[1]), testKey.Customer(tc[2])); got != want || !got.Known() {
+			t.Errorf("Resolve%q = %v, want %v", tc, got, want)
 		}
 	}
-	if got := m.Resolve("", "x@shop.example", ""); got != "" {
-		t.Errorf("an unknown email resolves to %q", got)
+	if got := m.Resolve("", testKey.Email("x@shop.example"), 0); got.Known() {
+		t.Errorf("an unknown email resolves to %v", got)
+	}
+}
+
+// testKey seals the tests' events.
+var testKey = events.NewIdentityKey([]byte("test secret"))
+
+// TestLinks: an email or customer id links to the first tracking id an
+// event names it with; a later event moves the link only when it may
+// relink (its sender held the website's key); an email sent unsealed
+// links nothing; past the budget the links least lately written go
+// first, and the budget holds.
+func TestLinks(t *testing.T) {
+	m := New()
+	who := func(email string) Who { return m.Resolve("", testKey.Email(email), 0) }
+	link := func(user, email string, relink bool) {
+		e := view(user, "A", 0)
+		e.Email = email
+		testKey.Seal(e, relink)
+		m.Fold(e)
+	}
+	link("alice", "alice@x", false)
+	link("mallory", "alice@x", false)
+	if who("alice@x") != m.Resolve("alice", 0, 0) {
+		t.Error("an event without the key moved alice@x's link")
+	}
+	link("alice2", "alice@x", true)
+	if who("alice@x") != m.Resolve("alice2", 0, 0) {
+		t.Error("an event with the key did not move alice@x's link")
+	}
+	e := view("mallory", "A", 0)
+	e.Email = "bob@x"
+	m.Fold(e)
+	if who("bob@x").Known() {
+		t.Error("an unsealed email was linked")
+	}
+
+	m = New()
+	m.links = newLinkTable(100)
+	for i := range 1000 {
+		link(fmt.Sprint("u", i), fmt.Sprint(i, "@x"), false)
+		if n := m.Size().Links; n > 100 {
+			t.Fatalf("%d links after %d, budget 100", n, i+1)
+		}
+	}
+	if !who("999@x").Known() || who("0@x").Known() {
+		t.Error("past the budget the newest link went, or the oldest stayed")
 	}
 }
 

@@ -201,10 +201,19 @@ type Visitor struct {
 // Visitor is tracking id user's history; ok is false for a visitor no
 // event named.
 func (m *Model) Visitor(user string) (v Visitor, ok bool) {
+	if user == "" {
+		return v, false
+	}
+	return m.VisitorOf(Who{m.hash.sum(user), true})
+}
+
+// VisitorOf is the history of the visitor w names (Resolve); ok is false
+// for a visitor no event named.
+func (m *Model) VisitorOf(w Who) (v Visitor, ok bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	h := m.lookup(user)
-	if h == nil {
+	h := m.lookupHash(w.hash)
+	if !w.known || h == nil {
 		return v, false
 	}
 	v.Viewed, v.Bought = m.recent(h.viewed(&m.histories)), m.recent(h.bought(&m.histories))
@@ -224,20 +233,32 @@ func (m *Model) recent(h idList) []string {
 	return out
 }
 
-// Resolve is the tracking id of a visitor named by one of a tracking id,
-// an email or a customer id (an email or customer id is known once an
-// event carried it with a tracking id); "" when none is known.
-func (m *Model) Resolve(trackingUserID, email, customerID string) string {
+// Who names a visitor to VisitorOf: the keyed hash of their tracking
+// id. The zero Who names nobody.
+type Who struct {
+	hash  uint64
+	known bool
+}
+
+// Known reports whether w names a visitor.
+func (w Who) Known() bool { return w.known }
+
+// Resolve names the visitor of a tracking id, or of an email's or a
+// customer id's hash (events.IdentityKey) once an event linked it to a
+// tracking id; the zero Who when none is given or linked.
+func (m *Model) Resolve(trackingUserID string, emailHash, customerHash uint64) Who {
 	if trackingUserID != "" {
-		return trackingUserID
+		return Who{m.hash.sum(trackingUserID), true}
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if email != "" {
-		return m.links["email:"+email]
+	for _, k := range []uint64{emailHash, customerHash} {
+		if k == 0 {
+			continue
+		}
+		if h, ok := m.links.find(k); ok {
+			return Who{h, true}
+		}
 	}
-	if customerID != "" {
-		return m.links["customer:"+customerID]
-	}
-	return ""
+	return Who{}
 }

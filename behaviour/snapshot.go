@@ -13,20 +13,21 @@ import (
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-4"
+//	"aisle-behaviour-5"
 //	key [16]byte  the id hash's key; seq; events
 //	products: n, then each: number, counters (6 float32 bits, at in Unix seconds),
 //	          co-viewed and co-bought: n, then (id, count) pairs
 //	visitors: n, then each: hash uint64, nViewed, nBought, session bytes,
 //	          lastView (Unix seconds), ids: n, then each id
-//	links: n, then (key, value) strings; orders, old orders: n, then uint64s
+//	links: n, then (name hash, visitor hash) as two uint64, least lately
+//	       written first; orders, old orders: n, then uint64s
 //	campaigns: n, then each: id string, impressions, clicks
 //	crc32 (Castagnoli) of all before it, 4 bytes
 //
 // Strings are a length and bytes. The ranking cache is not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-4"
+const snapshotMagic = "aisle-behaviour-5"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -62,7 +63,7 @@ func (m *Model) copy() *Model {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return &Model{numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
-		visitors: m.visitors.clone(), histories: m.histories.clone(), links: maps.Clone(m.links),
+		visitors: m.visitors.clone(), histories: m.histories.clone(), links: m.links.clone(),
 		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), campaigns: maps.Clone(m.campaigns), hash: m.hash, events: m.events, seq: m.seq}
 }
 
@@ -98,10 +99,10 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 			dst = binary.AppendUvarint(dst, uint64(ids.at(i)))
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(m.links)))
-	for k, v := range m.links {
-		dst = appendString(appendString(dst, k), v)
-	}
+	dst = binary.AppendUvarint(dst, uint64(m.links.len()))
+	m.links.each(func(k, v uint64) {
+		dst = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(dst, k), v)
+	})
 	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
 		dst = binary.AppendUvarint(dst, uint64(set.n))
 		set.each(func(h uint64) { dst = binary.LittleEndian.AppendUint64(dst, h) })
@@ -210,9 +211,9 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 			ids.set(j, r.id(n))
 		}
 	}
-	for range r.count(2) {
-		k := r.string()
-		m.links[k] = r.string()
+	for range r.count(16) {
+		k := binary.LittleEndian.Uint64(r.bytes(8))
+		m.links.set(k, binary.LittleEndian.Uint64(r.bytes(8)), true)
 	}
 	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
 		for range r.count(8) {

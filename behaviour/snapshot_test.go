@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ func randomEvents(r *rand.Rand, n int, from time.Duration) []*events.Event {
 					&events.Event{Kind: events.Click, Website: "w", User: user, ProductNumber: pn(), Shown: sh, Time: t0.Add(at).UnixMilli()})
 			}
 			e.Email = user + "@shop.test"
+			testKey.Seal(e, r.IntN(2) == 0)
 			out = append(out, e)
 		default:
 			out = append(out, view(user, pn(), at))
@@ -103,9 +105,15 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if a, b := fmt.Sprint(m.Ranked(w, Long, now)), fmt.Sprint(back.Ranked(w, Long, now)); a != b {
 		t.Errorf("rankings differ:\n%s\n%s", a, b)
 	}
-	for _, u := range []string{"u1", "u7", m.Resolve("", "u3@shop.test", "")} {
-		a, _ := m.Visitor(u)
-		b, _ := back.Visitor(u)
+	for _, u := range []string{"u1", "u7", "@u3@shop.test"} {
+		var a, b Visitor
+		if email, ok := strings.CutPrefix(u, "@"); ok {
+			a, _ = m.VisitorOf(m.Resolve("", testKey.Email(email), 0))
+			b, _ = back.VisitorOf(back.Resolve("", testKey.Email(email), 0))
+		} else {
+			a, _ = m.Visitor(u)
+			b, _ = back.Visitor(u)
+		}
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("visitor %s: %+v and %+v", u, a, b)
 		}

@@ -137,7 +137,7 @@ func EvalInstacart(sharedData string, k, folds int) (HitRates, error) {
 				}
 				req.Requests[0].Context = map[string]any{"productNumbers": pns}
 			}
-			res, err := eng.Recoms(&req, bhv, now)
+			res, err := eng.Recoms(&req, "", bhv, now)
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"crypto/rand"
 	"fmt"
 	"sync"
 
@@ -21,7 +22,17 @@ type Behaviours struct {
 	models   map[string]*behaviour.Model // by website UUID
 	savedSeq map[string]uint64           // the entry each website's last snapshot reaches
 	catalog  *Engine                     // resolves views of a page to its product; nil: none
+	key      *events.IdentityKey         // seals emails and customer ids (UseSecret)
 }
+
+// UseSecret makes the emails and customer ids of events, and of the
+// visitors recommendations look up, hashed under secret (the data
+// directory's, store.Secret), so links outlive a restart; call it before
+// Replay. Without it they are hashed under a random key of this process.
+func (b *Behaviours) UseSecret(secret []byte) { b.key = events.NewIdentityKey(secret) }
+
+// Key is the key emails and customer ids are hashed under.
+func (b *Behaviours) Key() *events.IdentityKey { return b.key }
 
 // UseCatalog makes views that name only a page's address count for the
 // product of eng's website whose url it is, whether they are collected,
@@ -29,7 +40,11 @@ type Behaviours struct {
 func (b *Behaviours) UseCatalog(eng *Engine) { b.catalog = eng }
 
 // NewBehaviours holds no model yet.
-func NewBehaviours() *Behaviours { return &Behaviours{models: map[string]*behaviour.Model{}} }
+func NewBehaviours() *Behaviours {
+	secret := make([]byte, 32)
+	rand.Read(secret) //nolint:errcheck // crypto/rand.Read does not fail
+	return &Behaviours{models: map[string]*behaviour.Model{}, key: events.NewIdentityKey(secret)}
+}
 
 // Model is website uuid's model, empty until an event of it is folded.
 func (b *Behaviours) Model(uuid string) *behaviour.Model {
@@ -65,6 +80,8 @@ func (b *Behaviours) fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
 
 // foldInto adds e to m, a view of a page as one of the page's product
 // (UseCatalog). e is not changed: the log keeps what the visitor sent.
+// An event logged before the log sealed emails and customer ids is
+// sealed here, as one that may relink them, as such events did.
 func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
 	if e.Kind == events.View && e.ProductNumber == "" && e.URL != "" && b.catalog != nil {
 		if g, ok := b.catalog.Website(e.Website); ok {
@@ -74,6 +91,11 @@ func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
 				e = &resolved
 			}
 		}
+	}
+	if e.Email != "" || e.CustomerID != "" {
+		sealed := *e
+		b.key.Seal(&sealed, true)
+		e = &sealed
 	}
 	m.Fold(e)
 }

@@ -56,13 +56,18 @@ func NewCollector(st *store.Store, eng *Engine, bhv *Behaviours) *Collector {
 }
 
 // Collect checks e (events.Check), stamps it with the time it arrived
-// unless it has one, and returns once it is durable in the change log
-// and folded into its website's behaviour, with the sequence number of
-// the entry that holds it; e is not to be changed after. An event of a
-// website the server does not serve is NotFound; an invalid one is
-// Invalid, naming the member.
-func (c *Collector) Collect(e *events.Event) (uint64, error) {
-	return c.collect([]*events.Event{e}, false, true)
+// unless it has one, seals its email and customer id (the log keeps
+// their hashes, events.IdentityKey), and returns once it is durable in
+// the change log and folded into its website's behaviour, with the
+// sequence number of the entry that holds it; e is not to be changed
+// after. An event of a website the server does not serve is NotFound;
+// an invalid one is Invalid, naming the member. apiKey is the sender's
+// key, "" for a browser: with the website's key (or the admin key) the
+// event may move an email's or customer id's link to its tracking id;
+// without, it links only one linked to none; a key that is not valid
+// for the website is Unauthorized.
+func (c *Collector) Collect(e *events.Event, apiKey string) (uint64, error) {
+	return c.collect([]*events.Event{e}, apiKey, false, true)
 }
 
 // Record is Collect without waiting for the event to be durable and
@@ -70,7 +75,7 @@ func (c *Collector) Collect(e *events.Event) (uint64, error) {
 // page's first load is a page view), which should not wait for the
 // disk: it returns once e is checked and queued.
 func (c *Collector) Record(e *events.Event) error {
-	_, err := c.collect([]*events.Event{e}, false, false)
+	_, err := c.collect([]*events.Event{e}, "", false, false)
 	return err
 }
 
@@ -78,15 +83,16 @@ func (c *Collector) Record(e *events.Event) error {
 // is checked first, and an error names the event as "events.I.member";
 // then they commit together. The sequence number is of the last entry
 // holding them (one per website they name).
-func (c *Collector) CollectAll(evs []*events.Event) (uint64, error) {
-	return c.collect(evs, true, true)
+func (c *Collector) CollectAll(evs []*events.Event, apiKey string) (uint64, error) {
+	return c.collect(evs, apiKey, true, true)
 }
 
-func (c *Collector) collect(evs []*events.Event, batch, wait bool) (uint64, error) {
+func (c *Collector) collect(evs []*events.Event, apiKey string, batch, wait bool) (uint64, error) {
 	p := &pendingEvents{events: evs, data: make([][]byte, len(evs)), done: make(chan struct{})}
 	now := c.now().UnixMilli()
 	for i, e := range evs {
-		if err := c.check(e); err != nil {
+		trusted, err := c.check(e, apiKey)
+		if err != nil {
 			if batch {
 				return 0, atEvent(i, err)
 			}
@@ -94,6 +100,9 @@ func (c *Collector) collect(evs []*events.Event, batch, wait bool) (uint64, erro
 		}
 		if e.Time == 0 {
 			e.Time = now
+		}
+		if c.bhv != nil {
+			c.bhv.key.Seal(e, trusted)
 		}
 		data, err := json.Marshal(e)
 		if err != nil {
@@ -122,19 +131,27 @@ func (c *Collector) collect(evs []*events.Event, batch, wait bool) (uint64, erro
 	return p.seq, p.err
 }
 
-// check is events.Check as an engine error, and the website served.
-func (c *Collector) check(e *events.Event) error {
+// check is events.Check as an engine error, and the website served;
+// trusted says apiKey is the website's key (or the admin key).
+func (c *Collector) check(e *events.Event, apiKey string) (trusted bool, err error) {
 	if err := events.Check(e); err != nil {
 		var ee *events.Error
 		if errors.As(err, &ee) {
-			return Invalid(ee.Field, "%s", ee.Message)
+			return false, Invalid(ee.Field, "%s", ee.Message)
 		}
-		return err
+		return false, err
 	}
-	if _, ok := c.eng.Website(e.Website); !ok {
-		return NotFound("websiteUuid", "no website %q is served", e.Website)
+	g, ok := c.eng.Website(e.Website)
+	if !ok {
+		return false, NotFound("websiteUuid", "no website %q is served", e.Website)
 	}
-	return nil
+	if apiKey == "" {
+		return false, nil
+	}
+	if err := c.eng.authorizeKey(g, apiKey); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // atEvent is err, an engine error about one event, about event i of a

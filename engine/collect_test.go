@@ -52,7 +52,7 @@ func TestCollectLogsEvents(t *testing.T) {
 	c.now = func() time.Time { return at }
 	before := st.Seq()
 	e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: " A100 ", User: "u1"}
-	seq, err := c.Collect(&e)
+	seq, err := c.Collect(&e, "")
 	if err != nil || seq != before+1 {
 		t.Fatalf("Collect: entry %d, %v; want %d", seq, err, before+1)
 	}
@@ -73,7 +73,7 @@ func TestCollectLogsEvents(t *testing.T) {
 		{"a click without where", events.Event{Kind: events.Click, Website: shopUUID, ProductNumber: "A100"}, KindInvalid, "shown"},
 	} {
 		seqBefore := st.Seq()
-		_, err := c.Collect(&tc.e)
+		_, err := c.Collect(&tc.e, "")
 		var ae *Error
 		if !errors.As(err, &ae) || ae.Kind != tc.kind || ae.Field != tc.field {
 			t.Errorf("%s: %v, want a %v error about %q", tc.name, err, tc.kind, tc.field)
@@ -97,7 +97,7 @@ func TestCollectGroupsCommits(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: fmt.Sprint("P", i)}
-			seq, err := c.Collect(&e)
+			seq, err := c.Collect(&e, "")
 			if err != nil {
 				t.Error(err)
 			}
@@ -120,7 +120,7 @@ func TestCollectGroupsCommits(t *testing.T) {
 	} else {
 		t.Logf("%d events in %d entries", n, entries)
 	}
-	if _, err := c.Collect(&events.Event{Kind: events.Pageview, Website: shopUUID, URL: "/"}); !errors.Is(err, ErrCollectorClosed) {
+	if _, err := c.Collect(&events.Event{Kind: events.Pageview, Website: shopUUID, URL: "/"}, ""); !errors.Is(err, ErrCollectorClosed) {
 		t.Errorf("Collect after Close: %v", err)
 	}
 }
@@ -168,12 +168,12 @@ func TestCollectAll(t *testing.T) {
 	view := func(pn string) *events.Event {
 		return &events.Event{Kind: events.View, Website: shopUUID, User: "u1", ProductNumber: pn}
 	}
-	_, err := c.CollectAll([]*events.Event{view("A100"), {Kind: events.Purchase, Website: shopUUID, ProductNumbers: []string{"A100"}}})
+	_, err := c.CollectAll([]*events.Event{view("A100"), {Kind: events.Purchase, Website: shopUUID, ProductNumbers: []string{"A100"}}}, "")
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindInvalid || e.Field != "events.1.orderNumber" {
 		t.Fatalf("a batch with a purchase without its order number: %v, want Invalid events.1.orderNumber", err)
 	}
-	_, err = c.CollectAll([]*events.Event{view("A100"), {Kind: events.View, Website: "00000000-0000-4000-8000-0000000000ff", ProductNumber: "A100"}})
+	_, err = c.CollectAll([]*events.Event{view("A100"), {Kind: events.View, Website: "00000000-0000-4000-8000-0000000000ff", ProductNumber: "A100"}}, "")
 	if !errors.As(err, &e) || e.Kind != KindNotFound || e.Field != "events.1.websiteUuid" {
 		t.Fatalf("a batch naming a website not served: %v, want NotFound events.1.websiteUuid", err)
 	}
@@ -190,9 +190,9 @@ func TestCollectAll(t *testing.T) {
 	for i := range seqs { // beside others, so the backlog is past maxGroup
 		wg.Go(func() {
 			if i == 1 {
-				seqs[i], errs[i] = c.CollectAll(big)
+				seqs[i], errs[i] = c.CollectAll(big, "")
 			} else {
-				seqs[i], errs[i] = c.CollectAll([]*events.Event{view("A100"), view("B100")})
+				seqs[i], errs[i] = c.CollectAll([]*events.Event{view("A100"), view("B100")}, "")
 			}
 		})
 	}
@@ -225,7 +225,16 @@ func TestCollectAll(t *testing.T) {
 // gives the same behaviour; another website's stays empty.
 func TestCollectFoldsAndReplays(t *testing.T) {
 	st, eng, _, _ := liveShop(t)
-	bhv := NewBehaviours()
+	secret, err := st.Secret()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newBehaviours := func() *Behaviours {
+		b := NewBehaviours()
+		b.UseSecret(secret)
+		return b
+	}
+	bhv := newBehaviours()
 	bhv.UseCatalog(eng)
 	c := NewCollector(st, eng, bhv)
 	defer c.Close()
@@ -240,7 +249,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	} {
 		c.now = func() time.Time { return t0.Add(time.Duration(i) * time.Minute) }
 		e.Website = shopUUID
-		if _, err := c.Collect(&e); err != nil {
+		if _, err := c.Collect(&e, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -248,7 +257,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	describe := func(b *Behaviours) string {
 		m := b.Model(shopUUID)
 		now := t0.Add(time.Hour)
-		v, _ := m.Visitor(m.Resolve("", "a@shop.example", ""))
+		v, _ := m.VisitorOf(m.Resolve("", b.Key().Email("a@shop.example"), 0))
 		var top []string
 		for _, s := range m.Popular(behaviour.Views, behaviour.Short, 5, now) {
 			top = append(top, s.ProductNumber)
@@ -275,7 +284,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	if live != want {
 		t.Errorf("the live behaviour:\n%s\nwant\n%s", live, want)
 	}
-	replayed := NewBehaviours()
+	replayed := newBehaviours()
 	replayed.UseCatalog(eng)
 	if n, loaded, err := replayed.Replay(st); err != nil || n != 6 || loaded != 0 {
 		t.Fatalf("Replay: %d events, %d snapshots, %v", n, loaded, err)
@@ -292,12 +301,12 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 		t.Errorf("a second Snapshot with nothing new saved %d, %v", saved, err)
 	}
 	c.now = func() time.Time { return t0.Add(10 * time.Minute) }
-	if _, err := c.Collect(&events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "B100", User: "u3"}); err != nil {
+	if _, err := c.Collect(&events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "B100", User: "u3"}, ""); err != nil {
 		t.Fatal(err)
 	}
 	bhv.Model(shopUUID).MaxStale = 0 // its ranking is asked again at the same time
 	live = describe(bhv)
-	fromSnapshot := NewBehaviours()
+	fromSnapshot := newBehaviours()
 	fromSnapshot.UseCatalog(eng)
 	if n, loaded, err := fromSnapshot.Replay(st); err != nil || n != 1 || loaded != 1 {
 		t.Fatalf("Replay after a snapshot: %d events, %d snapshots, %v; want 1 and 1", n, loaded, err)
@@ -308,7 +317,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	if saved, err := fromSnapshot.Snapshot(st); err != nil || saved != 1 {
 		t.Errorf("Snapshot after folding one event past the snapshot: %d saved, %v", saved, err)
 	}
-	unchanged := NewBehaviours()
+	unchanged := newBehaviours()
 	unchanged.UseCatalog(eng)
 	if _, loaded, err := unchanged.Replay(st); err != nil || loaded != 1 {
 		t.Fatalf("Replay: %d snapshots, %v", loaded, err)
@@ -321,7 +330,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	if err := st.PutSnapshot(shopUUID, []byte("not a snapshot")); err != nil {
 		t.Fatal(err)
 	}
-	again := NewBehaviours()
+	again := newBehaviours()
 	again.UseCatalog(eng)
 	if n, loaded, err := again.Replay(st); err != nil || n != 7 || loaded != 0 || describe(again) != live {
 		t.Errorf("Replay past a corrupt snapshot: %d events, %d snapshots, %v", n, loaded, err)

@@ -21,13 +21,19 @@ const eventsPerEntry = 10000
 // load) to st's change log in one pass, 10,000 at a time in one entry
 // per website, synced once at the end, and returns how many it wrote.
 // Each event must pass events.Check and be of a website cfg names; an
-// event without a time gets now. read gives each event with its JSON
+// event without a time gets now; emails and customer ids are sealed
+// (events.IdentityKey, under st.Secret) and may relink. read gives each event with its JSON
 // as the log keeps it when it has it (events.DecodeChecked; read may
 // reuse the bytes once fn returns), or nil. All or nothing: at the
 // first bad event, or error of read, what the load wrote is taken back
 // (store.TruncateEvents) and the error returned. Writing overlaps
 // reading: one group is appended while the next is read.
 func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(e *events.Event, data []byte) error) error) (int, error) {
+	secret, err := st.Secret()
+	if err != nil {
+		return 0, err
+	}
+	key := events.NewIdentityKey(secret)
 	before := st.Seq()
 	groups := make(chan []*store.Batch, 2)
 	appended := make(chan error, 1)
@@ -50,12 +56,17 @@ func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(e *events
 		}
 		pending, order, held = map[string]*store.Batch{}, nil, 0
 	}
-	err := read(func(e *events.Event, data []byte) error {
+	err = read(func(e *events.Event, data []byte) error {
 		if err := checkEvent(cfg, e); err != nil {
 			return err
 		}
 		if e.Time == 0 {
 			e.Time, data = now, nil
+		}
+		if e.Email != "" || e.CustomerID != "" {
+			// The shop's own history: it may link as it says.
+			key.Seal(e, true)
+			data = nil
 		}
 		if data == nil {
 			var err error

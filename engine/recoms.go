@@ -109,10 +109,13 @@ func (r *RecomResponse) fail(code, format string, args ...any) {
 // Recoms answers a recommendations call from the websites e serves and
 // their visitors' behaviour bhv, as of now. A call naming more than one
 // of trackingUserId, email and customerId is refused whole (Invalid); so
-// is a websiteUuid the server does not serve (NotFound). Everything else
-// is answered per request: each response has its own success, and no
-// product appears twice in one call.
-func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*RecomsResult, error) {
+// is a websiteUuid the server does not serve (NotFound), and a call that
+// names its visitor by email or customerId without apiKey being an API
+// key of every website it asks (or the admin key): a server-to-server
+// lookup, which a browser does by tracking id (Unauthorized). Everything
+// else is answered per request: each response has its own success, and
+// no product appears twice in one call.
+func (e *Engine) Recoms(req *RecomsRequest, apiKey string, bhv *Behaviours, now time.Time) (*RecomsResult, error) {
 	ids := 0
 	for _, s := range []string{req.TrackingUserID, req.Email, req.CustomerID} {
 		if s != "" {
@@ -132,13 +135,20 @@ func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*Re
 			return nil, NotFound("websiteUuid", "no website %q is served", req.WebsiteUUID)
 		}
 	}
+	if req.Email != "" || req.CustomerID != "" {
+		if err := e.authorizeLookup(req, site, apiKey); err != nil {
+			return nil, err
+		}
+	}
+	key := bhv.Key()
+	emailHash, customerHash := key.Email(req.Email), key.Customer(req.CustomerID)
 	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests))}
 	calls := map[*Generation]*recomCall{} // the call's state per website
 	callFor := func(g *Generation) *recomCall {
 		c := calls[g]
 		if c == nil {
 			m := bhv.Model(g.Website.UUID)
-			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, req.Email, req.CustomerID),
+			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, emailHash, customerHash),
 				review: req.IncludeRetailMediaInReview}
 			calls[g] = c
 		}
@@ -172,12 +182,34 @@ func (e *Engine) Recoms(req *RecomsRequest, bhv *Behaviours, now time.Time) (*Re
 	return res, nil
 }
 
+// authorizeLookup checks that apiKey is a key of site, or when the call
+// names no website, of the website of each box it asks for.
+func (e *Engine) authorizeLookup(req *RecomsRequest, site *Generation, apiKey string) error {
+	why := func(err error) error {
+		return Unauthorized("a visitor is looked up by email or customerId with the website's API key (Authorization: Bearer <key>); a browser names its visitor by trackingUserId: %v", err)
+	}
+	if site != nil {
+		if err := e.authorizeKey(site, apiKey); err != nil {
+			return why(err)
+		}
+		return nil
+	}
+	for i := range req.Requests {
+		if g := e.sites.Load().byBox[req.Requests[i].Key]; g != nil {
+			if err := e.authorizeKey(g, apiKey); err != nil {
+				return why(err)
+			}
+		}
+	}
+	return nil
+}
+
 // recomCall is what the requests of one call share.
 type recomCall struct {
 	g       *Generation
 	m       *behaviour.Model
 	now     time.Time
-	visitor string          // the resolved tracking id; "" when none
+	visitor behaviour.Who   // the visitor named, when Known
 	review  bool            // includeRetailMediaInReview
 	used    *roaring.Bitmap // products already answered in this call
 	inStock *roaring.Bitmap // the products in stock, once a source asked; read only
@@ -270,7 +302,7 @@ func (c *recomCall) check(r *RecomRequest) string {
 		switch need := sourceNeeds[s.Type]; {
 		case need == "products" && len(contextValues(r.Context["productNumbers"]))+len(contextValues(r.Context["urls"])) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
 			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers (or context.urls)", i, s.Type)
-		case need == "visitor" && c.visitor == "":
+		case need == "visitor" && !c.visitor.Known():
 			return fmt.Sprintf("sources[%d]: %s needs the visitor: trackingUserId (or the retail_id cookie), or an email or customerId seen on an event", i, s.Type)
 		}
 	}
@@ -279,10 +311,7 @@ func (c *recomCall) check(r *RecomRequest) string {
 
 // hasCart reports whether the call's visitor has a cart.
 func (c *recomCall) hasCart() bool {
-	if c.visitor == "" {
-		return false
-	}
-	v, ok := c.m.Visitor(c.visitor)
+	v, ok := c.m.VisitorOf(c.visitor)
 	return ok && len(v.Cart) > 0
 }
 

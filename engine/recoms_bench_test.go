@@ -113,7 +113,7 @@ func BenchmarkRecoms(b *testing.B) {
 		if err := json.Unmarshal(r.body, &req); err != nil {
 			b.Fatal(err)
 		}
-		res, err := r.eng.Recoms(&req, r.bhv, now)
+		res, err := r.eng.Recoms(&req, "", r.bhv, now)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func BenchmarkRecomsLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		res, err := r.eng.Recoms(&req, r.bhv, now)
+		res, err := r.eng.Recoms(&req, "", r.bhv, now)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -104,7 +104,7 @@ func TestRecomsProperties(t *testing.T) {
 			req.Requests = append(req.Requests, rr)
 			wants = append(wants, wt)
 		}
-		res, err := eng.Recoms(&req, bhv, now)
+		res, err := eng.Recoms(&req, "", bhv, now)
 		if err != nil {
 			t.Fatalf("call %d: %v", call, err)
 		}

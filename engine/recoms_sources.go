@@ -110,7 +110,7 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 	case SourceMostViewed:
 		scored(c.m.Ranked(viewedWeights, behaviour.Long, c.now))
 	case SourceRetargeted, SourceRecentlyBought:
-		v, _ := c.m.Visitor(c.visitor)
+		v, _ := c.m.VisitorOf(c.visitor)
 		if typ == SourceRetargeted {
 			byNumber(v.Viewed)
 		} else {
@@ -119,7 +119,7 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 	case SourceBoughtTogether:
 		pns := c.numbers(ctxDocs)
 		if len(pns) == 0 {
-			v, _ := c.m.Visitor(c.visitor)
+			v, _ := c.m.VisitorOf(c.visitor)
 			pns = v.Cart
 		}
 		scored(c.m.CoBought(pns...))

@@ -35,7 +35,7 @@ func recomShop(t *testing.T) (*Engine, *Behaviours, time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := New("", g)
+	eng := New(recomAdminKey, g)
 	bhv := NewBehaviours()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	m := bhv.Model(shopUUID)
@@ -54,10 +54,15 @@ func recomShop(t *testing.T) (*Engine, *Behaviours, time.Time) {
 		{Kind: events.View, User: "u6", ProductNumber: "D100"}, // out of stock, a title to escape
 	} {
 		e.Website, e.Time = shopUUID, at.UnixMilli()
+		bhv.Key().Seal(&e, false)
 		m.Fold(&e)
 	}
 	return eng, bhv, at
 }
+
+// recomAdminKey is recomShop's admin key, which recoms sends: a call
+// that names its visitor by email needs a key.
+const recomAdminKey = "admin-key"
 
 // recoms answers body and describes each response: "A100 B200" (its
 // products, in order) or "CODE: message".
@@ -67,7 +72,7 @@ func recoms(t *testing.T, eng *Engine, bhv *Behaviours, now time.Time, body stri
 	if err := json.Unmarshal([]byte(body), &req); err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	res, err := eng.Recoms(&req, bhv, now)
+	res, err := eng.Recoms(&req, recomAdminKey, bhv, now)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +246,7 @@ func TestRecomsManagedBoxes(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
 		}
 	}
-	res, err := eng.Recoms(&RecomsRequest{WebsiteUUID: shopUUID, Requests: []RecomRequest{{Key: "shop-top"}}}, bhv, now)
+	res, err := eng.Recoms(&RecomsRequest{WebsiteUUID: shopUUID, Requests: []RecomRequest{{Key: "shop-top"}}}, "", bhv, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,5 +328,45 @@ func TestRecomsFilterCacheReadOnly(t *testing.T) {
 	}
 	if got, err := recoms(t, eng, bhv, now, body(`{`+brands+`}`)); err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("the brands alone after calls combining them: %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestRecomsLookupByEmailNeedsAKey: naming the visitor by email or
+// customer id is a server-to-server call: without a key, or with a key
+// of another website, the whole call is Unauthorized and answers
+// nothing of the visitor; with the website's key or the admin key it
+// answers.
+func TestRecomsLookupByEmailNeedsAKey(t *testing.T) {
+	eng, bhv, now := recomShop(t)
+	g := current(t, eng)
+	w := *g.Website
+	w.APIKeys = []string{"shop-key"}
+	g2, err := Build(&w, analysis.English, Source{Products: sliceSource(shopProducts())}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Swap(g2)
+	for _, body := range []string{
+		`{"websiteUuid":"` + shopUUID + `","email":"b@shop.test","requests":[{"trackingKey":"t","count":5,"sources":[{"type":"RECENTLY_BOUGHT"}]}]}`,
+		`{"email":"b@shop.test","requests":[{"key":"shop-seen"}]}`,
+		`{"websiteUuid":"` + shopUUID + `","customerId":"c-9","requests":[{"trackingKey":"t","count":5,"sources":[{"type":"RECENTLY_BOUGHT"}]}]}`,
+	} {
+		for _, tc := range []struct {
+			key string
+			ok  bool
+		}{{"", false}, {"other-key", false}, {"shop-key", true}, {recomAdminKey, true}} {
+			var req RecomsRequest
+			if err := json.Unmarshal([]byte(body), &req); err != nil {
+				t.Fatal(err)
+			}
+			res, err := eng.Recoms(&req, tc.key, bhv, now)
+			var e *Error
+			switch {
+			case tc.ok && err != nil:
+				t.Errorf("%s with key %q: %v", body, tc.key, err)
+			case !tc.ok && (!errors.As(err, &e) || e.Kind != KindUnauthorized || res != nil):
+				t.Errorf("%s with key %q: %v, want Unauthorized", body, tc.key, err)
+			}
+		}
 	}
 }

@@ -249,7 +249,7 @@ func TestCampaignInBoxes(t *testing.T) {
 		if err := json.Unmarshal([]byte(body), &req); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Recoms(&req, NewBehaviours(), adNow)
+		res, err := e.Recoms(&req, "", NewBehaviours(), adNow)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,6 +50,9 @@ func Check(e *Event) error {
 	if e.Website == "" {
 		return invalid("websiteUuid", "is required: the website the event happened on")
 	}
+	if err := checkServerSet(e); err != nil {
+		return err
+	}
 	if err := checkText("url", e.URL); err != nil {
 		return err
 	}
@@ -162,6 +165,19 @@ func checkMembers(e *Event) error {
 	} {
 		if m.set && !slices.Contains(m.kinds, e.Kind) {
 			return invalid(m.name, "a %s event has no %s (a member of %s events)", e.Kind, m.name, joinKinds(m.kinds, "and"))
+		}
+	}
+	return nil
+}
+
+// checkServerSet refuses the members only the server sets (Seal).
+func checkServerSet(e *Event) error {
+	for _, m := range []struct {
+		name string
+		set  bool
+	}{{"emailHash", e.EmailHash != 0}, {"customerHash", e.CustomerHash != 0}, {"relink", e.Relink}} {
+		if m.set {
+			return invalid(m.name, "is set by the server, not sent: send email or customerId")
 		}
 	}
 	return nil

@@ -48,6 +48,16 @@ type Event struct {
 	User       string `json:"trackingUserId,omitempty"`
 	Email      string `json:"email,omitempty"`
 	CustomerID string `json:"customerId,omitempty"`
+	// Set by the server as it logs the event (IdentityKey.Seal), never
+	// taken from a sender (Check refuses them): EmailHash and
+	// CustomerHash stand for Email and CustomerID, which the log does
+	// not keep; Relink says the sender held the website's key, so the
+	// event may move an email's or customer id's link to another
+	// tracking id (without it, only an email or customer id linked to
+	// none is linked).
+	EmailHash    uint64 `json:"emailHash,omitempty"`
+	CustomerHash uint64 `json:"customerHash,omitempty"`
+	Relink       bool   `json:"relink,omitempty"`
 
 	// View, Click, Impression: the product. View and Pageview: the
 	// page's address.

@@ -83,7 +83,7 @@ func (s *Server) collect(ctx *fasthttp.RequestCtx, kind string) error {
 	e.Kind, e.Time = events.Kind(kind), 0 // the server's time, not the client's
 	v := visitor{ctx: ctx}
 	v.fill(&e)
-	seq, err := c.Collect(&e)
+	seq, err := c.Collect(&e, bearer(ctx))
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 		v.fill(e)
 		ptrs[i] = e
 	}
-	seq, err := c.CollectAll(ptrs)
+	seq, err := c.CollectAll(ptrs, bearer(ctx))
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	if bhv == nil {
 		bhv = s.noBehaviour
 	}
-	res, err := s.eng.Recoms(&req, bhv, time.Now())
+	res, err := s.eng.Recoms(&req, bearer(ctx), bhv, time.Now())
 	if err != nil {
 		return err
 	}

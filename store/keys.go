@@ -22,6 +22,7 @@ import (
 //	m/config                       the configuration file (JSON)
 //	m/layout                       the key layout: 8 bytes big-endian
 //	m/seq                          the last applied entry: 8 bytes big-endian
+//	m/secret                       32 random bytes, made once: the key of the identities' hashes (Secret)
 //	m/pseq/<uuid>                  the last entry that changed the website's products
 //	m/segment/<name>               a saved segment's stamp (JSON), naming its generation
 //	m/segment-gen/<name>           the last generation a save of the segment took: 8 bytes big-endian
@@ -38,6 +39,7 @@ const (
 	keyConfig        = "m/config"
 	keyLayout        = "m/layout"
 	keySeq           = "m/seq"
+	keySecret        = "m/secret"
 	keySegment       = "m/segment/"
 	keySegmentGen    = "m/segment-gen/"
 )

@@ -5,6 +5,7 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"maps"
@@ -845,6 +846,31 @@ func (s *Store) Count(website string) (int, error) {
 	n := 0
 	err := s.scan(productPrefix(website), func(_, _ []byte) error { n++; return nil })
 	return n, err
+}
+
+// Secret is the data directory's secret: 32 random bytes drawn and
+// stored (synced) the first time it is asked for, the same ever after.
+// It keys the hashes the log and the behaviour keep of customers' emails
+// and ids (events.IdentityKey), so a copy of the directory without it
+// names nobody; it never leaves the process.
+func (s *Store) Secret() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, err := s.get([]byte(keySecret))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("read the secret: %w", err)
+	case v != nil && len(v) != 32:
+		return nil, corruptionErrorf("%s holds %d bytes, not 32", keySecret, len(v))
+	case v != nil:
+		return v, nil
+	}
+	v = make([]byte, 32)
+	rand.Read(v) //nolint:errcheck // crypto/rand.Read does not fail
+	if err := s.db.Set([]byte(keySecret), v, pebble.Sync); err != nil {
+		return nil, fmt.Errorf("store the secret: %w", err)
+	}
+	return v, nil
 }
 
 // Config is the stored configuration, or nil when none was set.

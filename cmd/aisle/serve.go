@@ -168,6 +168,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	defer live.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
 	bhv.UseCatalog(eng)
+	secret, err := st.Secret()
+	if err != nil {
+		return err
+	}
+	bhv.UseSecret(secret)
 	start := time.Now()
 	n, loaded, err := bhv.Replay(st)
 	if err != nil {
