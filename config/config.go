@@ -43,6 +43,12 @@ type Website struct {
 	Language      string         `json:"language,omitempty"`
 	RequireAPIKey bool           `json:"requireApiKey,omitempty"`
 	APIKeys       []string       `json:"apiKeys,omitempty"`
+	// AllowedOrigins are the web origins ("https://shop.example", a
+	// scheme, a host and a port when not the scheme's) whose pages may
+	// call the server with the visitor's cookies and read the answers
+	// (credentialed CORS): the shop's own. Other origins may call the
+	// /serve endpoints without credentials. Empty: none.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
 	IndexedFields []IndexedField `json:"indexedFields"`
 	Search        []SearchConfig `json:"searchConfigs"`
 	// Boxes are the website's managed recommendation boxes.

@@ -489,6 +489,26 @@ func TestBoxes(t *testing.T) {
 	})
 }
 
+// TestAllowedOrigins: a website's allowedOrigins are origins as
+// browsers send them, compared byte for byte.
+func TestAllowedOrigins(t *testing.T) {
+	origins := func(os ...any) func(t *testing.T, doc map[string]any) {
+		return func(t *testing.T, doc map[string]any) {
+			doc["websites"].([]any)[0].(map[string]any)["allowedOrigins"] = os
+		}
+	}
+	checkCases(t, "origins.txt", []parseCase{
+		{"https and http with a port", origins("https://shop.example", "http://localhost:8080", "http://[::1]:8080"), true},
+		{"a path", origins("https://shop.example/"), false},
+		{"no scheme", origins("shop.example"), false},
+		{"another scheme", origins("ftp://shop.example"), false},
+		{"a default port", origins("https://shop.example:443"), false},
+		{"upper case", origins("https://Shop.example"), false},
+		{"a user", origins("https://me@shop.example"), false},
+		{"a wildcard", origins("*"), false},
+	})
+}
+
 // TestPages: a managed page's members, versions as a search
 // configuration's, and its key unique across the server. (Its base
 // filters and template are the engine's to compile: engine.CheckWebsite.)

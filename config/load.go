@@ -139,6 +139,11 @@ func (w *Website) Validate() error {
 	if w.RequireAPIKey && len(w.APIKeys) == 0 {
 		return fmt.Errorf("apiKeys: requireApiKey is set but no key is listed")
 	}
+	for i, o := range w.AllowedOrigins {
+		if err := checkOrigin(o); err != nil {
+			return fmt.Errorf("allowedOrigins[%d]: %w", i, err)
+		}
+	}
 	seen := map[string]bool{}
 	for i, f := range w.IndexedFields {
 		if f.Name == "" {

@@ -31,12 +31,18 @@ type siteTable struct {
 	// failed are the configuration's websites that could not be opened
 	// and are not served (OpenEach).
 	failed []WebsiteFailure
+	// origins are every served website's allowedOrigins.
+	origins map[string]bool
 }
 
 func newSiteTable(gens []*Generation, failed []WebsiteFailure) *siteTable {
-	t := &siteTable{list: gens, failed: failed, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{}}
+	t := &siteTable{list: gens, failed: failed, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{},
+		origins: map[string]bool{}}
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
+		for _, o := range g.Website.AllowedOrigins {
+			t.origins[o] = true
+		}
 		for k := range g.search {
 			t.byKey[k] = g
 		}
@@ -100,6 +106,13 @@ func (e *Engine) Swap(g *Generation) {
 // configuration's; failed are its websites that could not be opened.
 func (e *Engine) Replace(gens []*Generation, failed []WebsiteFailure) {
 	e.sites.Store(newSiteTable(slices.Clone(gens), slices.Clone(failed)))
+}
+
+// CredentialedOrigin reports whether a served website lists origin (as
+// a browser's Origin header gives it) in its allowedOrigins: pages there
+// may call with the visitor's cookies and read the answers.
+func (e *Engine) CredentialedOrigin(origin []byte) bool {
+	return e.sites.Load().origins[string(origin)]
 }
 
 // Failed are the configuration's websites that could not be opened and

@@ -12,6 +12,7 @@ import (
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/expect"
@@ -39,6 +40,7 @@ func demoURLs(t *testing.T) (open, auth string) {
 	t.Helper()
 	demoSite.once.Do(func() {
 		cfg := demo.Config()
+		cfg.Websites[0].AllowedOrigins = []string{shopOrigin}
 		src := engine.Source{
 			Products: func(fn func(*catalog.Product) error) error { return demo.Each(6000, 42, fn) },
 			Content: func(fn func(*catalog.Content) error) error {
@@ -122,25 +124,30 @@ func TestContentTypes(t *testing.T) {
 	}
 }
 
-// TestCORS: "Every response carries `Access-Control-Allow-Origin` (the
-// caller's origin with `Access-Control-Allow-Credentials: true` [...]; `*`
-// without an Origin) [...]; `OPTIONS` answers 204" (docs/decisions.md, CORS).
+// shopOrigin is the demo website's allowedOrigins in these tests.
+const shopOrigin = "https://shop.example"
+
+// TestCORS: every response carries Access-Control-Allow-Origin: the
+// caller's origin with Access-Control-Allow-Credentials: true when a
+// served website lists it in allowedOrigins, else * without credentials,
+// so a page of another origin can search but never read a visitor's
+// cookie-keyed answers; OPTIONS answers 204 (docs/decisions.md, CORS).
 func TestCORS(t *testing.T) {
 	url, _ := demoURLs(t)
-	const origin = "https://shop.example"
 	for _, tc := range []struct {
 		name, method, path, body string
 		status                   int
 	}{
 		{"search", "POST", "/serve/search", `{"query":"lamp","key":"demo","products":{"count":1}}`, 200},
+		{"recoms", "POST", "/serve/recoms", `{"websiteUuid":"` + config.DemoUUID + `","requests":[{"key":"demo-top"}]}`, 200},
 		{"bad request", "POST", "/serve/search", `{"query":"lamp"}`, 400},
 		{"unknown path", "POST", "/nowhere", `{}`, 404},
 		{"wrong method", "GET", "/serve/search", ``, 405},
 		{"preflight", "OPTIONS", "/serve/search", ``, 204},
 	} {
-		for _, withOrigin := range []bool{true, false} {
+		for _, origin := range []string{shopOrigin, "https://evil.example", "https://shop.example.evil", ""} {
 			var hdr []string
-			if withOrigin {
+			if origin != "" {
 				hdr = []string{"Origin", origin, "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "authorization, content-type"}
 			}
 			status, h, raw := send(t, tc.method, url+tc.path, "text/plain", tc.body, hdr...)
@@ -149,10 +156,10 @@ func TestCORS(t *testing.T) {
 			}
 			allowOrigin, creds := h.Get("Access-Control-Allow-Origin"), h.Values("Access-Control-Allow-Credentials")
 			switch {
-			case withOrigin && (allowOrigin != origin || len(creds) != 1 || creds[0] != "true" || !strings.Contains(h.Get("Vary"), "Origin")):
-				t.Errorf("%s with Origin: Allow-Origin %q, Allow-Credentials %q, Vary %q", tc.name, allowOrigin, creds, h.Get("Vary"))
-			case !withOrigin && (allowOrigin != "*" || len(creds) != 0):
-				t.Errorf("%s without Origin: Allow-Origin %q, Allow-Credentials %q; want * and none", tc.name, allowOrigin, creds)
+			case origin == shopOrigin && (allowOrigin != origin || len(creds) != 1 || creds[0] != "true" || !strings.Contains(h.Get("Vary"), "Origin")):
+				t.Errorf("%s from the listed origin: Allow-Origin %q, Allow-Credentials %q, Vary %q", tc.name, allowOrigin, creds, h.Get("Vary"))
+			case origin != shopOrigin && (allowOrigin != "*" || len(creds) != 0):
+				t.Errorf("%s from %q: Allow-Origin %q, Allow-Credentials %q; want * and none", tc.name, origin, allowOrigin, creds)
 			}
 			if !strings.Contains(strings.ToLower(h.Get("Access-Control-Allow-Headers")), "authorization") {
 				t.Errorf("%s: Allow-Headers %q lacks Authorization", tc.name, h.Get("Access-Control-Allow-Headers"))

@@ -93,7 +93,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 			s.writeError(ctx, fmt.Errorf("panic: %v", r))
 		}
 	}()
-	setCORS(ctx)
+	s.setCORS(ctx)
 	path := string(ctx.Path())
 	if ctx.IsOptions() {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
@@ -127,11 +127,15 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	}
 }
 
-func setCORS(ctx *fasthttp.RequestCtx) {
+// setCORS lets pages of any origin call the API and read its answers
+// without credentials, and the origins a served website lists
+// (allowedOrigins) with them: only the shop's own pages may send the
+// visitor's retail_id cookie and read what it answers (their history).
+func (s *Server) setCORS(ctx *fasthttp.RequestCtx) {
 	h := &ctx.Response.Header
-	if o := ctx.Request.Header.Peek("Origin"); len(o) > 0 {
+	h.Set("Vary", "Origin")
+	if o := ctx.Request.Header.Peek("Origin"); len(o) > 0 && s.eng.CredentialedOrigin(o) {
 		h.SetBytesV("Access-Control-Allow-Origin", o)
-		h.Set("Vary", "Origin")
 		h.Set("Access-Control-Allow-Credentials", "true")
 	} else {
 		h.Set("Access-Control-Allow-Origin", "*")

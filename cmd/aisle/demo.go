@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"time"
 
@@ -42,7 +43,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		return err
 	}
 	defer st.Close()
-	if err := seedDemo(st, *products, f.lang, log); err != nil {
+	if err := seedDemo(st, *products, f.lang, demoOrigins(f.addr), log); err != nil {
 		return err
 	}
 	return serveStore(ctx, st, f, stdout, log, func(s served) { demoBanner(stdout, s) })
@@ -71,9 +72,10 @@ Press Ctrl-C to stop.
 }
 
 // seedDemo fills an empty store with the demo's two websites: the
-// English shop of n products and the Danish one of demo.DanishProducts.
+// English shop of n products and the Danish one of demo.DanishProducts,
+// each allowing origins (demoOrigins) credentialed calls.
 // A store that already holds a catalog is served as it is.
-func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
+func seedDemo(st *store.Store, n int, langName string, origins []string, log *slog.Logger) error {
 	def, err := analysis.ParseLanguage(langName)
 	if err != nil {
 		return err
@@ -84,6 +86,9 @@ func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
 	}
 	start := time.Now()
 	cfg := demo.Config()
+	for i := range cfg.Websites {
+		cfg.Websites[i].AllowedOrigins = origins
+	}
 	shops := []struct {
 		n        int
 		products func(fn func(*catalog.Product) error) error
@@ -124,4 +129,19 @@ func seedDemo(st *store.Store, n int, langName string, log *slog.Logger) error {
 	}
 	log.Info("demo generated", "took", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// demoOrigins are the origins of pages the demo serves on addr, which
+// its websites list in allowedOrigins: the address as given and, on the
+// loopback, under both of its names.
+func demoOrigins(addr string) []string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil
+	}
+	switch host {
+	case "", "127.0.0.1", "localhost":
+		return []string{"http://127.0.0.1:" + port, "http://localhost:" + port}
+	}
+	return []string{"http://" + net.JoinHostPort(host, port)}
 }
