@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +22,13 @@ const (
 	pushChunkProducts = 1000
 	pushChunkBytes    = 768 << 10 // under the server's default 1 MiB body limit
 )
+
+// pushError is a batch the server did not acknowledge; it says which
+// products were applied.
+type pushError struct{ err error }
+
+func (e *pushError) Error() string { return e.err.Error() }
+func (e *pushError) Unwrap() error { return e.err }
 
 // pushTotals sums the server's answers.
 type pushTotals struct {
@@ -76,7 +84,9 @@ func (p *pusher) flush() error {
 	req.Header.Set("Authorization", "Bearer "+p.adminKey)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("push products %d–%d: %w", p.first, last, err)
+		// The batch may have reached the server and been applied before
+		// the answer was lost.
+		return &pushError{fmt.Errorf("push products %d–%d: %w; the %d products before them were applied, and these may have been: push again (an upsert of the same products changes nothing more)", p.first, last, err, p.first-1)}
 	}
 	defer resp.Body.Close()
 	var answer struct {
@@ -89,7 +99,7 @@ func (p *pusher) flush() error {
 		if answer.Error.Message != "" {
 			msg = answer.Error.Code + ": " + answer.Error.Message
 		}
-		return fmt.Errorf("push products %d–%d: %s answered %d %s; the %d products before them were applied", p.first, last, p.endpoint, resp.StatusCode, msg, p.first-1)
+		return &pushError{fmt.Errorf("push products %d–%d: %s answered %d %s; the %d products before them were applied, these were not", p.first, last, p.endpoint, resp.StatusCode, msg, p.first-1)}
 	}
 	p.totals.Products += p.inChunk
 	p.totals.Added += answer.Added
@@ -114,7 +124,11 @@ func runPush(ctx context.Context, url, adminKey, website string, files []string,
 	p := newPusher(ctx, url, adminKey, website)
 	for _, path := range files {
 		if err := importFile(ctx, path, m, stderr, quiet, p.put); err != nil {
-			return err
+			var pe *pushError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return fmt.Errorf("%w; the push stopped there: the %d products before the batch being filled were applied, that batch was not sent", err, p.first-1)
 		}
 	}
 	if err := p.flush(); err != nil {
