@@ -9,8 +9,10 @@ import (
 )
 
 // recoms serves POST /serve/recoms (spec section 3): JSON or text/plain.
-// The visitor is the call's trackingUserId, email or customerId, else
-// the retail_id cookie (the spec's tracking id).
+// A website that sets requireApiKey answers only with one of its keys
+// (engine.AuthorizeRecoms). The visitor is the call's trackingUserId,
+// email or customerId, else the retail_id cookie (the spec's tracking
+// id).
 func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	b, err := body(ctx, s.opt.MaxBodyBytes)
 	if err != nil {
@@ -18,6 +20,9 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	}
 	var req engine.RecomsRequest
 	if err := decode(b, &req); err != nil {
+		return err
+	}
+	if err := s.eng.AuthorizeRecoms(&req, bearer(ctx)); err != nil {
 		return err
 	}
 	if req.TrackingUserID == "" && req.Email == "" && req.CustomerID == "" {

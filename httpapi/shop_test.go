@@ -52,6 +52,12 @@ func shopSite(v config.SearchVersion) config.Website {
 // loopback port with opt, until the test ends. It returns the base URL.
 func serveShop(t *testing.T, w config.Website, products []catalog.Product, content []catalog.Content, opt Options) string {
 	t.Helper()
+	return listen(t, New(engine.New("admin-key", buildShop(t, w, products, content)), opt))
+}
+
+// buildShop indexes products and content for w.
+func buildShop(t *testing.T, w config.Website, products []catalog.Product, content []catalog.Content) *engine.Generation {
+	t.Helper()
 	g, err := engine.Build(&w, analysis.English, engine.Source{
 		Products: func(fn func(*catalog.Product) error) error {
 			for i := range products {
@@ -75,7 +81,7 @@ func serveShop(t *testing.T, w config.Website, products []catalog.Product, conte
 	if err != nil {
 		t.Fatal(err)
 	}
-	return listen(t, New(engine.New("admin-key", g), opt))
+	return g
 }
 
 // listen serves srv on a loopback port until the test ends and returns
