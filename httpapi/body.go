@@ -35,7 +35,7 @@ func body(ctx *fasthttp.RequestCtx, limit int) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1)); err != nil {
-		return nil, engine.Invalid("", "read the request body: %v", err)
+		return nil, bodyStreamError(err, limit)
 	}
 	if buf.Len() > limit {
 		return nil, tooLarge(limit)
@@ -44,12 +44,15 @@ func body(ctx *fasthttp.RequestCtx, limit int) ([]byte, error) {
 }
 
 // cappedReader reads a body stream and fails past limit bytes, noting
-// that it did, so a parser's wrapped error can be told from a 413.
+// that it did, so a parser's wrapped error can be told from a 413, and
+// noting the stream's own failure (a malformed chunk), which check
+// answers as bodyStreamError does.
 type cappedReader struct {
 	r        io.Reader
 	left     int64
 	limit    int
 	exceeded bool
+	broken   error
 }
 
 // bodyReader streams the request's body, at most limit bytes. A
@@ -80,13 +83,20 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
+	if err != nil && err != io.EOF {
+		c.broken = err
+	}
 	return n, err
 }
 
-// check turns err into the 413 when the body was too long.
+// check turns err into the 413 when the body was too long, and into
+// bodyStreamError's answer when the stream failed.
 func (c *cappedReader) check(err error) error {
-	if c.exceeded {
+	switch {
+	case c.exceeded:
 		return tooLarge(c.limit)
+	case c.broken != nil:
+		return bodyStreamError(c.broken, c.limit)
 	}
 	return err
 }

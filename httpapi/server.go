@@ -66,20 +66,18 @@ func New(eng *engine.Engine, opt Options) *Server {
 // set, so oversized or unparsable requests still get a JSON error body.
 func (s *Server) HTTPServer() *fasthttp.Server {
 	return &fasthttp.Server{
-		Handler:            s.Handle,
-		Name:               "aisle",
-		MaxRequestBodySize: s.opt.MaxBodyBytes,
-		StreamRequestBody:  true, // longer bodies: read by the handler (body.go)
-		ReadTimeout:        30 * time.Second,
-		WriteTimeout:       30 * time.Second,
-		IdleTimeout:        120 * time.Second,
-		Logger:             fasthttpLogger{s.opt.Logger},
+		Handler:               s.Handle,
+		Name:                  "aisle",
+		MaxRequestBodySize:    s.opt.MaxBodyBytes,
+		StreamRequestBody:     true, // longer bodies: read by the handler (body.go)
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		ReadBufferSize:        maxHeadBytes,
+		Logger:                fasthttpLogger{s.opt.Logger},
+		SecureErrorLogMessage: true, // fasthttp's errors quote the request otherwise
 		ErrorHandler: func(ctx *fasthttp.RequestCtx, err error) {
-			if errors.Is(err, fasthttp.ErrBodyTooLarge) || strings.Contains(err.Error(), "body size exceeds") {
-				s.writeError(ctx, &engine.Error{Kind: engine.KindTooLarge, Code: "BODY_TOO_LARGE", Message: fmt.Sprintf("request body exceeds %d bytes", s.opt.MaxBodyBytes)})
-				return
-			}
-			s.writeError(ctx, engine.Invalid("", "malformed HTTP request: %v", err))
+			s.writeError(ctx, protocolError(err, s.opt.MaxBodyBytes))
 		},
 	}
 }
@@ -280,6 +278,8 @@ func (f fasthttpLogger) Printf(format string, args ...any) {
 const (
 	kindMethod engine.Kind = 100 + iota
 	kindMediaType
+	kindHeadTooLarge
+	kindTimeout
 )
 
 // status maps error kinds to HTTP status codes: the one place that does.
@@ -297,6 +297,10 @@ func status(k engine.Kind) int {
 		return fasthttp.StatusMethodNotAllowed
 	case kindMediaType:
 		return fasthttp.StatusUnsupportedMediaType
+	case kindHeadTooLarge:
+		return fasthttp.StatusRequestHeaderFieldsTooLarge
+	case kindTimeout:
+		return fasthttp.StatusRequestTimeout
 	}
 	return fasthttp.StatusInternalServerError
 }
