@@ -183,6 +183,13 @@ func checkServerSet(e *Event) error {
 	return nil
 }
 
+// ValidID reports whether s is an id an event takes as its
+// trackingUserId: not blank, at most MaxID bytes of UTF-8 once the spaces
+// around it are trimmed.
+func ValidID(s string) bool {
+	return strings.TrimSpace(s) != "" && checkID("", &s) == nil
+}
+
 func checkID(name string, v *string) error {
 	s := strings.TrimSpace(*v)
 	switch {

@@ -110,6 +110,24 @@ func TestCheckLimits(t *testing.T) {
 	}
 }
 
+// TestValidID: ValidID says yes exactly when Check takes the string as
+// a non-empty trackingUserId.
+func TestValidID(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want bool
+	}{
+		{"u-1", true}, {" u-1 ", true}, {strings.Repeat("x", MaxID), true}, {"Müller", true},
+		{"", false}, {"   ", false}, {strings.Repeat("x", MaxID+1), false}, {"u\xff", false},
+	} {
+		e := Event{Kind: View, Website: "w", ProductNumber: "P", User: tc.id}
+		checked := Check(&e) == nil && e.User != ""
+		if got := ValidID(tc.id); got != tc.want || checked != tc.want {
+			t.Errorf("ValidID(%q) = %v, Check takes it: %v; want %v", tc.id, got, checked, tc.want)
+		}
+	}
+}
+
 // FuzzCheck: any body of any kind decodes and checks without a panic,
 // and an event Check accepts survives its JSON unchanged (the log keeps
 // the JSON) and is accepted again.

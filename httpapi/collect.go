@@ -162,11 +162,23 @@ func (v *visitor) fill(e *events.Event) {
 		return
 	}
 	if v.id == "" {
-		if v.id = string(v.ctx.Request.Header.Cookie(retailIDCookie)); v.id == "" {
+		if v.id = cookieID(v.ctx); v.id == "" {
 			v.id, v.isNew = newTrackingID(), true
 		}
 	}
 	e.User = v.id
+}
+
+// cookieID is the retail_id cookie's tracking id: "" when there is none,
+// or when it is no id an event takes (events.ValidID: blank, over
+// events.MaxID bytes, not UTF-8), so that such a cookie is replaced like
+// a missing one rather than failing every event of its browser.
+func cookieID(ctx *fasthttp.RequestCtx) string {
+	id := string(ctx.Request.Header.Cookie(retailIDCookie))
+	if !events.ValidID(id) {
+		return ""
+	}
+	return id
 }
 
 // setCookie sets a new id in the answer's retail_id cookie.

@@ -36,8 +36,9 @@ func lastEvent(t *testing.T, st *store.Store) events.Event {
 // TestCollectIdentity: the visitor is the event's trackingUserId, else
 // the retail_id cookie, else a new id set in a retail_id cookie (a year;
 // SameSite=Lax over plain http, None and Secure behind an https proxy)
-// and returned; every event is in the log when answered, with the
-// server's time.
+// and returned, as it is for a cookie no event takes as its id (over
+// 256 bytes, not UTF-8); every event is in the log when answered, with
+// the server's time.
 func TestCollectIdentity(t *testing.T) {
 	url, st := serveLiveStore(t, Options{})
 	view := url + "/serve/collect/view"
@@ -53,6 +54,10 @@ func TestCollectIdentity(t *testing.T) {
 		{"the cookie's id", body, []string{"Cookie", "retail_id=u-cookie"}, "u-cookie", ""},
 		{"a new id over http", body, nil, "", "; max-age=31536000; path=/; SameSite=Lax"},
 		{"a new id behind https", body, []string{"X-Forwarded-Proto", "https"}, "", "; max-age=31536000; path=/; secure; SameSite=None"},
+		// A cookie no event would take as a trackingUserId is replaced
+		// like a missing one, or every event of its browser would fail.
+		{"an over-long cookie: a new id", body, []string{"Cookie", "retail_id=" + strings.Repeat("a", events.MaxID+1)}, "", "; max-age=31536000; path=/; SameSite=Lax"},
+		{"a non-UTF-8 cookie: a new id", body, []string{"Cookie", "retail_id=u-\xff\xfe"}, "", "; max-age=31536000; path=/; SameSite=Lax"},
 	} {
 		status, h, raw := send(t, "POST", view, "text/plain", tc.body, tc.hdr...)
 		var got collected

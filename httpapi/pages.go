@@ -58,7 +58,7 @@ func (s *Server) recordImpressions(ctx *fasthttp.RequestCtx, evs []*events.Event
 	if c == nil || len(evs) == 0 {
 		return
 	}
-	cookie := string(ctx.Request.Header.Cookie(retailIDCookie))
+	cookie := cookieID(ctx)
 	for _, e := range evs {
 		if e.User == "" {
 			e.User = cookie

@@ -26,7 +26,7 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 		return err
 	}
 	if req.TrackingUserID == "" && req.Email == "" && req.CustomerID == "" {
-		req.TrackingUserID = string(ctx.Request.Header.Cookie(retailIDCookie))
+		req.TrackingUserID = cookieID(ctx)
 	}
 	bhv := s.opt.Behaviours
 	if bhv == nil {
