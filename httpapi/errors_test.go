@@ -119,6 +119,7 @@ func TestErrorBodies(t *testing.T) {
 		{name: "wrong-type-count", ct: js, body: `{"query":"x","key":"demo","products":{"count":"5"}}`, status: 400, code: "INVALID_REQUEST", field: "products.count"},
 		{name: "wrong-type-query", ct: js, body: `{"query":5,"key":"demo"}`, status: 400, code: "INVALID_REQUEST", field: "query"},
 		{name: "wrong-type-filters", ct: js, body: `{"query":"x","key":"demo","products":{"count":1,"filters":"brand:Acme"}}`, status: 400, code: "INVALID_REQUEST", field: "products.filters"},
+		{name: "wrong-type-page-filters", path: "/serve/pages/demo", ct: js, body: `{"url":"u","firstLoad":false,"params":{"filters":[1,2]},"products":{"start":0,"count":1}}`, status: 400, code: "INVALID_REQUEST", field: "params.filters"},
 		{name: "unknown-member", ct: js, body: `{"query":"x","key":"demo","prodcts":{"count":1}}`, status: 400, code: "INVALID_REQUEST", field: "prodcts"},
 		{name: "missing-query", ct: js, body: `{"key":"demo","products":{"count":1}}`, status: 400, code: "INVALID_REQUEST", field: "query"},
 		{name: "missing-key", ct: js, body: `{"query":"x","products":{"count":1}}`, status: 400, code: "INVALID_REQUEST", field: "key"},

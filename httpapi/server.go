@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -240,7 +241,7 @@ func decodeError(err error) error {
 		if te.Struct != "" && field == "" {
 			field = te.Struct
 		}
-		return engine.Invalid(field, "expected %s, got %s", jsonType(te.Type.String()), te.Value)
+		return engine.Invalid(field, "expected %s, got %s", jsonType(te.Type), te.Value)
 	}
 	msg := err.Error()
 	if i := strings.Index(msg, "unknown field "); i >= 0 {
@@ -250,17 +251,22 @@ func decodeError(err error) error {
 	return engine.Invalid("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
 }
 
-func jsonType(goType string) string {
-	switch {
-	case strings.HasPrefix(goType, "[]"):
+// jsonType names the JSON a Go type is decoded from, by its kind (not
+// its name: map[string]interface {} is an object).
+func jsonType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonType(t.Elem())
+	case reflect.Slice, reflect.Array:
 		return "an array"
-	case strings.Contains(goType, "int"):
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "an integer"
-	case strings.Contains(goType, "float"):
+	case reflect.Float32, reflect.Float64:
 		return "a number"
-	case strings.Contains(goType, "string"):
+	case reflect.String:
 		return "a string"
-	case strings.Contains(goType, "bool"):
+	case reflect.Bool:
 		return "a boolean"
 	}
 	return "an object"
