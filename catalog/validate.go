@@ -7,6 +7,18 @@ import (
 	"strings"
 )
 
+// Limits of a product's members, far past what a real shop's product
+// has, so a broken feed row is refused rather than indexed.
+const (
+	// MaxTitleBytes caps a title: product titles run to a few hundred
+	// bytes (marketplaces cut them at 200 characters).
+	MaxTitleBytes = 4 << 10
+	// MaxPrice caps price and previousPrice: ten trillion units is past
+	// any product's price even in a currency of a million units to the
+	// dollar, and below 2^53/100, so a price's cents stay exact.
+	MaxPrice = 1e13
+)
+
 // Validate checks one product before it is stored, naming the field at
 // fault, so a bad feed row is reported rather than indexed.
 func (p *Product) Validate() error {
@@ -15,10 +27,12 @@ func (p *Product) Validate() error {
 		return fieldError("productNumber", "is required")
 	case p.Title == "":
 		return fieldError("title", "is required")
-	case p.Price < 0 || math.IsInf(p.Price, 0) || math.IsNaN(p.Price):
-		return fieldError("price", "must be a finite number ≥ 0, got %v", p.Price)
-	case p.PreviousPrice < 0 || math.IsInf(p.PreviousPrice, 0) || math.IsNaN(p.PreviousPrice):
-		return fieldError("previousPrice", "must be a finite number ≥ 0, got %v", p.PreviousPrice)
+	case len(p.Title) > MaxTitleBytes:
+		return fieldError("title", "is %d bytes long: at most %d", len(p.Title), MaxTitleBytes)
+	case !validPrice(p.Price):
+		return fieldError("price", "must be a number from 0 to %g, got %v", float64(MaxPrice), p.Price)
+	case !validPrice(p.PreviousPrice):
+		return fieldError("previousPrice", "must be a number from 0 to %g, got %v", float64(MaxPrice), p.PreviousPrice)
 	}
 	for i, h := range p.Hierarchies {
 		if len(h) == 0 {
@@ -53,6 +67,10 @@ func (p *Product) Validate() error {
 	}
 	return nil
 }
+
+// validPrice reports whether v is a price Validate takes: 0 to MaxPrice
+// (NaN is neither).
+func validPrice(v float64) bool { return v >= 0 && v <= MaxPrice }
 
 func checkKey(obj, k string) error {
 	if k == "" || strings.Contains(k, ".") {
