@@ -150,29 +150,6 @@ func (e *Engine) authorizeKey(g *Generation, key string) error {
 	return Unauthorized("the API key is not valid for this website")
 }
 
-// AuthorizeRecoms checks a recommendations call's API key against every
-// website whose products it could answer with: websiteUuid's when given
-// (its boxes alone are looked up then), else each managed box's. A
-// website or box the server does not serve needs no key: Recoms answers
-// it as not found.
-func (e *Engine) AuthorizeRecoms(req *RecomsRequest, key string) error {
-	t := e.sites.Load()
-	if req.WebsiteUUID != "" {
-		if g, ok := t.byUUID[req.WebsiteUUID]; ok {
-			return e.Authorize(g, key)
-		}
-		return nil
-	}
-	for i := range req.Requests {
-		if g, ok := t.byBox[req.Requests[i].Key]; ok {
-			if err := e.Authorize(g, key); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // AuthorizeAdmin checks the admin key, which alone may write.
 func (e *Engine) AuthorizeAdmin(key string) error {
 	switch {

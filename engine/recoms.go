@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -135,10 +136,8 @@ func (e *Engine) Recoms(req *RecomsRequest, apiKey string, bhv *Behaviours, now 
 			return nil, NotFound("websiteUuid", "no website %q is served", req.WebsiteUUID)
 		}
 	}
-	if req.Email != "" || req.CustomerID != "" {
-		if err := e.authorizeLookup(req, site, apiKey); err != nil {
-			return nil, err
-		}
+	if err := e.authorizeRecoms(req, site, apiKey); err != nil {
+		return nil, err
 	}
 	key := bhv.Key()
 	emailHash, customerHash := key.Email(req.Email), key.Customer(req.CustomerID)
@@ -182,26 +181,43 @@ func (e *Engine) Recoms(req *RecomsRequest, apiKey string, bhv *Behaviours, now 
 	return res, nil
 }
 
-// authorizeLookup checks that apiKey is a key of site, or when the call
-// names no website, of the website of each box it asks for.
-func (e *Engine) authorizeLookup(req *RecomsRequest, site *Generation, apiKey string) error {
-	why := func(err error) error {
-		return Unauthorized("a visitor is looked up by email or customerId with the website's API key (Authorization: Bearer <key>); a browser names its visitor by trackingUserId: %v", err)
-	}
-	if site != nil {
-		if err := e.authorizeKey(site, apiKey); err != nil {
-			return why(err)
+// authorizeRecoms checks apiKey against every website the call could
+// answer from (recomsWebsites): each that sets requireApiKey needs one
+// of its keys (Authorize), and a call that names its visitor by email or
+// customerId needs one of every website's keys, whether it requires one
+// or not (authorizeKey).
+func (e *Engine) authorizeRecoms(req *RecomsRequest, site *Generation, apiKey string) error {
+	lookup := req.Email != "" || req.CustomerID != ""
+	for _, g := range e.recomsWebsites(req, site) {
+		if err := e.Authorize(g, apiKey); err != nil {
+			return err
 		}
-		return nil
-	}
-	for i := range req.Requests {
-		if g := e.sites.Load().byBox[req.Requests[i].Key]; g != nil {
-			if err := e.authorizeKey(g, apiKey); err != nil {
-				return why(err)
-			}
+		if !lookup {
+			continue
+		}
+		if err := e.authorizeKey(g, apiKey); err != nil {
+			return Unauthorized("a visitor is looked up by email or customerId with the website's API key (Authorization: Bearer <key>); a browser names its visitor by trackingUserId: %v", err)
 		}
 	}
 	return nil
+}
+
+// recomsWebsites are the websites a call could answer from: site when
+// it names one (its boxes alone are looked up then), else each managed
+// box's website. A box the server does not serve names none: Recoms
+// answers it as not found.
+func (e *Engine) recomsWebsites(req *RecomsRequest, site *Generation) []*Generation {
+	if site != nil {
+		return []*Generation{site}
+	}
+	t := e.sites.Load()
+	var gens []*Generation
+	for i := range req.Requests {
+		if g := t.byBox[req.Requests[i].Key]; g != nil && !slices.Contains(gens, g) {
+			gens = append(gens, g)
+		}
+	}
+	return gens
 }
 
 // recomCall is what the requests of one call share.
