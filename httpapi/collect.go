@@ -106,6 +106,9 @@ func (s *Server) collectBatch(ctx *fasthttp.RequestCtx) error {
 	if err != nil {
 		return eventError(err)
 	}
+	if err := s.limits.take(ctx, groupCollect, len(evs)-1); err != nil { // the request took one
+		return err
+	}
 	v := visitor{ctx: ctx}
 	ptrs := make([]*events.Event, len(evs))
 	for i := range evs {

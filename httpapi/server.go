@@ -39,6 +39,10 @@ type Options struct {
 	// from; nil (the default): none, so only the sources that need no
 	// behaviour (ALTERNATIVES' category) have products.
 	Behaviours *engine.Behaviours
+	// RateLimits are the per-client limits of the public routes; the zero
+	// value (the default) sets none, DefaultRateLimits what aisle serve
+	// sets.
+	RateLimits RateLimits
 }
 
 // Server routes Aisle's endpoints to an engine.
@@ -47,6 +51,7 @@ type Server struct {
 	opt         Options
 	bufs        sync.Pool
 	noBehaviour *engine.Behaviours // for Options.Behaviours nil
+	limits      *rateLimiter
 }
 
 // New makes a server for eng.
@@ -60,7 +65,7 @@ func New(eng *engine.Engine, opt Options) *Server {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours()}
+	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours(), limits: newRateLimiter(opt.RateLimits)}
 }
 
 // HTTPServer is a fasthttp server for s with its limits and error handler
@@ -96,6 +101,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	path := string(ctx.Path())
 	if ctx.IsOptions() {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
+		return
+	}
+	if err := s.limits.take(ctx, groupOf(path), 1); err != nil {
+		s.writeError(ctx, err)
 		return
 	}
 	if strings.HasPrefix(path, adminPrefix) || path == adminConfig {
@@ -286,6 +295,7 @@ const (
 	kindMediaType
 	kindHeadTooLarge
 	kindTimeout
+	kindRateLimited
 )
 
 // status maps error kinds to HTTP status codes: the one place that does.
@@ -307,6 +317,8 @@ func status(k engine.Kind) int {
 		return fasthttp.StatusRequestHeaderFieldsTooLarge
 	case kindTimeout:
 		return fasthttp.StatusRequestTimeout
+	case kindRateLimited:
+		return fasthttp.StatusTooManyRequests
 	}
 	return fasthttp.StatusInternalServerError
 }

@@ -36,7 +36,7 @@ func TestCrashKeepsAnsweredEvents(t *testing.T) {
 	acked := map[string]bool{}    // tracking ids of answered events
 	inFlight := map[string]bool{} // tracking ids in flight at a kill
 	for round := range *crashRounds {
-		c := startChild(t, data)
+		c := startChildWith(t, data, "--rate-collect", "0") // one client, as fast as it can
 		var mu sync.Mutex
 		first := make(chan struct{})
 		var firstOnce sync.Once

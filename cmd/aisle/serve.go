@@ -31,6 +31,9 @@ type serveFlags struct {
 	debugAddr                          string // "": no profiling listener
 	procs                              string // Go scheduler threads; "": serveProcs' default
 	snapshotEvery                      string // a duration; "": snapshotEvery
+	// rates: per-client limits of the public routes, "PER_SECOND[:BURST]"
+	// each ("0": none); trustedProxies: CIDRs, comma-separated.
+	rateCollect, rateSearch, ratePages, rateRecoms, trustedProxies string
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -42,6 +45,11 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.debugAddr, "debug-addr", env("AISLE_DEBUG_ADDR", ""), "serve Go's profiler (/debug/pprof/) on `HOST:PORT`, apart from the API; off by default")
 	fs.StringVar(&f.procs, "procs", env("AISLE_PROCS", ""), "Go scheduler threads `N` (GOMAXPROCS); default twice the cores, so a search runs at once beside background work (GOMAXPROCS in the environment, when set, is the default instead)")
 	fs.StringVar(&f.lang, "lang", env("AISLE_LANG", "en"), "stemming `LANGUAGE` of websites whose configuration sets none: en, da, no, sv, de or none")
+	fs.StringVar(&f.rateCollect, "rate-collect", env("AISLE_RATE_COLLECT", defaultRates["rate-collect"]), "events a second one client may send to /serve/collect, and its `RATE[:BURST]` (0: no limit)")
+	fs.StringVar(&f.rateSearch, "rate-search", env("AISLE_RATE_SEARCH", defaultRates["rate-search"]), "searches a second per client, `RATE[:BURST]` (default 0: no limit; burst 5×rate)")
+	fs.StringVar(&f.ratePages, "rate-pages", env("AISLE_RATE_PAGES", defaultRates["rate-pages"]), "page requests a second per client, `RATE[:BURST]` (default 0: no limit)")
+	fs.StringVar(&f.rateRecoms, "rate-recoms", env("AISLE_RATE_RECOMS", defaultRates["rate-recoms"]), "recommendation calls a second per client, `RATE[:BURST]` (default 0: no limit)")
+	fs.StringVar(&f.trustedProxies, "trusted-proxies", env("AISLE_TRUSTED_PROXIES", ""), "proxies in front, as `CIDRs` (comma-separated), whose X-Forwarded-For names the client for rate limits; default none")
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
 
@@ -110,6 +118,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 			return fmt.Errorf("serve: --snapshot-every (or AISLE_SNAPSHOT_EVERY) %q: want a duration above 0, such as 10m", f.snapshotEvery)
 		}
 		every = d
+	}
+	limits, err := f.rateLimits()
+	if err != nil {
+		return err
 	}
 	procs, err := serveProcs(f.procs)
 	if err != nil {
@@ -218,7 +230,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.UseBehaviours(bhv)
 	collector := engine.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite})
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
