@@ -40,6 +40,8 @@ type benchReport struct {
 	Concurrent  int                `json:"concurrency"`
 	P99LimitMs  float64            `json:"p99LimitMs"`
 	HTTPSeconds float64            `json:"httpSecondsPerRun"`
+	// Hostile is what each hostile body cost the server (--hostile).
+	Hostile []bench.HostileResult `json:"hostile,omitempty"`
 }
 
 // serveReport is the `aisle serve` process the HTTP runs load: started
@@ -107,6 +109,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	budget := fs.Duration("live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
 	evs := fs.Bool("events", false, "measure event ingestion instead of the query classes: single events, then batches, over --concurrency connections, each durable when answered")
 	eventBatch := fs.Int("event-batch", 50, "with --events: events per batch request")
+	hostile := fs.Bool("hostile", false, "send the hostile bodies (bench.HostileBodies) instead of the query classes, one at a time, and report the server's CPU per request")
+	hostileRounds := fs.Int("hostile-rounds", 20, "with --hostile: times each body is sent")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -183,6 +187,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	url := srv.url + "/serve/search"
 	if *evs {
 		return runEventsBench(ctx, stdout, stderr, &rep, g, suite, srv, *conc, *eventBatch, *dur)
+	}
+	if *hostile {
+		return runHostileBench(ctx, stdout, stderr, &rep, g, suite, srv, *hostileRounds, *jsonOut)
 	}
 	if *live {
 		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *writeRate, *budget, *dur, *nq})
@@ -485,6 +492,44 @@ func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRep
 			return fmt.Errorf("bench: %s: %d of %d requests failed; the server said:\n%s", run.name, lr.Errors, lr.Requests, srv.out.String())
 		}
 		fmt.Fprintf(stdout, "%-16s %8.0f events/s  (%d requests, p50 %.2fms, p99 %.2fms)\n", run.name, lr.QPS*float64(max(run.batch, 1)), lr.Requests, bench.Millis(lr.P50), bench.Millis(lr.P99))
+	}
+	return nil
+}
+
+// runHostileBench is aisle bench --hostile: each hostile body sent
+// rounds times to the running server, one at a time, with the server's
+// CPU a request.
+func runHostileBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, srv *serveProc, rounds int, jsonOut string) error {
+	w := suite.Website
+	pageKey, boxKey := "none", "none"
+	if len(w.Pages) > 0 {
+		pageKey = w.Pages[0].Key
+	}
+	if len(w.Boxes) > 0 {
+		boxKey = w.Boxes[0].Key
+	}
+	bodies := bench.HostileBodies(w.UUID, suite.Key, pageKey, boxKey, g.Products.Key(0))
+	fmt.Fprintf(stderr, "sending %d hostile bodies %d times each…\n", len(bodies), rounds)
+	res, err := bench.RunHostile(ctx, srv.url, srv.cmd.Process.Pid, bodies, rounds)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	rep.Hostile = res
+	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; hostile bodies, %d of each, one at a time\n", rep.Machine, rep.Catalog, rep.Products, rounds)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "body\tbytes\tstatus\tserver CPU/request\twall p50\twall max\t\n")
+	for _, r := range res {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1fms\t%.1fms\t%.1fms\t\n", r.Name, r.Bytes, r.Status, r.CPUms, r.P50ms, r.MaxMs)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return fmt.Errorf("bench: encode the report: %w", err)
+		}
+		return os.WriteFile(jsonOut, append(b, '\n'), 0o644)
 	}
 	return nil
 }

@@ -237,3 +237,36 @@ func TestBenchLive(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchHostile: aisle bench --hostile sends every hostile body to a
+// real aisle serve and reports, for each, an answer (never a 5xx) and
+// the server's CPU a request, in the table and the JSON report.
+func TestBenchHostile(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"bench", "--products", "300", "--hostile", "--hostile-rounds", "2", "--json", report}, &out, &errOut)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "server CPU/request") || !strings.Contains(out.String(), "recoms: 2,000 requests of a billion") {
+		t.Fatalf("table:\n%s", out.String())
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep benchReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	bodies := bench.HostileBodies("u", "k", "p", "b", "pn")
+	if len(rep.Hostile) != len(bodies) {
+		t.Fatalf("%d results for %d bodies", len(rep.Hostile), len(bodies))
+	}
+	for i, r := range rep.Hostile {
+		if r.Name != bodies[i].Name || r.Status < 200 || r.Status >= 500 || r.CPUms < 0 || r.P50ms <= 0 || r.MaxMs < r.P50ms {
+			t.Errorf("%+v", r)
+		}
+	}
+}
