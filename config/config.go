@@ -40,17 +40,17 @@ type Website struct {
 	// Language is the stemming language of the website's catalog and
 	// queries: en, da, no, sv, de or none. Empty means the server's
 	// --lang (default en).
-	Language      string         `json:"language,omitempty"`
-	RequireAPIKey bool           `json:"requireApiKey,omitempty"`
-	APIKeys       []string       `json:"apiKeys,omitempty"`
+	Language      string   `json:"language,omitempty"`
+	RequireAPIKey bool     `json:"requireApiKey,omitempty"`
+	APIKeys       []string `json:"apiKeys,omitempty"`
 	// AllowedOrigins are the web origins ("https://shop.example", a
 	// scheme, a host and a port when not the scheme's) whose pages may
 	// call the server with the visitor's cookies and read the answers
 	// (credentialed CORS): the shop's own. Other origins may call the
 	// /serve endpoints without credentials. Empty: none.
-	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
-	IndexedFields []IndexedField `json:"indexedFields"`
-	Search        []SearchConfig `json:"searchConfigs"`
+	AllowedOrigins []string       `json:"allowedOrigins,omitempty"`
+	IndexedFields  []IndexedField `json:"indexedFields"`
+	Search         []SearchConfig `json:"searchConfigs"`
 	// Boxes are the website's managed recommendation boxes.
 	Boxes []Box `json:"boxes,omitempty"`
 	// Pages are the website's managed listings (POST /serve/pages/{key}).
