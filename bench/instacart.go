@@ -2,6 +2,7 @@ package bench
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -123,21 +124,21 @@ func EvalInstacart(sharedData string, k, folds int) (HitRates, error) {
 			}
 			m.Fold(&e)
 		}
-		ask := func(source, user string, context []string) ([]string, error) {
+		ask := func(source, user string, seen []string) ([]string, error) {
 			var sources []config.BoxSource
 			for _, s := range strings.Split(source, "+") {
 				sources = append(sources, config.BoxSource{Type: s})
 			}
 			req := engine.RecomsRequest{WebsiteUUID: WebsiteUUID, TrackingUserID: user, Requests: []engine.RecomRequest{{
 				TrackingKey: "eval", Count: k, Sources: sources, Fields: []string{"productNumber"}}}}
-			if context != nil {
-				pns := make([]any, len(context))
-				for i, pn := range context {
+			if seen != nil {
+				pns := make([]any, len(seen))
+				for i, pn := range seen {
 					pns[i] = pn
 				}
 				req.Requests[0].Context = map[string]any{"productNumbers": pns}
 			}
-			res, err := eng.Recoms(&req, "", bhv, now)
+			res, err := eng.Recoms(context.Background(), &req, "", bhv, now)
 			if err != nil {
 				return nil, err
 			}

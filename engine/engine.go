@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/subtle"
 	"slices"
 	"sync/atomic"
@@ -162,8 +163,9 @@ func (e *Engine) AuthorizeAdmin(key string) error {
 }
 
 // Search checks the request, finds its website by key, authorises the
-// API key for that website and answers on its current generation.
-func (e *Engine) Search(req *SearchRequest, apiKey string) (*SearchResult, error) {
+// API key for that website and answers on its current generation; ctx
+// cancels its render (format html).
+func (e *Engine) Search(ctx context.Context, req *SearchRequest, apiKey string) (*SearchResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -178,7 +180,7 @@ func (e *Engine) Search(req *SearchRequest, apiKey string) (*SearchResult, error
 	if e.bhv != nil {
 		m = e.bhv.Model(g.Website.UUID)
 	}
-	return g.answer(req, m, time.Now())
+	return g.answer(ctx, req, m, time.Now())
 }
 
 // UseBehaviours makes searches boost by the popularity bhv holds

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestAuthorize(t *testing.T) {
 			t.Errorf("admin key %q, key %q: %v, want unauthorized", tc.admin, tc.key, err)
 		}
 		// Search authorises on the current generation before answering.
-		_, err = e.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), tc.key)
+		_, err = e.Search(context.Background(), shopRequest(t, `{"query":"drill","key":"shop"}`), tc.key)
 		if (err == nil) != tc.ok {
 			t.Errorf("search with admin key %q, key %q: %v", tc.admin, tc.key, err)
 		}

@@ -28,6 +28,7 @@ type Error struct {
 	Code    string
 	Field   string
 	Message string
+	err     error // the failure it reports, when it wraps one
 }
 
 func (e *Error) Error() string {
@@ -36,6 +37,10 @@ func (e *Error) Error() string {
 	}
 	return e.Message
 }
+
+// Unwrap is the failure e reports, if any: a template's (render's
+// errors) for TEMPLATE_ERROR.
+func (e *Error) Unwrap() error { return e.err }
 
 // Invalid is a 400-class error about one request field.
 func Invalid(field, format string, args ...any) *Error {
@@ -52,10 +57,11 @@ func Unauthorized(format string, args ...any) *Error {
 	return &Error{Kind: KindUnauthorized, Code: "UNAUTHORIZED", Message: fmt.Sprintf(format, args...)}
 }
 
-// templateError is a configured template that failed to render: the
+// templateError is a configured template that failed to render, or
+// that a bound stopped (render.ErrTooLarge, ErrTimeout, ErrCanceled): the
 // shop's to fix, so its message is shown, and no half page is.
 func templateError(err error) *Error {
-	return &Error{Kind: KindInternal, Code: "TEMPLATE_ERROR", Message: err.Error()}
+	return &Error{Kind: KindInternal, Code: "TEMPLATE_ERROR", Message: err.Error(), err: err}
 }
 
 // AsError finds the client-facing error in err's chain; anything else is

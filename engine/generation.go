@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html/template"
 	"maps"
 	"runtime"
 	"sync"
@@ -70,7 +69,7 @@ type version struct {
 	fields     index.FieldMask // the text fields the version searches
 	synonyms   *ranking.Synonyms
 	redirects  map[string]*config.Redirect // folded query → redirect
-	tmpl       *template.Template
+	tmpl       *render.Template
 	boosts     config.Boosts // the version's, or config.DefaultBoosts
 	proximity  float64       // the version's weight, or config.DefaultProximity
 	exactForms float64       // the version's weight, or config.DefaultExactForms

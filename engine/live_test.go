@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,7 +37,7 @@ func TestLiveApplySearchableOnReturn(t *testing.T) {
 	var searched atomic.Int64
 	wg.Go(func() {
 		for !stop.Load() {
-			if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err != nil {
+			if _, err := eng.Search(context.Background(), shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err != nil {
 				t.Error(err)
 				return
 			}
@@ -241,10 +242,10 @@ func TestLiveSetConfig(t *testing.T) {
 	if got := logs.take(); !slices.Equal(got, []string{"index built", "index saved"}) {
 		t.Errorf("new indexed fields logged %q, want a rebuild", got)
 	}
-	if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"renamed"}`), ""); err != nil {
+	if _, err := eng.Search(context.Background(), shopRequest(t, `{"query":"drill","key":"renamed"}`), ""); err != nil {
 		t.Errorf("the renamed key: %v", err)
 	}
-	if _, err := eng.Search(shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err == nil {
+	if _, err := eng.Search(context.Background(), shopRequest(t, `{"query":"drill","key":"shop"}`), ""); err == nil {
 		t.Error("the old key still answers")
 	}
 	if g, err := live.Website(shopUUID); err != nil || g.Website.Search[0].Key != "renamed" {
@@ -280,7 +281,7 @@ func TestLiveWebsitesApart(t *testing.T) {
 	}
 	numbers := func(key, q string) []string {
 		t.Helper()
-		res, err := eng.Search(shopRequest(t, `{"query":"`+q+`","key":"`+key+`","products":{"count":20,"fields":["productNumber"]}}`), "")
+		res, err := eng.Search(context.Background(), shopRequest(t, `{"query":"`+q+`","key":"`+key+`","products":{"count":20,"fields":["productNumber"]}}`), "")
 		if err != nil {
 			t.Fatalf("%s %q: %v", key, q, err)
 		}
@@ -320,7 +321,7 @@ func TestLiveWebsitesApart(t *testing.T) {
 	if _, err := live.SetConfig(&config.File{Websites: []config.Website{*shopWebsite()}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := eng.Search(shopRequest(t, `{"query":"*","key":"shop-b"}`), ""); !errors.As(err, &e) || e.Kind != KindNotFound {
+	if _, err := eng.Search(context.Background(), shopRequest(t, `{"query":"*","key":"shop-b"}`), ""); !errors.As(err, &e) || e.Kind != KindNotFound {
 		t.Errorf("the dropped website's key: %v", err)
 	}
 	if n, _ := st.Count(shopUUID); n != len(shopProducts()) {

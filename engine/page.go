@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"html/template"
+	"context"
 	"sync"
 	"time"
 
@@ -29,7 +29,7 @@ type pageVersion struct {
 	cfg  *config.PageVersion
 	base baseFilter
 	v    *version
-	tmpl *template.Template
+	tmpl *render.Template
 }
 
 // baseCache is a page version's base filter docs on one generation's
@@ -120,8 +120,8 @@ func (g *Generation) paramsBase(f *baseFilter) (*roaring.Bitmap, error) {
 // Page finds a page's website by key (NotFound first: an unknown page is
 // a 404 whatever the body), authorises the API key, checks the request,
 // and answers it with the popularity of the website's
-// behaviour as of now.
-func (e *Engine) Page(key string, req *PageRequest, apiKey string, now time.Time) (*PageResult, error) {
+// behaviour as of now. ctx cancels its render (format html).
+func (e *Engine) Page(ctx context.Context, key string, req *PageRequest, apiKey string, now time.Time) (*PageResult, error) {
 	g, ok := e.sites.Load().byPage[key]
 	if !ok {
 		return nil, NotFound("key", "no page with key %q", key)
@@ -136,12 +136,12 @@ func (e *Engine) Page(key string, req *PageRequest, apiKey string, now time.Time
 	if e.bhv != nil {
 		m = e.bhv.Model(g.Website.UUID)
 	}
-	return g.Page(key, req, m, now)
+	return g.Page(ctx, key, req, m, now)
 }
 
 // Page answers a validated page request on g with the popularity of m
-// (nil: none) as of now.
-func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now time.Time) (*PageResult, error) {
+// (nil: none) as of now; ctx cancels its render (format html).
+func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *behaviour.Model, now time.Time) (*PageResult, error) {
 	pv, err := g.pageVersion(key, req.ID)
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func (g *Generation) Page(key string, req *PageRequest, m *behaviour.Model, now 
 		res.Sorting = sortingOut(dv.sorting, pv.v.sortQueries, sorts)
 	}
 	if res.HTML {
-		if res.Rendered, err = render.Execute(pv.tmpl, res.view()); err != nil {
+		if res.Rendered, err = pv.tmpl.Execute(ctx, res.view()); err != nil {
 			return nil, templateError(err)
 		}
 	}

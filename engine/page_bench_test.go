@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -62,7 +63,7 @@ func BenchmarkPage(b *testing.B) {
 				if err := req.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				res, err := g.Page("demo", req, nil, t0)
+				res, err := g.Page(context.Background(), "demo", req, nil, t0)
 				if err != nil {
 					b.Fatal(err)
 				}

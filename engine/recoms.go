@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"context"
 	"fmt"
-	"html/template"
 	"regexp"
 	"slices"
 	"time"
@@ -49,7 +49,7 @@ type RecomSource = config.BoxSource
 // box is a managed recommendation box, compiled.
 type box struct {
 	cfg  *config.Box
-	tmpl *template.Template
+	tmpl *render.Template
 }
 
 // The source types, in the spec's order.
@@ -115,8 +115,9 @@ func (r *RecomResponse) fail(code, format string, args ...any) {
 // key of every website it asks (or the admin key): a server-to-server
 // lookup, which a browser does by tracking id (Unauthorized). Everything
 // else is answered per request: each response has its own success, and
-// no product appears twice in one call.
-func (e *Engine) Recoms(req *RecomsRequest, apiKey string, bhv *Behaviours, now time.Time) (*RecomsResult, error) {
+// no product appears twice in one call. ctx cancels the call's renders
+// (boxes in format html), which share one render.MaxDuration.
+func (e *Engine) Recoms(ctx context.Context, req *RecomsRequest, apiKey string, bhv *Behaviours, now time.Time) (*RecomsResult, error) {
 	ids := 0
 	for _, s := range []string{req.TrackingUserID, req.Email, req.CustomerID} {
 		if s != "" {
@@ -141,13 +142,15 @@ func (e *Engine) Recoms(req *RecomsRequest, apiKey string, bhv *Behaviours, now 
 	}
 	key := bhv.Key()
 	emailHash, customerHash := key.Email(req.Email), key.Customer(req.CustomerID)
+	ctx, cancel := context.WithTimeout(ctx, render.MaxDuration)
+	defer cancel()
 	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests))}
 	calls := map[*Generation]*recomCall{} // the call's state per website
 	callFor := func(g *Generation) *recomCall {
 		c := calls[g]
 		if c == nil {
 			m := bhv.Model(g.Website.UUID)
-			c = &recomCall{g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, emailHash, customerHash),
+			c = &recomCall{ctx: ctx, g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, emailHash, customerHash),
 				review: req.IncludeRetailMediaInReview}
 			calls[g] = c
 		}
@@ -222,6 +225,7 @@ func (e *Engine) recomsWebsites(req *RecomsRequest, site *Generation) []*Generat
 
 // recomCall is what the requests of one call share.
 type recomCall struct {
+	ctx     context.Context // cancels the renders
 	g       *Generation
 	m       *behaviour.Model
 	now     time.Time
@@ -273,7 +277,7 @@ func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 		}
 	}
 	markSponsored(view.Products, out.Sponsored)
-	html, err := render.Execute(b.tmpl, view)
+	html, err := b.tmpl.Execute(c.ctx, view)
 	if err != nil {
 		out.fail(codeBadRequest, "%v", err)
 		return

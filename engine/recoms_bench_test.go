@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -113,7 +114,7 @@ func BenchmarkRecoms(b *testing.B) {
 		if err := json.Unmarshal(r.body, &req); err != nil {
 			b.Fatal(err)
 		}
-		res, err := r.eng.Recoms(&req, "", r.bhv, now)
+		res, err := r.eng.Recoms(context.Background(), &req, "", r.bhv, now)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func BenchmarkSearchPopularity(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if _, err := r.eng.Search(reqs[i%len(reqs)], ""); err != nil {
+				if _, err := r.eng.Search(context.Background(), reqs[i%len(reqs)], ""); err != nil {
 					b.Fatal(err)
 				}
 				i++
@@ -186,7 +187,7 @@ func BenchmarkRecomsLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		res, err := r.eng.Recoms(&req, "", r.bhv, now)
+		res, err := r.eng.Recoms(context.Background(), &req, "", r.bhv, now)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -104,7 +105,7 @@ func TestRecomsProperties(t *testing.T) {
 			req.Requests = append(req.Requests, rr)
 			wants = append(wants, wt)
 		}
-		res, err := eng.Recoms(&req, "", bhv, now)
+		res, err := eng.Recoms(context.Background(), &req, "", bhv, now)
 		if err != nil {
 			t.Fatalf("call %d: %v", call, err)
 		}

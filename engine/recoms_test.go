@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func recoms(t *testing.T, eng *Engine, bhv *Behaviours, now time.Time, body stri
 	if err := json.Unmarshal([]byte(body), &req); err != nil {
 		t.Fatalf("%s: %v", body, err)
 	}
-	res, err := eng.Recoms(&req, recomAdminKey, bhv, now)
+	res, err := eng.Recoms(context.Background(), &req, recomAdminKey, bhv, now)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +247,7 @@ func TestRecomsManagedBoxes(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q", tc.name, got, err, tc.want)
 		}
 	}
-	res, err := eng.Recoms(&RecomsRequest{WebsiteUUID: shopUUID, Requests: []RecomRequest{{Key: "shop-top"}}}, "", bhv, now)
+	res, err := eng.Recoms(context.Background(), &RecomsRequest{WebsiteUUID: shopUUID, Requests: []RecomRequest{{Key: "shop-top"}}}, "", bhv, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +360,7 @@ func TestRecomsLookupByEmailNeedsAKey(t *testing.T) {
 			if err := json.Unmarshal([]byte(body), &req); err != nil {
 				t.Fatal(err)
 			}
-			res, err := eng.Recoms(&req, tc.key, bhv, now)
+			res, err := eng.Recoms(context.Background(), &req, tc.key, bhv, now)
 			var e *Error
 			switch {
 			case tc.ok && err != nil:

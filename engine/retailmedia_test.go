@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -202,7 +203,7 @@ func TestCampaignOnPages(t *testing.T) {
 		if err := req.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		res, err := g.Page("garden", &req, nil, adNow)
+		res, err := g.Page(context.Background(), "garden", &req, nil, adNow)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +250,7 @@ func TestCampaignInBoxes(t *testing.T) {
 		if err := json.Unmarshal([]byte(body), &req); err != nil {
 			t.Fatal(err)
 		}
-		res, err := e.Recoms(&req, "", NewBehaviours(), adNow)
+		res, err := e.Recoms(context.Background(), &req, "", NewBehaviours(), adNow)
 		if err != nil {
 			t.Fatal(err)
 		}

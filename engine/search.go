@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -163,16 +164,17 @@ func (g *Generation) Search(req *SearchRequest) (*SearchResult, error) {
 }
 
 // SearchWith is Search with the popularity of the website's behaviour
-// model m (nil: none) as of now.
+// model m (nil: none) as of now. Nothing cancels its render (format
+// html) but render's bounds.
 func (g *Generation) SearchWith(req *SearchRequest, m *behaviour.Model, now time.Time) (*SearchResult, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return g.answer(req, m, now)
+	return g.answer(context.Background(), req, m, now)
 }
 
-// answer answers a validated request.
-func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Time) (*SearchResult, error) {
+// answer answers a validated request; ctx cancels its render.
+func (g *Generation) answer(ctx context.Context, req *SearchRequest, m *behaviour.Model, now time.Time) (*SearchResult, error) {
 	v, err := g.searchVersion(*req.Key, req.ID)
 	if err != nil {
 		return nil, err
@@ -203,7 +205,7 @@ func (g *Generation) answer(req *SearchRequest, m *behaviour.Model, now time.Tim
 		res.Redirects = v.searchRedirects(*req.Query, req.Redirects)
 	}
 	if res.formatHTML {
-		html, err := render.Execute(v.tmpl, res.view())
+		html, err := v.tmpl.Execute(ctx, res.view())
 		if err != nil {
 			return nil, templateError(err)
 		}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -30,7 +31,7 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
-	res, err := s.eng.Page(key, &req, bearer(ctx), time.Now())
+	res, err := s.eng.Page(context.Background(), key, &req, bearer(ctx), time.Now())
 	if err != nil {
 		return err
 	}

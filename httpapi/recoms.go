@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -28,7 +29,7 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	if bhv == nil {
 		bhv = s.noBehaviour
 	}
-	res, err := s.eng.Recoms(&req, bearer(ctx), bhv, time.Now())
+	res, err := s.eng.Recoms(context.Background(), &req, bearer(ctx), bhv, time.Now())
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -182,7 +183,7 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
-	res, err := s.eng.Search(&req, bearer(ctx))
+	res, err := s.eng.Search(context.Background(), &req, bearer(ctx))
 	if err != nil {
 		return err
 	}

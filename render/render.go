@@ -4,13 +4,13 @@
 // sees only the data it is given and these functions: dict, join,
 // money (amounts with their currency) and urlWith (links carrying a
 // filter or a sorting); it has no access to files, the environment or
-// the network, and everything it writes is escaped for its context.
+// the network, and everything it writes is escaped for its context. A
+// render is bounded in output, in the text its functions make, in time,
+// and by its context (limits.go).
 package render
 
 import (
-	"bytes"
 	"fmt"
-	"html/template"
 	"net/url"
 	"strconv"
 	"strings"
@@ -143,26 +143,6 @@ const DefaultStyle = `.aisle-page,.aisle-search,.aisle-recoms{display:grid;gap:1
 .aisle-facet li{cursor:pointer;padding:.1rem 0}.aisle-facet .aisle-selected{font-weight:700}.aisle-facet-count{opacity:.6;font-size:.85em}
 .aisle-count,.aisle-empty{margin:0;opacity:.8}`
 
-var funcs = template.FuncMap{
-	"dict": func(kv ...any) (map[string]any, error) {
-		if len(kv)%2 != 0 {
-			return nil, fmt.Errorf("dict: odd number of arguments")
-		}
-		m := make(map[string]any, len(kv)/2)
-		for i := 0; i < len(kv); i += 2 {
-			k, ok := kv[i].(string)
-			if !ok {
-				return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
-			}
-			m[k] = kv[i+1]
-		}
-		return m, nil
-	},
-	"join":    strings.Join,
-	"money":   money,
-	"urlWith": urlWith,
-}
-
 // currencySigns are the symbols money writes before an amount; other
 // currencies' codes follow it.
 var currencySigns = map[string]string{"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
@@ -224,42 +204,6 @@ func urlWith(u, name, value string) string {
 	return parsed.String()
 }
 
-// Compile parses a configuration's search template, or DefaultSearch
-// when src is empty, so errors surface when the configuration loads
-// rather than on a shopper's request.
-func Compile(name, src string) (*template.Template, error) {
-	if src == "" {
-		src = DefaultSearch
-	}
-	return parse(name, src)
-}
-
-// CompileRecoms is Compile for a recommendation box's template, whose
-// default is DefaultRecoms.
-func CompileRecoms(name, src string) (*template.Template, error) {
-	if src == "" {
-		src = DefaultRecoms
-	}
-	return parse(name, src)
-}
-
-// CompilePage is Compile for a page's template, whose default is
-// DefaultPage.
-func CompilePage(name, src string) (*template.Template, error) {
-	if src == "" {
-		src = DefaultPage
-	}
-	return parse(name, src)
-}
-
-func parse(name, src string) (*template.Template, error) {
-	t, err := template.New(name).Funcs(funcs).Option("missingkey=zero").Parse(src)
-	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", name, err)
-	}
-	return t, nil
-}
-
 // Wrap is rendered html with a configuration's style and javascript
 // around it, for the answers whose spec has only an html member (search,
 // recommendation boxes): a <style> element before, a <script> after,
@@ -282,13 +226,4 @@ func Wrap(style, html, javascript string) string {
 		b.WriteString("</script>")
 	}
 	return b.String()
-}
-
-// Execute renders v with t.
-func Execute(t *template.Template, v any) (string, error) {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, v); err != nil {
-		return "", fmt.Errorf("render %s: %w", t.Name(), err)
-	}
-	return buf.String(), nil
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -10,7 +12,7 @@ func TestDefaultSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Execute(tm, &SearchView{
+	out, err := tm.Execute(context.Background(), &SearchView{
 		Query:      "drill <b>",
 		Total:      2,
 		Products:   []Item{{"title": "Drill & Driver", "url": "https://x/p/1", "priceFormatted": "$9.99"}, {"title": "Bit set", "url": "https://x/p/2"}},
@@ -29,7 +31,7 @@ func TestDefaultSearch(t *testing.T) {
 
 func TestEmptyShowsInitialContent(t *testing.T) {
 	tm, _ := Compile("search", "")
-	out, err := Execute(tm, &SearchView{Query: "zzz", Initial: []Item{{"title": "Bestseller", "url": "u"}}})
+	out, err := tm.Execute(context.Background(), &SearchView{Query: "zzz", Initial: []Item{{"title": "Bestseller", "url": "u"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestHelpers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := Execute(tm, &SearchView{}); err != nil || got != tc.want {
+		if got, err := tm.Execute(context.Background(), &SearchView{}); err != nil || got != tc.want {
 			t.Errorf("%s: %q %v, want %q", tc.src, got, err, tc.want)
 		}
 	}
@@ -88,6 +90,27 @@ func TestWrap(t *testing.T) {
 	} {
 		if got := Wrap(tc.style, tc.html, tc.js); got != tc.want {
 			t.Errorf("Wrap(%q, %q, %q) = %q, want %q", tc.style, tc.html, tc.js, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkDefaultSearch renders the built-in search template with a
+// page of 100 products.
+func BenchmarkDefaultSearch(b *testing.B) {
+	tm, err := Compile("search", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := &SearchView{Query: "drill", Total: 1000}
+	for i := range 100 {
+		v.Products = append(v.Products, Item{"title": fmt.Sprintf("Drill & Driver %d", i), "url": fmt.Sprintf("https://x/p/%d", i),
+			"priceFormatted": "$9.99", "brand": "Acme", "imgUrl": "https://x/i.jpg"})
+		v.Suggested = append(v.Suggested, i%10 == 0)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tm.Execute(context.Background(), v); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
