@@ -432,9 +432,9 @@ func (g *Generation) newCaches() {
 	}
 }
 
-// CheckWebsite compiles w's search configurations and boxes as a
-// generation would (searchable fields, synonyms, templates), without a
-// catalog, so a
+// CheckWebsite compiles w's search configurations, boxes and pages as a
+// generation would (searchable fields, synonyms, templates, each template
+// rendered with sample data: checkTemplate), without a catalog, so a
 // configuration the engine cannot serve is refused before it is stored.
 func CheckWebsite(w *config.Website, lang analysis.Language) error {
 	g := &Generation{Website: w, an: analysis.New(lang), fields: map[string]config.IndexedField{}}
@@ -465,6 +465,9 @@ func (g *Generation) compile() error {
 	for i := range g.Website.Boxes {
 		b := &g.Website.Boxes[i]
 		tmpl, err := render.CompileRecoms("box "+b.Key, b.Template)
+		if err == nil {
+			err = checkTemplate(tmpl, sampleRecoms(b))
+		}
 		if err != nil {
 			return fmt.Errorf("box %s: %w", b.Key, err)
 		}
@@ -511,6 +514,9 @@ func (g *Generation) compileVersion(v *config.SearchVersion) (*version, error) {
 	}
 	out.synonyms = syn
 	if out.tmpl, err = render.Compile("search", v.Template); err != nil {
+		return nil, err
+	}
+	if err := checkTemplate(out.tmpl, sampleSearch(v)); err != nil {
 		return nil, err
 	}
 	for i := range v.Redirects {

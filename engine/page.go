@@ -53,6 +53,9 @@ func (g *Generation) compilePage(p *config.Page) (*page, error) {
 			return nil, err
 		}
 		tmpl, err := render.CompilePage("page "+p.Key, pv.Template)
+		if err == nil {
+			err = checkTemplate(tmpl, samplePage(p, pv))
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -103,7 +103,9 @@ type errorCase struct {
 func TestErrorBodies(t *testing.T) {
 	demoURL, authURL := demoURLs(t)
 	logs := &syncBuffer{}
-	brokenURL := serveShop(t, shopSite(config.SearchVersion{Template: `<p>{{index .Products 99}}</p>`}), hardware(), nil,
+	// A template failing on one query only: one failing on the sample
+	// data is refused with the configuration.
+	brokenURL := serveShop(t, shopSite(config.SearchVersion{Template: `<p>{{if eq .Query "hammer"}}{{index .Products 99}}{{end}}</p>`}), hardware(), nil,
 		Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	servers := map[string]string{"demo": demoURL, "auth": authURL, "broken": brokenURL}
 	const js = "application/json"

@@ -77,3 +77,51 @@ func TestTemplateBoundsAtServeTime(t *testing.T) {
 		t.Errorf("hammer: %s", html)
 	}
 }
+
+// TestConfigRefusesTemplatesThatFail: a configuration holding a template
+// that fails when rendered with sample data, or passes a render bound on
+// it, is refused whole with a 400 naming the website, where the template
+// is and why, and nothing changes: the served configuration answers as
+// before.
+func TestConfigRefusesTemplatesThatFail(t *testing.T) {
+	url := serveLive(t)
+	for _, tc := range []struct {
+		name string
+		edit func(w *config.Website)
+		says []string
+	}{
+		{"a search version's template failing at run time", func(w *config.Website) { w.Search[0].Versions[0].Template = `<p>{{index nil 3}}</p>` },
+			[]string{"websites[0]: search config shop version 1: template search fails on sample products", "index of untyped nil"}},
+		{"a search version's template writing 32 GB", func(w *config.Website) {
+			w.Search[0].Versions[0].Template = `{{range $i := 2000000000}}xxxxxxxxxxxxxxxx{{end}}`
+		}, []string{"websites[0]: search config shop version 1: template search fails on sample products"}},
+		{"a box's template looping without end", func(w *config.Website) {
+			w.Boxes = []config.Box{{Key: "top", Count: 2, Format: "html", Sources: []config.BoxSource{{Type: "TOP"}}, Template: `{{range $i := 2000000000}}{{end}}`}}
+		}, []string{"websites[0]: box top: template box top fails on sample products", "took too long: more than 1s"}},
+		{"a page's template failing on an empty page", func(w *config.Website) {
+			w.Pages = []config.Page{{Key: "all", Versions: []config.PageVersion{{ID: 1, Status: config.StatusLive, Template: `{{(index .Products 0).title}}`}}}}
+		}, []string{"websites[0]: page all: template page all fails on an empty result", "index out of range"}},
+	} {
+		w := shopSite(config.SearchVersion{})
+		tc.edit(&w)
+		body, err := json.Marshal(config.File{Websites: []config.Website{w}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		status, r := adminSend(t, "PUT", url+"/admin/v1/config", "application/json", string(body))
+		e, _ := r["error"].(map[string]any)
+		msg, _ := e["message"].(string)
+		if status != 400 || e["code"] != "INVALID_REQUEST" || !strings.HasSuffix(msg, "; nothing changed") {
+			t.Errorf("%s: %d %v, want 400 and nothing changed", tc.name, status, r)
+		}
+		for _, s := range tc.says {
+			if !strings.Contains(msg, s) {
+				t.Errorf("%s: %q does not say %q", tc.name, msg, s)
+			}
+		}
+		html, _ := searchOK(t, url, `{"query":"hammer","key":"shop","format":"html","products":{"count":2}}`).get("html").(string)
+		if !strings.Contains(html, `class="aisle-search"`) {
+			t.Errorf("%s: the served template changed: %.200s", tc.name, html)
+		}
+	}
+}

@@ -72,6 +72,7 @@ func TestUnservableWebsiteSkipped(t *testing.T) {
 			b.PutProductJSON("P-1", []byte(`{"productNumber":"P-1","title":"t","price":"ten"}`))
 		}},
 		{name: "a template that does not parse", template: `,"template":"{{"`},
+		{name: "a template that fails on sample data", template: `,"template":"{{index nil 3}}"`},
 		{name: "a content item of no kind", plant: func(b *store.Batch) {
 			b.PutContent(&catalog.Content{Kind: "gadgets", ID: "g1", Title: "t"})
 		}},
