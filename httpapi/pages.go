@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"strings"
 	"time"
 
@@ -31,7 +30,9 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
-	res, err := s.eng.Page(context.Background(), key, &req, bearer(ctx), time.Now())
+	cc := watchClient(ctx)
+	defer cc.stop()
+	res, err := s.eng.Page(cc, key, &req, bearer(ctx), time.Now())
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -29,7 +28,9 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	if bhv == nil {
 		bhv = s.noBehaviour
 	}
-	res, err := s.eng.Recoms(context.Background(), &req, bearer(ctx), bhv, time.Now())
+	cc := watchClient(ctx)
+	defer cc.stop()
+	res, err := s.eng.Recoms(cc, &req, bearer(ctx), bhv, time.Now())
 	if err != nil {
 		return err
 	}

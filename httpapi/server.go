@@ -5,7 +5,6 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -183,7 +182,9 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
-	res, err := s.eng.Search(context.Background(), &req, bearer(ctx))
+	cc := watchClient(ctx)
+	defer cc.stop()
+	res, err := s.eng.Search(cc, &req, bearer(ctx))
 	if err != nil {
 		return err
 	}

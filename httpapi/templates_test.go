@@ -1,25 +1,33 @@
 package httpapi
 
 import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/render"
 )
 
 // hostile is a search template that is harmless on most queries and, on
-// "boom", writes 16 bytes two billion times (32 GB) and, on "spin",
-// loops two billion times writing nothing.
+// "boom", writes 16 bytes two billion times (32 GB), on "spin", loops two
+// billion times writing nothing, and on "slow" loops for some 50 ms.
 const hostile = `{{if eq .Query "boom"}}{{range $i := 2000000000}}xxxxxxxxxxxxxxxx{{end}}` +
-	`{{else if eq .Query "spin"}}{{range $i := 2000000000}}{{end}}{{end}}<p>{{.Total}} products</p>`
+	`{{else if eq .Query "spin"}}{{range $i := 2000000000}}{{end}}` +
+	`{{else if eq .Query "slow"}}{{range $i := 300000}}{{end}}{{end}}<p>{{.Total}} products</p>`
 
 // postWithin posts a search body and reads the answer, failing the test
 // when it takes longer than d.
@@ -122,6 +130,110 @@ func TestConfigRefusesTemplatesThatFail(t *testing.T) {
 		html, _ := searchOK(t, url, `{"query":"hammer","key":"shop","format":"html","products":{"count":2}}`).get("html").(string)
 		if !strings.Contains(html, `class="aisle-search"`) {
 			t.Errorf("%s: the served template changed: %.200s", tc.name, html)
+		}
+	}
+}
+
+// failures is a slog handler keeping the errors of "request failed".
+type failures struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (f *failures) Enabled(context.Context, slog.Level) bool { return true }
+func (f *failures) WithAttrs([]slog.Attr) slog.Handler       { return f }
+func (f *failures) WithGroup(string) slog.Handler            { return f }
+func (f *failures) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if err, ok := a.Value.Any().(error); ok && a.Key == "err" {
+			f.mu.Lock()
+			f.errs = append(f.errs, err)
+			f.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (f *failures) first() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.errs) == 0 {
+		return nil
+	}
+	return f.errs[0]
+}
+
+// TestClientLeavingStopsTheRender: a client that closes its connection
+// while its answer renders stops the render, with render.ErrCanceled
+// and the cause errClientLeft, well before its time bound would; the
+// server serves on.
+func TestClientLeavingStopsTheRender(t *testing.T) {
+	logged := &failures{}
+	url := serveShop(t, shopSite(config.SearchVersion{Template: hostile}), hardware(), nil, Options{Logger: slog.New(logged)})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"query":"spin","key":"shop","format":"html","products":{"count":5}}`
+	fmt.Fprintf(conn, "POST /serve/search HTTP/1.1\r\nHost: aisle\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	time.Sleep(50 * time.Millisecond) // the render has begun
+	conn.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for logged.first() == nil && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := logged.first(); !errors.Is(err, render.ErrCanceled) || !errors.Is(err, errClientLeft) {
+		t.Fatalf("the render ended with %v, want %v (%v)", err, render.ErrCanceled, errClientLeft)
+	}
+	if html, _ := searchOK(t, url, `{"query":"hammer","key":"shop","format":"html","products":{"count":5}}`).get("html").(string); !strings.HasSuffix(html, " products</p>") {
+		t.Errorf("after the client left: %s", html)
+	}
+}
+
+// TestWatchedConnectionServesOn: a connection watched while its answer
+// renders serves the requests that follow on it: sent after the answer,
+// pipelined, or arriving while it renders (the watch sees them without
+// taking them).
+func TestWatchedConnectionServesOn(t *testing.T) {
+	url := serveShop(t, shopSite(config.SearchVersion{Template: hostile}), hardware(), nil, Options{})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	request := func(query string) string {
+		body := `{"query":"` + query + `","key":"shop","format":"html","products":{"count":5}}`
+		return fmt.Sprintf("POST /serve/search HTTP/1.1\r\nHost: aisle\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	}
+	br := bufio.NewReader(conn)
+	for _, sends := range [][]string{
+		{request("hammer")},
+		{request("slow") + request("hammer") + request("slow")},
+		{request("slow"), request("hammer")}, // the second while the first renders
+		{request("hammer")},
+	} {
+		for i, s := range sends {
+			if i > 0 {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if _, err := io.WriteString(conn, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range strings.Count(strings.Join(sends, ""), "POST ") {
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(raw), ` products\u003c/p\u003e`) {
+				t.Fatalf("%d %s", resp.StatusCode, raw)
+			}
 		}
 	}
 }
