@@ -24,7 +24,7 @@ func funcsFor(r *run) template.FuncMap {
 		r.spend(len(s))
 		return s, nil
 	}
-	args := func(a []any) int { return argsSize(a, MaxBytes) }
+	args := func(a []any) int { return argsSize(a, r.lim.bytes) }
 	return template.FuncMap{
 		"dict": func(kv ...any) (dictMap, error) {
 			if len(kv)%2 != 0 {
@@ -45,8 +45,8 @@ func funcsFor(r *run) template.FuncMap {
 				m[k] = kv[i+1]
 			}
 			// Nor may one value, held many times, print too large.
-			if printSize(reflect.ValueOf(m), MaxBytes) > MaxBytes {
-				return nil, r.stop(fmt.Errorf("%w: dict prints more than %d bytes", ErrTooLarge, MaxBytes))
+			if printSize(reflect.ValueOf(m), r.lim.bytes) > r.lim.bytes {
+				return nil, r.stop(fmt.Errorf("%w: dict prints more than %d bytes", ErrTooLarge, r.lim.bytes))
 			}
 			return m, r.tick()
 		},
@@ -70,7 +70,7 @@ func funcsFor(r *run) template.FuncMap {
 			return made(args(a)+len(a)+1, func() string { return fmt.Sprintln(a...) })
 		},
 		"printf": func(format string, a ...any) (string, error) {
-			return made(printfSize(format, a, MaxBytes), func() string { return fmt.Sprintf(format, a...) })
+			return made(printfSize(format, a, r.lim.bytes), func() string { return fmt.Sprintf(format, a...) })
 		},
 		// An escaper writes at most 6 bytes for one (js: \u003C).
 		"html": func(a ...any) (string, error) {

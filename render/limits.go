@@ -36,11 +36,21 @@ var (
 	ErrCanceled = errors.New("canceled")
 )
 
+// limits are a template's bounds: MaxBytes and MaxDuration, but in
+// this package's tests.
+type limits struct {
+	bytes    int
+	duration time.Duration
+}
+
+var defaultLimits = limits{bytes: MaxBytes, duration: MaxDuration}
+
 // run is one render's state: its output (run is the template's writer)
 // and its bounds. Every write, every template entered and every range
 // iteration checks the bounds (tick), so a loop that writes nothing
 // stops as surely as one that writes.
 type run struct {
+	lim      limits
 	out      []byte
 	made     int // bytes the template's functions made
 	ticks    int
@@ -49,9 +59,9 @@ type run struct {
 	err      error // the bound that stopped the render
 }
 
-func (r *run) start(ctx context.Context) {
-	r.out, r.made, r.ticks, r.ctx, r.err = r.out[:0], 0, 0, ctx, nil
-	r.deadline = time.Now().Add(MaxDuration)
+func (r *run) start(ctx context.Context, lim limits) {
+	r.lim, r.out, r.made, r.ticks, r.ctx, r.err = lim, r.out[:0], 0, 0, ctx, nil
+	r.deadline = time.Now().Add(lim.duration)
 	if d, ok := ctx.Deadline(); ok && d.Before(r.deadline) {
 		r.deadline = d
 	}
@@ -71,8 +81,8 @@ func (r *run) Write(p []byte) (int, error) {
 	if err := r.tick(); err != nil {
 		return 0, err
 	}
-	if len(r.out)+len(p) > MaxBytes {
-		return 0, r.stop(fmt.Errorf("%w: more than %d bytes written", ErrTooLarge, MaxBytes))
+	if len(r.out)+len(p) > r.lim.bytes {
+		return 0, r.stop(fmt.Errorf("%w: more than %d bytes written", ErrTooLarge, r.lim.bytes))
 	}
 	r.out = append(r.out, p...)
 	return len(p), nil
@@ -93,7 +103,7 @@ func (r *run) tick() error {
 	default:
 	}
 	if r.ticks++; r.ticks%clockEvery == 0 && time.Now().After(r.deadline) {
-		return r.stop(fmt.Errorf("%w: more than %v", ErrTimeout, MaxDuration))
+		return r.stop(fmt.Errorf("%w: more than %v", ErrTimeout, r.lim.duration))
 	}
 	return nil
 }
@@ -109,8 +119,8 @@ func (r *run) room(n int) error {
 	if err := r.tick(); err != nil {
 		return err
 	}
-	if n > MaxBytes-r.made {
-		return r.stop(fmt.Errorf("%w: functions made more than %d bytes", ErrTooLarge, MaxBytes))
+	if n > r.lim.bytes-r.made {
+		return r.stop(fmt.Errorf("%w: functions made more than %d bytes", ErrTooLarge, r.lim.bytes))
 	}
 	return nil
 }

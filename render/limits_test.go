@@ -12,17 +12,19 @@ import (
 
 // TestBoundsStopHostileTemplates: whatever a template does, its render
 // stops with ErrTooLarge or ErrTimeout, soon after its bound and with
-// little memory: output past MaxBytes, text made by functions past
-// MaxBytes (doubling a variable, escaping it again and again, a dict
-// holding itself many times over), and loops or template calls that
-// write nothing past MaxDuration.
+// little memory: output past its bytes, text made by functions past
+// them (doubling a variable, escaping it again and again, a dict holding
+// a value many times over), and loops or template calls that write
+// nothing past its duration. The size bounds are checked with 1 MiB and
+// 20 s, so a loaded machine cannot stop them on time first; the time
+// bounds with 200 ms.
 func TestBoundsStopHostileTemplates(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
 		want      error
 	}{
-		{"huge range", `{{range $i := 2000000000}}` + strings.Repeat("x", 256) + `{{end}}`, ErrTooLarge},
-		{"huge range in an attribute", `<a title="{{range $i := 2000000000}}` + strings.Repeat("x", 64) + `{{end}}">`, ErrTooLarge},
+		{"huge range", `{{range $i := 2000000000}}` + strings.Repeat("x", 4096) + `{{end}}`, ErrTooLarge},
+		{"huge range in an attribute", `<a title="{{range $i := 2000000000}}` + strings.Repeat("x", 4096) + `{{end}}">`, ErrTooLarge},
 		{"huge action", `{{range $i := 2000000000}}{{$.Query}}{{end}}`, ErrTooLarge},
 		{"print doubling", `{{$x := "xxxxxxxx"}}{{range $i := 64}}{{$x = print $x $x}}{{end}}`, ErrTooLarge},
 		{"printf doubling", `{{$x := "xxxxxxxx"}}{{range $i := 64}}{{$x = printf "%s%s" $x $x}}{{end}}`, ErrTooLarge},
@@ -31,7 +33,7 @@ func TestBoundsStopHostileTemplates(t *testing.T) {
 		{"js doubling", `{{$x := "\\"}}{{range $i := 64}}{{$x = js $x}}{{end}}`, ErrTooLarge},
 		{"urlWith doubling", `{{$x := "u"}}{{range $i := 64}}{{$x = urlWith $x $x $x}}{{end}}`, ErrTooLarge},
 		{"variables each large", `{{$x := "xxxxxxxxxxxxxxxx"}}{{range 20}}{{$x = print $x $x}}{{end}}{{range 1000}}{{$y := print $x}}{{end}}`, ErrTooLarge},
-		{"dict holding a value many times", `{{$x := "xxxxxxxx"}}{{range 18}}{{$x = print $x $x}}{{end}}{{dict "a" $x "b" $x "c" $x "d" $x "e" $x}}`, ErrTooLarge},
+		{"dict holding a value many times", `{{$x := "xxxxxxxx"}}{{range 15}}{{$x = print $x $x}}{{end}}{{dict "a" $x "b" $x "c" $x "d" $x "e" $x}}`, ErrTooLarge},
 		{"silent range", `{{range $i := 2000000000}}{{end}}`, ErrTimeout},
 		{"silent nested ranges", `{{range 100000}}{{range 100000}}{{if false}}x{{end}}{{end}}{{end}}`, ErrTimeout},
 		{"silent calls", `{{define "a"}}{{end}}{{define "b"}}{{template "a"}}{{template "a"}}{{end}}{{define "c"}}{{template "b"}}{{template "b"}}{{end}}` +
@@ -39,19 +41,18 @@ func TestBoundsStopHostileTemplates(t *testing.T) {
 			`{{define "f"}}{{range 1000000000}}{{template "e"}}{{end}}{{end}}{{template "f"}}`, ErrTimeout},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.want == ErrTimeout { // each takes MaxDuration: together
+			lim := limits{bytes: 1 << 20, duration: 20 * time.Second}
+			if tc.want == ErrTimeout {
 				t.Parallel()
+				lim = limits{bytes: MaxBytes, duration: 200 * time.Millisecond}
 			}
-			tm, err := Compile("t", tc.src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tm := compileLimited(t, tc.src, lim)
 			start := time.Now()
 			out, err := tm.Execute(context.Background(), &SearchView{Query: strings.Repeat("drill ", 10000), Suggested: []bool{true, false}})
 			if !errors.Is(err, tc.want) || out != "" {
 				t.Fatalf("%q, %v; want no page and %v", trim(out), err, tc.want)
 			}
-			if d := time.Since(start); d > MaxDuration+2*time.Second {
+			if d := time.Since(start); d > lim.duration+2*time.Second {
 				t.Errorf("stopped after %v", d)
 			}
 		})
@@ -59,12 +60,10 @@ func TestBoundsStopHostileTemplates(t *testing.T) {
 }
 
 // TestRenderMemoryBounded: the huge range's render allocates a few times
-// MaxBytes, not the 32 GB it would write.
+// MaxBytes, not the 32 GB it would write (given 30 s, so that it is the
+// size that stops it).
 func TestRenderMemoryBounded(t *testing.T) {
-	tm, err := Compile("t", `{{range $i := 2000000000}}xxxxxxxxxxxxxxxx{{end}}`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tm := compileLimited(t, `{{range $i := 2000000000}}xxxxxxxxxxxxxxxx{{end}}`, limits{bytes: MaxBytes, duration: 30 * time.Second})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	if _, err := tm.Execute(context.Background(), &SearchView{}); !errors.Is(err, ErrTooLarge) {
@@ -146,7 +145,7 @@ func TestTicksWriteNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var r run
-		r.start(context.Background())
+		r.start(context.Background(), defaultLimits)
 		shops := funcsFor(&r)
 		for _, builtin := range []string{"print", "printf", "println", "html", "js", "urlquery"} {
 			delete(shops, builtin)
@@ -211,4 +210,15 @@ func TestDictsDoNotNest(t *testing.T) {
 	if out, err := tm.Execute(context.Background(), &SearchView{Query: "x"}); err != nil || out != "n=2;q=x;[]" {
 		t.Fatalf("%q %v", out, err)
 	}
+}
+
+// compileLimited is Compile with bounds of a test's own.
+func compileLimited(t *testing.T, src string, lim limits) *Template {
+	t.Helper()
+	tm, err := Compile("t", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.lim = lim
+	return tm
 }

@@ -21,6 +21,7 @@ import (
 // templates defined.
 type Template struct {
 	name   string
+	lim    limits
 	master *template.Template // parsed and ticked, never executed: cloned
 	// execs are clones of master with their functions bound to their
 	// own run: a template's functions cannot see the render calling
@@ -91,7 +92,7 @@ func compile(name, src string) (*Template, error) {
 			}
 		})
 	}
-	return &Template{name: name, master: m}, nil
+	return &Template{name: name, lim: defaultLimits, master: m}, nil
 }
 
 // tick is an empty text node: text/template writes it, with nothing in
@@ -191,7 +192,7 @@ func (t *Template) Execute(ctx context.Context, v any) (string, error) {
 		return "", fmt.Errorf("render %s: %w", t.name, err)
 	}
 	defer t.execs.Put(e)
-	e.r.start(ctx)
+	e.r.start(ctx, t.lim)
 	defer e.r.end()
 	err = e.t.Execute(&e.r, v)
 	if e.r.err != nil {
