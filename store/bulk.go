@@ -12,7 +12,6 @@ import (
 
 	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
 	"github.com/cockroachdb/pebble/sstable"
-	"github.com/cockroachdb/pebble/vfs"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/catalog"
@@ -78,9 +77,12 @@ func (s *Store) NewBulkWriter(website string) (*BulkWriter, error) {
 	if s.bulk {
 		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, ErrBulkInProgress)
 	}
+	if err := s.Unavailable(); err != nil {
+		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, err)
+	}
 	tmp, err := os.MkdirTemp(s.dir, "import-")
 	if err != nil {
-		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, err)
+		return nil, fmt.Errorf("bulk write to %s: %w", s.dir, diskErr(err))
 	}
 	w := &BulkWriter{st: s, website: website, tmp: tmp, seq: s.seq + 1,
 		opts: s.tableOptions()}
@@ -118,7 +120,9 @@ func (w *BulkWriter) writeLog(q <-chan logEntry, log *sstable.Writer) {
 // ingest: the database's own for its bottom level, with blocks compressed
 // on a goroutine of their own while the caller fills the next.
 func (s *Store) tableOptions() sstable.WriterOptions {
-	o := s.opts.MakeWriterOptions(6, s.db.FormatMajorVersion().MaxTableFormat())
+	h := s.acquire()
+	defer s.release(h)
+	o := h.opts.MakeWriterOptions(6, h.db.FormatMajorVersion().MaxTableFormat())
 	o.Parallelism = true
 	return o
 }
@@ -134,7 +138,7 @@ func (s *Store) segmentTableOptions() sstable.WriterOptions {
 }
 
 func (w *BulkWriter) create(name string) (*sstable.Writer, error) {
-	f, err := vfs.Default.Create(filepath.Join(w.tmp, name))
+	f, err := w.st.base.Create(filepath.Join(w.tmp, name))
 	if err != nil {
 		return nil, fmt.Errorf("bulk write: %w", err)
 	}
@@ -222,8 +226,11 @@ func (w *BulkWriter) PutProduct(p *catalog.Product) error {
 
 // Commit writes the state table (the last put of a product number wins)
 // and ingests the log, the state, the configuration given to SetConfig
-// and the new sequence number in one step, durably.
-func (w *BulkWriter) Commit() error {
+// and the new sequence number in one step, durably. When the disk
+// refuses a write the error is ErrUnavailable, and nothing changed.
+func (w *BulkWriter) Commit() error { return diskErr(w.commit()) }
+
+func (w *BulkWriter) commit() error {
 	if w.closed {
 		return errors.New("bulk write: already committed or aborted")
 	}
@@ -293,7 +300,7 @@ func (w *BulkWriter) Commit() error {
 	if err := meta.Close(); err != nil {
 		return fmt.Errorf("bulk write: %w", err)
 	}
-	if err := w.st.db.Ingest(paths); err != nil {
+	if err := w.st.update(func(h *handle) error { return h.db.Ingest(paths) }); err != nil {
 		return fmt.Errorf("bulk write: ingest into %s: %w", w.st.dir, err)
 	}
 	w.st.mu.Lock()

@@ -171,7 +171,7 @@ func TestProductSeq(t *testing.T) {
 		{[]byte(keySeq), []byte{1, 2, 3}},
 		{productSeqKey(testSite), []byte{1}},
 	} {
-		if err := st.db.Set(tc.key, tc.val, pebble.Sync); err != nil {
+		if err := st.pdb().Set(tc.key, tc.val, pebble.Sync); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.Close(); err != nil {
@@ -181,7 +181,7 @@ func TestProductSeq(t *testing.T) {
 			t.Fatalf("%s = %v: open %v, want a corruption error", tc.key, tc.val, err)
 		}
 		// Put it right again through pebble itself.
-		db, err := pebble.Open(dir, options())
+		db, err := pebble.Open(dir, rawOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func TestEntriesRefuseMismatchedSeq(t *testing.T) {
 	if _, err := st.Append(&b, true); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.db.Set(appendLogKey(nil, 2), []byte(`{"seq":3}`), pebble.Sync); err != nil {
+	if err := st.pdb().Set(appendLogKey(nil, 2), []byte(`{"seq":3}`), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
 	var seen []uint64
@@ -212,7 +212,7 @@ func TestEntriesRefuseMismatchedSeq(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) || len(seen) != 1 {
 		t.Errorf("entries %v, %v; want entry 1 then a corruption error", seen, err)
 	}
-	if err := st.db.Set(appendLogKey(nil, 2), []byte(`{"seq":`), pebble.Sync); err != nil {
+	if err := st.pdb().Set(appendLogKey(nil, 2), []byte(`{"seq":`), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Entries(1, func(*Entry) error { return nil }); !errors.Is(err, ErrCorrupt) {
@@ -232,7 +232,7 @@ func TestOldLayoutRefused(t *testing.T) {
 		layout []byte // nil: absent
 	}{{"layout 1 (no m/layout)", nil}, {"layout 4", appendSeq(nil, 4)}} {
 		dir := t.TempDir()
-		db, err := pebble.Open(dir, options())
+		db, err := pebble.Open(dir, rawOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,56 +49,58 @@ func (s *Store) migrateLayout2() error {
 	if err != nil {
 		return err
 	}
-	pb := s.db.NewBatch()
-	defer func() { pb.Close() }()
-	n := 0
-	for _, g := range order {
-		numbers := groups[g]
-		website, id, _ := strings.Cut(g, "/")
-		if len(numbers) == 1 && numbers[0] == id {
-			continue // keyed by its id already
-		}
-		keep := slices.MaxFunc(numbers, func(a, b string) int {
-			return cmp.Or(cmp.Compare(last[website+"/"+a], last[website+"/"+b]), strings.Compare(a, b))
-		})
-		v, err := s.get(appendProductIDKey(nil, website, keep))
-		if err != nil {
-			return fmt.Errorf("migrate product %s: %w", keep, err)
-		}
-		for _, pn := range numbers {
-			if err := pb.Delete(appendProductIDKey(nil, website, pn), nil); err != nil {
+	return s.update(func(h *handle) error {
+		pb := h.db.NewBatch()
+		defer func() { pb.Close() }()
+		n := 0
+		for _, g := range order {
+			numbers := groups[g]
+			website, id, _ := strings.Cut(g, "/")
+			if len(numbers) == 1 && numbers[0] == id {
+				continue // keyed by its id already
+			}
+			keep := slices.MaxFunc(numbers, func(a, b string) int {
+				return cmp.Or(cmp.Compare(last[website+"/"+a], last[website+"/"+b]), strings.Compare(a, b))
+			})
+			v, err := s.get(appendProductIDKey(nil, website, keep))
+			if err != nil {
+				return fmt.Errorf("migrate product %s: %w", keep, err)
+			}
+			for _, pn := range numbers {
+				if err := pb.Delete(appendProductIDKey(nil, website, pn), nil); err != nil {
+					return err
+				}
+			}
+			if err := pb.Set(appendProductIDKey(nil, website, id), v, nil); err != nil {
 				return err
 			}
+			if n++; n%migrateChunk == 0 {
+				if err := h.check(pb.Commit(pebble.NoSync)); err != nil {
+					return fmt.Errorf("migrate products to layout %d: %w", Layout, err)
+				}
+				pb.Close()
+				pb = h.db.NewBatch()
+			}
 		}
-		if err := pb.Set(appendProductIDKey(nil, website, id), v, nil); err != nil {
+		if err := h.check(pb.Commit(pebble.NoSync)); err != nil {
+			return fmt.Errorf("migrate products to layout %d: %w", Layout, err)
+		}
+		if err := s.migrateContentIDs(h); err != nil {
 			return err
 		}
-		if n++; n%migrateChunk == 0 {
-			if err := pb.Commit(pebble.NoSync); err != nil {
-				return fmt.Errorf("migrate products to layout %d: %w", Layout, err)
-			}
-			pb.Close()
-			pb = s.db.NewBatch()
+		if err := h.check(h.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync)); err != nil {
+			return fmt.Errorf("migrate to layout %d: %w", Layout, err)
 		}
-	}
-	if err := pb.Commit(pebble.NoSync); err != nil {
-		return fmt.Errorf("migrate products to layout %d: %w", Layout, err)
-	}
-	if err := s.migrateContentIDs(); err != nil {
-		return err
-	}
-	if err := s.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync); err != nil {
-		return fmt.Errorf("migrate to layout %d: %w", Layout, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // migrateContentIDs rewrites layout-2 content keys (the exact id) as
-// layout-3 keys (ContentID), in one batch: content is small. Of two items
+// layout-3 keys (ContentID), in one batch of h: content is small. Of two items
 // of a kind whose ids fold alike, the greatest id's is kept (content
 // entries are not replayed, so the log is not consulted).
-func (s *Store) migrateContentIDs() error {
-	pb := s.db.NewBatch()
+func (s *Store) migrateContentIDs(h *handle) error {
+	pb := h.db.NewBatch()
 	defer pb.Close()
 	kept := map[string]string{} // new key → the exact key whose value it holds
 	err := s.scan(prefixContent, func(k, v []byte) error {
@@ -122,7 +124,7 @@ func (s *Store) migrateContentIDs() error {
 	if err != nil {
 		return err
 	}
-	if err := pb.Commit(pebble.NoSync); err != nil {
+	if err := h.check(pb.Commit(pebble.NoSync)); err != nil {
 		return fmt.Errorf("migrate content to layout %d: %w", Layout, err)
 	}
 	return nil

@@ -19,7 +19,7 @@ import (
 func TestMigrateProductIDs(t *testing.T) {
 	for _, partial := range []bool{false, true} {
 		dir := t.TempDir()
-		db, err := pebble.Open(dir, options())
+		db, err := pebble.Open(dir, rawOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,12 +8,15 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble"
 	"github.com/cockroachdb/pebble/objstorage/objstorageprovider"
@@ -27,10 +30,29 @@ import (
 
 // Store wraps one pebble database. Appends are serialised; reads may run
 // beside them and see whole entries only.
+//
+// When the disk refuses a write (full, or failing), the write is answered
+// ErrUnavailable and changes nothing; so is every write after it, while
+// reads go on from what was synced, until the disk takes writes again
+// and the store reopens its database by itself (degrade, keep).
 type Store struct {
-	db   *pebble.DB
 	dir  string
-	opts *pebble.Options
+	base vfs.FS // the file system the data is read and written through
+	log  *slog.Logger
+	lock io.Closer // pebble's lock on dir, held until Close
+
+	hmu     sync.Mutex
+	hcond   sync.Cond // on hmu: cur was set, or a handle's refs fell to 0
+	cur     *handle   // the database calls use; nil while one is replaced
+	retired []*handle // failed databases to close once unused
+	down    string    // why writes are refused; guarded by hmu
+
+	wmu        sync.Mutex    // one update at a time
+	trouble    chan struct{} // a database failed: keep degrades and recovers
+	stop       chan struct{} // closed by Close: keep ends
+	kept       chan struct{} // closed when keep has ended
+	retryEvery time.Duration
+
 	mu   sync.Mutex
 	seq  uint64
 	pseq map[string]uint64 // website → the last entry that changed its products
@@ -41,40 +63,85 @@ type Store struct {
 	segMu  sync.Mutex // one SaveSegment at a time: each replaces a segment whole
 }
 
+// Options are Open's settings; the zero value is the default.
+type Options struct {
+	// FS is the file system the data directory is read and written
+	// through; default vfs.Default. It must be backed by the operating
+	// system's (the directory's paths are also read directly): tests
+	// inject faults with pebble's vfs/errorfs over vfs.Default.
+	FS vfs.FS
+	// Logger receives the store's lines (a refused write, the recovery
+	// after it); default slog.Default().
+	Logger *slog.Logger
+
+	retryEvery time.Duration // default retryEvery
+}
+
 // Open opens or creates the database in dir.
-func Open(dir string) (*Store, error) {
+func Open(dir string) (*Store, error) { return OpenWith(dir, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(dir string, o Options) (*Store, error) {
+	if o.FS == nil {
+		o.FS = vfs.Default
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.retryEvery == 0 {
+		o.retryEvery = retryEvery
+	}
 	unlock, err := lockDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	opts := options()
-	db, err := pebble.Open(dir, opts)
-	if err != nil {
+	s := &Store{dir: dir, base: o.FS, log: o.Logger, pseq: map[string]uint64{}, unlock: unlock,
+		trouble: make(chan struct{}, 1), stop: make(chan struct{}), kept: make(chan struct{}), retryEvery: o.retryEvery}
+	s.hcond.L = &s.hmu
+	if err := s.open(); err != nil {
 		unlock()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
+	go s.keep()
+	return s, nil
+}
+
+// open locks dir, opens its database and reads the sequence numbers.
+func (s *Store) open() error {
+	if err := s.base.MkdirAll(s.dir, 0o755); err != nil {
+		return diskErr(err)
+	}
+	lock, err := s.base.Lock(filepath.Join(s.dir, "LOCK"))
+	if err != nil {
+		return diskErr(err)
+	}
+	h, err := openHandle(s.dir, s.base, false, s.trouble)
+	if err != nil {
+		lock.Close()
+		return err
+	}
 	// Tables of an import or a segment save that a crash cut short: never
-	// ingested, so nothing refers to them. Pebble's lock means no other
-	// process is writing them.
-	for _, pattern := range []string{"import-*", "segment-*"} {
-		left, _ := filepath.Glob(filepath.Join(dir, pattern))
+	// ingested, so nothing refers to them; and a probe's file. The lock
+	// means no other process is writing them.
+	for _, pattern := range []string{"import-*", "segment-*", probeName} {
+		left, _ := filepath.Glob(filepath.Join(s.dir, pattern))
 		for _, p := range left {
 			os.RemoveAll(p)
 		}
 	}
-	s := &Store{db: db, dir: dir, opts: opts, unlock: unlock, pseq: map[string]uint64{}}
+	s.lock, s.cur = lock, h
 	if err := s.load(); err != nil {
-		db.Close()
-		unlock()
-		return nil, fmt.Errorf("open store %s: %w", dir, err)
+		h.db.Close()
+		lock.Close()
+		return err
 	}
-	return s, nil
+	return nil
 }
 
 // load reads the layout and the sequence numbers, and stamps an empty
 // store with Layout.
 func (s *Store) load() error {
-	seq, hasLog, err := s.readSeq(keySeq)
+	_, hasLog, err := s.readSeq(keySeq)
 	if err != nil {
 		return err
 	}
@@ -83,7 +150,9 @@ func (s *Store) load() error {
 	case err != nil:
 		return err
 	case !ok && !hasLog:
-		return s.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync)
+		return s.update(func(h *handle) error {
+			return h.check(h.db.Set([]byte(keyLayout), appendSeq(nil, Layout), pebble.Sync))
+		})
 	case !ok:
 		layout = 1 // before m/layout, keys had no website
 	}
@@ -96,27 +165,53 @@ func (s *Store) load() error {
 	if layout != Layout {
 		return fmt.Errorf("%w: layout %d, and this Aisle reads layout %d: import the catalog again into a new directory", ErrLayout, layout, Layout)
 	}
-	s.seq = seq
-	return s.scan(prefixProductSeq, func(k, v []byte) error {
+	h := s.acquire()
+	defer s.release(h)
+	seq, pseq, err := readSeqs(h)
+	if err != nil {
+		return err
+	}
+	s.seq, s.pseq = seq, pseq
+	return nil
+}
+
+// readSeqs reads keySeq and every website's product sequence number from
+// h's database.
+func readSeqs(h *handle) (seq uint64, pseq map[string]uint64, err error) {
+	seq, _, err = getSeq(h.db, keySeq)
+	if err != nil {
+		return 0, nil, err
+	}
+	pseq = map[string]uint64{}
+	err = scanDB(h.db, prefixProductSeq, func(k, v []byte) error {
 		website, err := decodeProductSeqKey(k)
 		if err != nil {
 			return err
 		}
-		pseq, err := decodeSeq(string(k), v)
+		ps, err := decodeSeq(string(k), v)
 		if err != nil {
 			return err
 		}
-		if pseq > seq {
-			return corruptionErrorf("%s %d is past %s %d", k, pseq, keySeq, seq)
+		if ps > seq {
+			return corruptionErrorf("%s %d is past %s %d", k, ps, keySeq, seq)
 		}
-		s.pseq[website] = pseq
+		pseq[website] = ps
 		return nil
 	})
+	return seq, pseq, err
 }
 
 // readSeq reads keySeq or keyLayout; ok is false when it is absent.
 func (s *Store) readSeq(key string) (seq uint64, ok bool, err error) {
-	v, closer, err := s.db.Get([]byte(key))
+	h := s.acquire()
+	defer s.release(h)
+	return getSeq(h.db, key)
+}
+
+// getSeq reads keySeq or keyLayout from db; ok is false when it is
+// absent.
+func getSeq(db *pebble.DB, key string) (seq uint64, ok bool, err error) {
+	v, closer, err := db.Get([]byte(key))
 	if errors.Is(err, pebble.ErrNotFound) {
 		return 0, false, nil
 	}
@@ -128,18 +223,50 @@ func (s *Store) readSeq(key string) (seq uint64, ok bool, err error) {
 	return seq, err == nil, err
 }
 
+// acquire is the database calls use now, held until release: a
+// database is closed only once no call holds it.
+func (s *Store) acquire() *handle {
+	s.hmu.Lock()
+	for s.cur == nil {
+		s.hcond.Wait()
+	}
+	h := s.cur
+	h.refs++
+	s.hmu.Unlock()
+	return h
+}
+
+func (s *Store) release(h *handle) {
+	s.hmu.Lock()
+	if h.refs--; h.refs == 0 {
+		s.hcond.Broadcast()
+	}
+	s.hmu.Unlock()
+}
+
+// pdb is the current pebble database, for tests.
+func (s *Store) pdb() *pebble.DB {
+	s.hmu.Lock()
+	defer s.hmu.Unlock()
+	return s.cur.db
+}
+
 // options tunes pebble for Aisle's writes: bulk imports of large entries
 // (a batch of 5,000 products is a few megabytes, written to the log and
 // to the state) and segment saves. Pebble's 4 MB default memtable turned
 // every entry into its own flush and a cascade of compactions; 32 MB ones
-// and a higher L0 threshold halve the rewriting, at 64 MB of memory.
-func options() *pebble.Options {
+// and a higher L0 threshold halve the rewriting, at 64 MB of memory. The
+// database of h writes through h's fence and reports to h.
+func options(h *handle) *pebble.Options {
 	o := &pebble.Options{
-		Logger:                   quietLogger{},
+		FS:                       h.fs,
+		ReadOnly:                 h.readOnly,
+		Logger:                   handleLogger{h},
 		MemTableSize:             32 << 20,
 		L0CompactionThreshold:    4,
 		L0StopWritesThreshold:    24,
 		MaxConcurrentCompactions: func() int { return 2 },
+		EventListener:            &pebble.EventListener{BackgroundError: h.background},
 	}
 	// The levels above the last two hold what changed lately (product
 	// updates, log entries) and are compacted again soon: compressing
@@ -153,12 +280,14 @@ func options() *pebble.Options {
 			o.Levels[i].Compression = pebble.SnappyCompression
 		}
 	}
+	o.WithFSDefaults() // pebble's disk-health checks, over the fence
 	o.EnsureDefaults()
 	return o
 }
 
 // Close flushes and closes the database and releases the directory; a
-// second Close does nothing.
+// second Close does nothing. A database whose disk refuses writes is
+// closed unflushed: its log replays at the next open.
 func (s *Store) Close() error {
 	s.mu.Lock()
 	closed := s.closed
@@ -168,11 +297,23 @@ func (s *Store) Close() error {
 		return nil
 	}
 	defer s.unlock()
-	if err := s.db.Flush(); err != nil {
-		s.db.Close()
-		return fmt.Errorf("close store %s: %w", s.dir, err)
+	close(s.stop)
+	<-s.kept
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.hmu.Lock()
+	h, retired := s.cur, s.retired
+	s.hmu.Unlock()
+	for _, r := range retired {
+		_ = r.close() // fenced: its errors are its refused writes
 	}
-	return s.db.Close()
+	var err error
+	if h != nil { // nil: no database could be opened again
+		if err = h.close(); err != nil {
+			err = fmt.Errorf("close store %s: %w", s.dir, err)
+		}
+	}
+	return errors.Join(err, s.lock.Close())
 }
 
 // Seq is the sequence number of the last applied entry.
@@ -426,25 +567,31 @@ func (s *Store) TruncateEvents(after uint64) error {
 	if after >= s.seq {
 		return nil
 	}
-	pb := s.db.NewBatch()
-	defer pb.Close()
-	err := s.Entries(after, func(e *Entry) error {
-		if len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes) > 0 || e.Config != nil {
-			return fmt.Errorf("entry %d: %w", e.Seq, ErrNotEventsOnly)
+	err := s.update(func(h *handle) error {
+		pb := h.db.NewBatch()
+		defer pb.Close()
+		err := s.Entries(after, func(e *Entry) error {
+			if len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes) > 0 || e.Config != nil {
+				return fmt.Errorf("entry %d: %w", e.Seq, ErrNotEventsOnly)
+			}
+			return pb.Delete(appendEventsKey(nil, e.Website, e.Seq), nil)
+		})
+		if err != nil {
+			return err
 		}
-		return pb.Delete(appendEventsKey(nil, e.Website, e.Seq), nil)
+		if err := pb.DeleteRange(appendLogKey(nil, after+1), appendLogKey(nil, s.seq+1), nil); err != nil {
+			return err
+		}
+		if err := pb.Set([]byte(keySeq), appendSeq(nil, after), nil); err != nil {
+			return err
+		}
+		if err := h.check(pb.Commit(pebble.Sync)); err != nil {
+			return fmt.Errorf("truncate the log after entry %d: %w", after, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
-	}
-	if err := pb.DeleteRange(appendLogKey(nil, after+1), appendLogKey(nil, s.seq+1), nil); err != nil {
-		return err
-	}
-	if err := pb.Set([]byte(keySeq), appendSeq(nil, after), nil); err != nil {
-		return err
-	}
-	if err := pb.Commit(pebble.Sync); err != nil {
-		return fmt.Errorf("truncate the log after entry %d: %w", after, err)
 	}
 	s.seq = after
 	return nil
@@ -454,7 +601,9 @@ var errEmptyBatch = errors.New("store: an empty batch in a group")
 
 // Sync makes every entry appended so far durable: after appends with
 // sync false, as a bulk load makes them.
-func (s *Store) Sync() error { return s.db.LogData(nil, pebble.Sync) }
+func (s *Store) Sync() error {
+	return s.update(func(h *handle) error { return h.check(h.db.LogData(nil, pebble.Sync)) })
+}
 
 // count says what b will change; s.mu is held.
 func (s *Store) count(b *Batch) (Applied, error) {
@@ -560,7 +709,9 @@ func (s *Store) sweep(keys [][]byte, found func(i int, value []byte)) error {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: keys[order[0]], UpperBound: append(slices.Clone(keys[order[len(order)-1]]), 0)})
+	h := s.acquire()
+	defer s.release(h)
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: keys[order[0]], UpperBound: append(slices.Clone(keys[order[len(order)-1]]), 0)})
 	if err != nil {
 		return err
 	}
@@ -575,7 +726,9 @@ func (s *Store) sweep(keys [][]byte, found func(i int, value []byte)) error {
 
 // get is key's value, copied, or nil when it is absent.
 func (s *Store) get(key []byte) ([]byte, error) {
-	v, closer, err := s.db.Get(key)
+	h := s.acquire()
+	defer s.release(h)
+	v, closer, err := h.db.Get(key)
 	if errors.Is(err, pebble.ErrNotFound) {
 		return nil, nil
 	}
@@ -615,36 +768,42 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 			size += len(c) + 64
 		}
 	}
-	pb := s.db.NewBatchWithSize(size) // grown once, not doubled and copied
-	defer pb.Close()
-	pseq := map[string]uint64{}
-	for i, b := range bs {
-		seq := first + uint64(i)
-		if err := pb.Set(appendLogKey(nil, seq), entries[i], nil); err != nil {
-			return 0, err
-		}
-		if err := applyTo(pb, b, seq); err != nil {
-			return 0, err
-		}
-		if len(b.products) > 0 || len(b.deletes) > 0 {
-			pseq[b.Website] = seq
-		}
-	}
 	last := first + uint64(len(bs)) - 1
-	if err := pb.Set([]byte(keySeq), appendSeq(nil, last), nil); err != nil {
-		return 0, err
-	}
-	for website, seq := range pseq {
-		if err := pb.Set(productSeqKey(website), appendSeq(nil, seq), nil); err != nil {
-			return 0, err
+	pseq := map[string]uint64{}
+	err := s.update(func(h *handle) error {
+		pb := h.db.NewBatchWithSize(size) // grown once, not doubled and copied
+		defer pb.Close()
+		for i, b := range bs {
+			seq := first + uint64(i)
+			if err := pb.Set(appendLogKey(nil, seq), entries[i], nil); err != nil {
+				return err
+			}
+			if err := applyTo(pb, b, seq); err != nil {
+				return err
+			}
+			if len(b.products) > 0 || len(b.deletes) > 0 {
+				pseq[b.Website] = seq
+			}
 		}
-	}
-	opts := pebble.NoSync
-	if sync {
-		opts = pebble.Sync
-	}
-	if err := pb.Commit(opts); err != nil {
-		return 0, fmt.Errorf("commit entries %d to %d: %w", first, last, err)
+		if err := pb.Set([]byte(keySeq), appendSeq(nil, last), nil); err != nil {
+			return err
+		}
+		for website, seq := range pseq {
+			if err := pb.Set(productSeqKey(website), appendSeq(nil, seq), nil); err != nil {
+				return err
+			}
+		}
+		opts := pebble.NoSync
+		if sync {
+			opts = pebble.Sync
+		}
+		if err := h.check(pb.Commit(opts)); err != nil {
+			return fmt.Errorf("commit entries %d to %d: %w", first, last, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	s.seq = last
 	maps.Copy(s.pseq, pseq)
@@ -867,7 +1026,7 @@ func (s *Store) Secret() ([]byte, error) {
 	}
 	v = make([]byte, 32)
 	rand.Read(v) //nolint:errcheck // crypto/rand.Read does not fail
-	if err := s.db.Set([]byte(keySecret), v, pebble.Sync); err != nil {
+	if err := s.update(func(h *handle) error { return h.check(h.db.Set([]byte(keySecret), v, pebble.Sync)) }); err != nil {
 		return nil, fmt.Errorf("store the secret: %w", err)
 	}
 	return v, nil
@@ -875,14 +1034,13 @@ func (s *Store) Secret() ([]byte, error) {
 
 // Config is the stored configuration, or nil when none was set.
 func (s *Store) Config() (*config.File, error) {
-	v, closer, err := s.db.Get([]byte(keyConfig))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return nil, nil
-	}
+	v, err := s.get([]byte(keyConfig))
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
-	defer closer.Close()
+	if v == nil {
+		return nil, nil
+	}
 	var f config.File
 	if err := json.Unmarshal(v, &f); err != nil {
 		return nil, fmt.Errorf("decode stored config: %w", err)
@@ -919,19 +1077,22 @@ const SnapshotChunk = 4 << 20
 // A snapshot is derived state, not a log entry: a start that finds one
 // folds only the events after the entry it names (EventsAfter).
 func (s *Store) PutSnapshot(website string, data []byte) error {
-	pb := s.db.NewBatchWithSize(len(data) + 4096)
-	defer pb.Close()
-	p := snapshotPrefix(website)
-	if err := pb.DeleteRange([]byte(p), prefixEnd(p), nil); err != nil {
-		return err
-	}
-	for i := 0; i*SnapshotChunk < len(data); i++ {
-		chunk := data[i*SnapshotChunk : min(len(data), (i+1)*SnapshotChunk)]
-		if err := pb.Set(appendSnapshotKey(nil, website, uint32(i)), chunk, nil); err != nil {
+	err := s.update(func(h *handle) error {
+		pb := h.db.NewBatchWithSize(len(data) + 4096)
+		defer pb.Close()
+		p := snapshotPrefix(website)
+		if err := pb.DeleteRange([]byte(p), prefixEnd(p), nil); err != nil {
 			return err
 		}
-	}
-	if err := pb.Commit(pebble.Sync); err != nil {
+		for i := 0; i*SnapshotChunk < len(data); i++ {
+			chunk := data[i*SnapshotChunk : min(len(data), (i+1)*SnapshotChunk)]
+			if err := pb.Set(appendSnapshotKey(nil, website, uint32(i)), chunk, nil); err != nil {
+				return err
+			}
+		}
+		return h.check(pb.Commit(pebble.Sync))
+	})
+	if err != nil {
 		return fmt.Errorf("save the behaviour snapshot of %s: %w", website, err)
 	}
 	return nil
@@ -954,7 +1115,9 @@ func (s *Store) Snapshot(website string) ([]byte, error) {
 
 // EventWebsites are the websites with events in the log, in key order.
 func (s *Store) EventWebsites() ([]string, error) {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEvents), UpperBound: prefixEnd(prefixEvents)})
+	h := s.acquire()
+	defer s.release(h)
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEvents), UpperBound: prefixEnd(prefixEvents)})
 	if err != nil {
 		return nil, err
 	}
@@ -973,7 +1136,9 @@ func (s *Store) EventWebsites() ([]string, error) {
 // EventsAfter streams website's events of the log entries after entry
 // after, in log order, as Events does.
 func (s *Store) EventsAfter(website string, after uint64, fn func(seq uint64, events []json.RawMessage) error) error {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: appendEventsKey(nil, website, after+1), UpperBound: prefixEnd(prefixEvents + website + "/")})
+	h := s.acquire()
+	defer s.release(h)
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: appendEventsKey(nil, website, after+1), UpperBound: prefixEnd(prefixEvents + website + "/")})
 	if err != nil {
 		return err
 	}
@@ -1022,7 +1187,9 @@ func (s *Store) EntryEvents(e *Entry) ([]json.RawMessage, error) {
 // Entries streams log entries with a sequence number above after; an
 // entry's events are read apart (EntryEvents).
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: prefixEnd(prefixLog)})
+	h := s.acquire()
+	defer s.release(h)
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: prefixEnd(prefixLog)})
 	if err != nil {
 		return err
 	}
@@ -1047,7 +1214,14 @@ func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
 }
 
 func (s *Store) scan(prefix string, fn func(k, v []byte) error) error {
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixEnd(prefix)})
+	h := s.acquire()
+	defer s.release(h)
+	return scanDB(h.db, prefix, fn)
+}
+
+// scanDB is scan of db.
+func scanDB(db *pebble.DB, prefix string, fn func(k, v []byte) error) error {
+	it, err := db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixEnd(prefix)})
 	if err != nil {
 		return err
 	}
@@ -1058,16 +1232,6 @@ func (s *Store) scan(prefix string, fn func(k, v []byte) error) error {
 		}
 	}
 	return it.Error()
-}
-
-// quietLogger keeps pebble's informational lines out of the CLI's output;
-// errors still surface through returned errors.
-type quietLogger struct{}
-
-func (quietLogger) Infof(string, ...interface{})  {}
-func (quietLogger) Errorf(string, ...interface{}) {}
-func (quietLogger) Fatalf(format string, args ...interface{}) {
-	panic(fmt.Sprintf(format, args...))
 }
 
 // SegmentStamp says what a saved segment was built from: the log position
@@ -1092,14 +1256,10 @@ func (s *Store) Stamp(name string) (stamp SegmentStamp, ok bool, err error) {
 }
 
 func (s *Store) stamp(name string) (st storedStamp, ok bool, err error) {
-	v, closer, err := s.db.Get(segmentStampKey(name))
-	if errors.Is(err, pebble.ErrNotFound) {
-		return st, false, nil
-	}
-	if err != nil {
+	v, err := s.get(segmentStampKey(name))
+	if err != nil || v == nil {
 		return st, false, err
 	}
-	defer closer.Close()
 	if err := json.Unmarshal(v, &st); err != nil {
 		return st, false, fmt.Errorf("decode segment stamp: %w", err)
 	}
@@ -1142,20 +1302,41 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 	}
 	gen++ // never reused: a save a crash cut short may have left its keys
 	prefix := []byte(segmentPrefix(name, gen))
-	start := s.db.NewBatch()
-	defer start.Close()
-	if err := errors.Join(start.Delete(segmentStampKey(name), nil), start.Set(segmentGenKey(name), appendSeq(nil, gen), nil), start.Commit(pebble.Sync)); err != nil {
-		return fmt.Errorf("save segment %s: %w", name, err)
+	if err := s.saveSegment(name, stamp, gen, prefix, save); err != nil {
+		return fmt.Errorf("save segment %s: %w", name, diskErr(err))
+	}
+	// The older generations go: generation 0, and every one below gen.
+	// Neither range reaches a later generation, so the next save's table
+	// still lands at the bottom.
+	old := segmentPrefix(name, 0)
+	if err := s.update(func(h *handle) error {
+		return h.check(errors.Join(h.db.DeleteRange([]byte(old), prefixEnd(old), pebble.NoSync),
+			h.db.DeleteRange([]byte(prefixSegment+name+"@"), prefix, pebble.NoSync)))
+	}); err != nil {
+		return fmt.Errorf("save segment %s: drop older generations: %w", name, err)
+	}
+	return nil
+}
+
+// saveSegment is SaveSegment's save of generation gen, whose keys start
+// with prefix, up to its stamp.
+func (s *Store) saveSegment(name string, stamp SegmentStamp, gen uint64, prefix []byte, save func(w *SegmentWriter) error) error {
+	if err := s.update(func(h *handle) error {
+		start := h.db.NewBatch()
+		defer start.Close()
+		return h.check(errors.Join(start.Delete(segmentStampKey(name), nil), start.Set(segmentGenKey(name), appendSeq(nil, gen), nil), start.Commit(pebble.Sync)))
+	}); err != nil {
+		return err
 	}
 	tmp, err := os.MkdirTemp(s.dir, "segment-")
 	if err != nil {
-		return fmt.Errorf("save segment %s: %w", name, err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	path := filepath.Join(tmp, "segment.sst")
-	f, err := vfs.Default.Create(path)
+	f, err := s.base.Create(path)
 	if err != nil {
-		return fmt.Errorf("save segment %s: %w", name, err)
+		return err
 	}
 	w := &SegmentWriter{prefix: prefix, tw: sstable.NewWriter(objstorageprovider.NewFileWritable(f), s.segmentTableOptions())}
 	err = save(w)
@@ -1163,24 +1344,13 @@ func (s *Store) SaveSegment(name string, stamp SegmentStamp, save func(w *Segmen
 		err = cerr
 	}
 	if err == nil && w.n > 0 {
-		err = s.db.Ingest([]string{path})
+		err = s.update(func(h *handle) error { return h.db.Ingest([]string{path}) })
 	}
 	if err != nil {
-		return fmt.Errorf("save segment %s: %w", name, err)
+		return err
 	}
 	sv, _ := json.Marshal(storedStamp{stamp, gen})
-	if err := s.db.Set(segmentStampKey(name), sv, pebble.Sync); err != nil {
-		return fmt.Errorf("save segment %s: %w", name, err)
-	}
-	// The older generations go: generation 0, and every one below gen.
-	// Neither range reaches a later generation, so the next save's table
-	// still lands at the bottom.
-	old := segmentPrefix(name, 0)
-	if err := errors.Join(s.db.DeleteRange([]byte(old), prefixEnd(old), pebble.NoSync),
-		s.db.DeleteRange([]byte(prefixSegment+name+"@"), prefix, pebble.NoSync)); err != nil {
-		return fmt.Errorf("save segment %s: drop older generations: %w", name, err)
-	}
-	return nil
+	return s.update(func(h *handle) error { return h.check(h.db.Set(segmentStampKey(name), sv, pebble.Sync)) })
 }
 
 // Prefix is the key prefix every key of the segment starts with.
@@ -1214,10 +1384,15 @@ func (s *Store) Scan(prefix []byte, fn func(k, v []byte) error) error {
 // saves count), so benchmarks can report an index's size apart from the
 // log and the catalog.
 func (s *Store) SegmentBytes() int64 {
-	if err := s.db.Flush(); err != nil {
-		return 0
-	}
-	n, err := s.db.EstimateDiskUsage([]byte(prefixSegment), prefixEnd(prefixSegment))
+	var n uint64
+	err := s.update(func(h *handle) error {
+		if err := h.db.Flush(); err != nil {
+			return err
+		}
+		var err error
+		n, err = h.db.EstimateDiskUsage([]byte(prefixSegment), prefixEnd(prefixSegment))
+		return err
+	})
 	if err != nil {
 		return 0
 	}

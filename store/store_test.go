@@ -407,7 +407,7 @@ func TestBulkWriterStoresConfig(t *testing.T) {
 // takes its size on disk, where snappy would make it a few KB.
 func TestSegmentTablesUncompressed(t *testing.T) {
 	st := openTemp(t)
-	before := st.db.Metrics().DiskSpaceUsage()
+	before := st.pdb().Metrics().DiskSpaceUsage()
 	err := st.SaveSegment("products", SegmentStamp{Seq: 1}, func(w *SegmentWriter) error {
 		for i := range 64 {
 			if err := w.Set(fmt.Appendf(nil, "%sk%04d", w.Prefix(), i), bytes.Repeat([]byte{'v'}, 16<<10)); err != nil {
@@ -419,7 +419,7 @@ func TestSegmentTablesUncompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if grew := st.db.Metrics().DiskSpaceUsage() - before; grew < 1<<20 {
+	if grew := st.pdb().Metrics().DiskSpaceUsage() - before; grew < 1<<20 {
 		t.Errorf("1 MiB of segment took %d bytes on disk: compressed", grew)
 	}
 }
@@ -432,10 +432,10 @@ func TestSegmentTablesUncompressed(t *testing.T) {
 func TestSegmentGenerations(t *testing.T) {
 	st := openTemp(t)
 	legacy := segmentPrefix("products", 0)
-	if err := st.db.Set([]byte(legacy+"meta"), []byte("old"), pebble.Sync); err != nil {
+	if err := st.pdb().Set([]byte(legacy+"meta"), []byte("old"), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.db.Set(segmentStampKey("products"), []byte(`{"seq":1,"fingerprint":"f"}`), pebble.Sync); err != nil {
+	if err := st.pdb().Set(segmentStampKey("products"), []byte(`{"seq":1,"fingerprint":"f"}`), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := st.SegmentPrefix("products"); p != legacy || err != nil {
@@ -456,7 +456,7 @@ func TestSegmentGenerations(t *testing.T) {
 		}
 		p, _ := st.SegmentPrefix("products")
 		prefixes = append(prefixes, p)
-		if n := st.db.Metrics().Levels[0].NumFiles; n != 0 {
+		if n := st.pdb().Metrics().Levels[0].NumFiles; n != 0 {
 			t.Errorf("save %d: %d tables in level 0: the segment was not ingested at the bottom", i, n)
 		}
 	}
@@ -554,7 +554,7 @@ func TestAppendGroup(t *testing.T) {
 	}
 	// It does not read the log: a log entry it cannot read (a catalog
 	// import's, a million products long, is only slow) is not read.
-	if err := st.db.Set(appendLogKey(nil, 99), []byte("not JSON"), pebble.Sync); err != nil {
+	if err := st.pdb().Set(appendLogKey(nil, 99), []byte("not JSON"), pebble.Sync); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Events(func(string, uint64, []json.RawMessage) error { return nil }); err != nil {
