@@ -6,6 +6,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/aisle-search/aisle/store"
 )
 
 // Kind classifies an error for the adapters, which map it to a status code
@@ -19,6 +21,10 @@ const (
 	KindNotFound
 	KindUnauthorized
 	KindTooLarge
+	// KindUnavailable is a write the disk refused (store.ErrUnavailable):
+	// nothing changed, and the same write succeeds once the disk takes
+	// writes again.
+	KindUnavailable
 )
 
 // Error is a client-facing failure: a stable code, the request field it is
@@ -64,12 +70,20 @@ func templateError(err error) *Error {
 	return &Error{Kind: KindInternal, Code: "TEMPLATE_ERROR", Message: err.Error(), err: err}
 }
 
-// AsError finds the client-facing error in err's chain; anything else is
-// internal and its text is not shown to clients.
+// errUnavailable is store.ErrUnavailable told to a client.
+var errUnavailable = &Error{Kind: KindUnavailable, Code: "STORAGE_UNAVAILABLE",
+	Message: "the server's disk refused the write, so nothing changed; searches are still answered; send it again shortly"}
+
+// AsError finds the client-facing error in err's chain: a disk that
+// refused a write is errUnavailable; anything else is internal and its
+// text is not shown to clients.
 func AsError(err error) *Error {
 	var e *Error
-	if errors.As(err, &e) {
+	switch {
+	case errors.As(err, &e):
 		return e
+	case errors.Is(err, store.ErrUnavailable):
+		return errUnavailable
 	}
 	return &Error{Kind: KindInternal, Code: "INTERNAL", Message: "internal error"}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -276,6 +277,9 @@ func (l *Live) SetConfig(f *config.File) (store.Applied, error) {
 	}
 	gens, failed := OpenEach(l.st, f, l.lang, l.log)
 	for _, fl := range failed {
+		if errors.Is(fl.Err, store.ErrUnavailable) { // a rebuild's save: the disk refused it
+			return store.Applied{}, fl
+		}
 		if !l.stillFailing(f, fl.UUID) {
 			i := slices.IndexFunc(f.Websites, func(w config.Website) bool { return w.UUID == fl.UUID })
 			return store.Applied{}, Invalid("config", "websites[%d] (%s) cannot be served: %v; nothing changed", i, fl.UUID, fl.Err)

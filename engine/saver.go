@@ -17,6 +17,8 @@ import (
 // at least saveEvery apart (a million products take seconds of a core to
 // save), each paced to half a core (pacer) so searches keep the rest, and
 // of the generations waiting for one website only the newest is saved.
+// A save the disk refused is tried again saveEvery later, until it
+// succeeds.
 type saver struct {
 	mu      sync.Mutex
 	pending map[string]*Generation // website → the newest generation to save
@@ -55,6 +57,20 @@ func (sv *saver) forget(uuid string) {
 	sv.mu.Lock()
 	delete(sv.pending, uuid)
 	sv.mu.Unlock()
+}
+
+// retrySave queues again, after a save the disk refused, the save of
+// the website uuid's served generation, unless another waits, the
+// website is no longer served or the saver is closed (a restart then
+// replays the log since the last save).
+func (l *Live) retrySave(uuid string) {
+	cur, ok := l.eng.Website(uuid)
+	sv := &l.save
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if _, queued := sv.pending[uuid]; ok && !queued && !sv.closed {
+		sv.pending[uuid] = cur
+	}
 }
 
 // saveLoop saves queued generations until none is left.
@@ -100,6 +116,9 @@ func (l *Live) saveLoop() {
 		})
 		switch err := saveProducts(l.st, w, compact, stamp, l.log, pace); {
 		case errors.Is(err, store.ErrStaleSegment): // a rebuild saved a newer one meanwhile
+		case errors.Is(err, store.ErrUnavailable):
+			l.log.Warn("saving the index failed: the disk refused a write; it is saved again once the disk takes writes", "website", w.UUID, "err", err)
+			l.retrySave(w.UUID)
 		case err != nil:
 			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
 		case compact != g.Products:
