@@ -49,6 +49,12 @@ func serveLiveSite(t *testing.T, w config.Website, products []catalog.Product, o
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return serveLiveSiteOn(t, st, w, products, opt), st
+}
+
+// serveLiveSiteOn is serveLiveSite from st, which the test closes.
+func serveLiveSiteOn(t *testing.T, st *store.Store, w config.Website, products []catalog.Product, opt Options) string {
+	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	g, _, err := engine.Import(st, &w, analysis.English, func(fn func(*catalog.Product) error) error {
 		for i := range products {
@@ -67,7 +73,7 @@ func serveLiveSite(t *testing.T, w config.Website, products []catalog.Product, o
 	opt.Collector = engine.NewCollector(st, eng, opt.Behaviours)
 	t.Cleanup(opt.Live.Close) // before the store closes
 	t.Cleanup(opt.Collector.Close)
-	return listen(t, New(eng, opt)), st
+	return listen(t, New(eng, opt))
 }
 
 // adminSend sends an admin request with the admin key and decodes the

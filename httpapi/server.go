@@ -321,9 +321,16 @@ func status(k engine.Kind) int {
 		return fasthttp.StatusRequestTimeout
 	case kindRateLimited:
 		return fasthttp.StatusTooManyRequests
+	case engine.KindUnavailable:
+		return fasthttp.StatusServiceUnavailable
 	}
 	return fasthttp.StatusInternalServerError
 }
+
+// retryAfter is the seconds a client is told to wait before sending a
+// write the disk refused again: the store probes the disk every second
+// and takes writes again once it can.
+const retryAfter = "5"
 
 // errorBody is the failure shape of every REST endpoint.
 type errorBody struct {
@@ -344,6 +351,9 @@ func (s *Server) writeError(ctx *fasthttp.RequestCtx, err error) {
 	}
 	if e.Kind == engine.KindTooLarge {
 		s.drainBody(ctx)
+	}
+	if e.Kind == engine.KindUnavailable {
+		ctx.Response.Header.Set("Retry-After", retryAfter)
 	}
 	msg := e.Message
 	if e.Field != "" {
