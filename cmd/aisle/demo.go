@@ -38,7 +38,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		defer os.RemoveAll(dir)
 		f.data = dir
 	}
-	st, err := openStore(f.data)
+	st, err := openStore(f.data, log)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		if *url != "" || *mapping != "" || *cfgPath != "" || *website != "" {
 			return errors.New("import --events: give --data DIR and the logs; a running server takes events at POST /serve/collect/{kind}, and each event names its websiteUuid")
 		}
-		st, err := openStore(*data)
+		st, err := openStore(*data, log)
 		if err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 			return err
 		}
 	}
-	st, err := openStore(*data)
+	st, err := openStore(*data, log)
 	if err != nil {
 		return err
 	}

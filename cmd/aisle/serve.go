@@ -75,7 +75,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if f.data == "" {
 		return errors.New("serve: --data DIR is required (create one with: aisle import --data DIR FILE)")
 	}
-	st, err := openStore(f.data)
+	st, err := openStore(f.data, log)
 	if err != nil {
 		return err
 	}

@@ -2,14 +2,16 @@ package main
 
 import (
 	"errors"
+	"log/slog"
 
 	"github.com/aisle-search/aisle/store"
 )
 
 // openStore opens the data directory for a command, saying in one line
-// when another process (most likely a running aisle serve) holds it.
-func openStore(dir string) (*store.Store, error) {
-	st, err := store.Open(dir)
+// when another process (most likely a running aisle serve) holds it;
+// the store logs to log.
+func openStore(dir string, log *slog.Logger) (*store.Store, error) {
+	st, err := store.OpenWith(dir, store.Options{Logger: log})
 	if errors.Is(err, store.ErrLocked) {
 		return nil, lockedError{dir}
 	}

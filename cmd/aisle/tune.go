@@ -120,7 +120,7 @@ func (t *tuning) homeDepot(shared, judgments, out string) error {
 // shop tunes a website of a data directory and stores the draft in its
 // configuration.
 func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) error {
-	st, err := openStore(dir)
+	st, err := openStore(dir, t.log)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import "os"
 
 // The switches that make CI unable to pass by skipping. Each is read from
 // the environment: "1" or "true" turns it on, "0" or "false" off, and
-// when unset it follows CI=true. .ci/run sets both.
+// when unset it follows CI=true. .ci/run sets them all.
 const (
 	// RequireDataEnv makes tests that need ../shared/data fail when it is
 	// missing instead of skipping.
@@ -12,6 +12,9 @@ const (
 	// RequirePeersEnv makes tests that need PostgreSQL or Sphinx fail when
 	// the server is not installed instead of skipping.
 	RequirePeersEnv = "AISLE_REQUIRE_PEERS"
+	// RequireTmpfsEnv makes the test that serves from a small full tmpfs
+	// fail when it cannot mount one (it needs root) instead of skipping.
+	RequireTmpfsEnv = "AISLE_REQUIRE_TMPFS"
 )
 
 // Required reports whether the switch env is on.
