@@ -90,11 +90,17 @@ func (a *arena[T]) grow(ref uint32, c uint8, n, need int) (uint32, uint8) {
 	nc := a.class(need)
 	nref := a.alloc(nc)
 	copy(a.block(nref, nc), a.block(ref, c)[:n])
+	a.release(ref, c)
+	return nref, nc
+}
+
+// release hands back the block ref of class c, which its list no
+// longer uses, for the next list of that class.
+func (a *arena[T]) release(ref uint32, c uint8) {
 	if c != 0 {
 		a.free[c] = append(a.free[c], ref)
 		a.released += a.classes[c]
 	}
-	return nref, nc
 }
 
 // wasteful reports whether released blocks hold more than a page and a

@@ -36,6 +36,22 @@ func (c *chunked[T]) add() *T {
 	return c.at(c.n - 1)
 }
 
+// truncate keeps the first n elements and drops the rest, and the
+// chunks left empty: the next add is a zero element again.
+func (c *chunked[T]) truncate(n int) {
+	if n >= c.n {
+		return
+	}
+	keep := (n + chunkSize - 1) >> chunkBits
+	clear(c.chunks[keep:])
+	c.chunks = c.chunks[:keep]
+	if keep > 0 {
+		last := c.chunks[keep-1]
+		clear(last[n-(keep-1)<<chunkBits:])
+	}
+	c.n = n
+}
+
 // clone is a deep copy of c.
 func (c *chunked[T]) clone() chunked[T] {
 	out := chunked[T]{chunks: make([][]T, len(c.chunks)), n: c.n}

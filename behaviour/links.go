@@ -15,9 +15,10 @@ type linkTable struct {
 // and values, for Size.Bytes.
 const linkBytes = 40
 
-// DefaultMaxLinks is how many links a model keeps by default: an email
-// and a customer id for each of a million visitors.
-const DefaultMaxLinks = 2_000_000
+// DefaultMaxLinks is how many links a model keeps by default
+// (DefaultBudget): an email and a customer id for each of a million
+// visitors.
+const DefaultMaxLinks = 2 * DefaultMaxVisitors
 
 func newLinkTable(max int) linkTable {
 	return linkTable{cur: map[uint64]uint64{}, old: map[uint64]uint64{}, max: max}
@@ -51,14 +52,28 @@ func (t *linkTable) set(k, v uint64, relink bool) {
 // len is how many links t holds.
 func (t *linkTable) len() int { return len(t.cur) + len(t.old) }
 
-// each calls fn with every link, the older map's first.
-func (t *linkTable) each(fn func(k, v uint64)) {
-	for k, v := range t.old {
-		fn(k, v)
+// generations are t's older and newer links, for a snapshot.
+func (t *linkTable) generations() [2]map[uint64]uint64 {
+	return [2]map[uint64]uint64{t.old, t.cur}
+}
+
+// load adds the links of a snapshot's generations, the older first: as
+// they were when each fits half of t's max, else written in that order
+// (set), so the least lately written go. A name linked twice is an
+// error.
+func (t *linkTable) load(older bool, k, v uint64, fits bool) bool {
+	if _, dup := t.find(k); dup {
+		return false
 	}
-	for k, v := range t.cur {
-		fn(k, v)
+	switch {
+	case fits && older:
+		t.old[k] = v
+	case fits:
+		t.cur[k] = v
+	default:
+		t.set(k, v, true)
 	}
+	return true
 }
 
 // clone is a deep copy of t.

@@ -18,7 +18,8 @@ import (
 
 // The model's bounds and windows. Memory stays bounded: each product
 // keeps at most MaxNeighbours co-viewed and as many co-bought products,
-// each visitor the last MaxHistory products of each history.
+// each visitor the last MaxHistory products of each history, and the
+// model at most its Budget of visitors and links.
 const (
 	// ShortHalfLife and LongHalfLife: a count loses half its weight in
 	// that long. The short window follows trends, the long one lasting
@@ -49,7 +50,9 @@ type Model struct {
 	products chunked[product] // by id
 	lists    arena[neighbour] // the products' neighbours
 	// visitors by the keyed hash of their tracking id (64 bits: two of
-	// ten million visitors share one with a chance of about 1 in 370,000).
+	// ten million visitors share one with a chance of about 1 in 370,000),
+	// at most budget.Visitors of them.
+	budget     Budget
 	visitorIdx visitorTable
 	visitors   chunked[visitor]
 	histories  arena[byte] // the visitors' ids
@@ -80,9 +83,13 @@ type product struct {
 	lists
 }
 
-// New is an empty model.
-func New() *Model {
-	return &Model{numbers: newProductNumbers(), links: newLinkTable(DefaultMaxLinks),
+// New is an empty model of DefaultBudget.
+func New() *Model { return NewBudget(DefaultBudget) }
+
+// NewBudget is an empty model that keeps at most b's visitors and links.
+func NewBudget(b Budget) *Model {
+	b = b.checked()
+	return &Model{numbers: newProductNumbers(), budget: b, links: newLinkTable(b.Links),
 		lists: newArena[neighbour](neighbourClasses...), histories: newArena[byte](historyClasses...),
 		hash: newIDHash([16]byte{}), MaxStale: time.Second}
 }
@@ -167,20 +174,25 @@ func (m *Model) compact() {
 	}
 }
 
-// visitor is tracking id user's history, made when new; "" has none.
-// The pointer is good until the next visitor is made.
-func (m *Model) visitor(user string) *visitor {
+// visitor is tracking id user's history, made when new (past the
+// budget, after evicting the least lately active), with an event at
+// Unix milliseconds at; "" has none. The pointer is good until the next
+// visitor is made.
+func (m *Model) visitor(user string, at int64) *visitor {
 	if user == "" {
 		return nil
 	}
 	h := m.hash.sum(user)
 	i, ok := m.visitorIdx.find(&m.visitors, h)
 	if !ok {
+		m.makeRoom()
 		i = m.visitors.len()
 		m.visitors.add().hash = h
 		m.visitorIdx.add(&m.visitors, h, i)
 	}
-	return m.visitors.at(i)
+	v := m.visitors.at(i)
+	v.touch(at)
+	return v
 }
 
 // lookupHash is the history of the visitor whose tracking id hashes to
@@ -195,7 +207,7 @@ func (m *Model) lookupHash(h uint64) *visitor {
 
 func (m *Model) view(user string, id uint32, at int64) {
 	m.products.at(int(id)).add(kindView, at)
-	v := m.visitor(user)
+	v := m.visitor(user, at)
 	if v == nil {
 		return
 	}
@@ -224,7 +236,7 @@ func (m *Model) view(user string, id uint32, at int64) {
 }
 
 func (m *Model) cart(user string, pns []string, at int64) {
-	v := m.visitor(user)
+	v := m.visitor(user, at)
 	ids := m.distinct(pns)
 	// Counted: the products the cart did not hold before.
 	for _, id := range ids {
@@ -261,7 +273,7 @@ func (m *Model) purchase(e *events.Event, at int64) {
 			m.addNeighbour(b, a, true)
 		}
 	}
-	if v := m.visitor(e.User); v != nil {
+	if v := m.visitor(e.User, at); v != nil {
 		for _, id := range ids {
 			v.pushBought(&m.histories, id)
 		}

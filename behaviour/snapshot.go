@@ -13,21 +13,23 @@ import (
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-5"
+//	"aisle-behaviour-6"
 //	key [16]byte  the id hash's key; seq; events
 //	products: n, then each: number, counters (6 float32 bits, at in Unix seconds),
 //	          co-viewed and co-bought: n, then (id, count) pairs
 //	visitors: n, then each: hash uint64, nViewed, nBought, session bytes,
-//	          lastView (Unix seconds), ids: n, then each id
-//	links: n, then (name hash, visitor hash) as two uint64, least lately
-//	       written first; orders, old orders: n, then uint64s
+//	          lastView (Unix seconds), last active (activeStep steps),
+//	          ids: n, then each id
+//	links, older then newer (linkTable): n, then (name hash, visitor
+//	       hash) as two uint64; orders, old orders: n, then uint64s
 //	campaigns: n, then each: id string, impressions, clicks
 //	crc32 (Castagnoli) of all before it, 4 bytes
 //
-// Strings are a length and bytes. The ranking cache is not kept.
+// Strings are a length and bytes. The ranking cache and the budget (a
+// setting of the model that reads it) are not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-5"
+const snapshotMagic = "aisle-behaviour-6"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -62,7 +64,7 @@ func (m *Model) AppendSnapshot(dst []byte) []byte {
 func (m *Model) copy() *Model {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return &Model{numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
+	return &Model{budget: m.budget, numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
 		visitors: m.visitors.clone(), histories: m.histories.clone(), links: m.links.clone(),
 		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), campaigns: maps.Clone(m.campaigns), hash: m.hash, events: m.events, seq: m.seq}
 }
@@ -93,16 +95,19 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, v.hash)
 		dst = append(dst, v.nViewed, v.nBought, v.session)
 		dst = binary.AppendUvarint(dst, uint64(v.lastView))
+		dst = binary.AppendUvarint(dst, uint64(v.lastActive()))
 		ids := v.all(&m.histories)
 		dst = binary.AppendUvarint(dst, uint64(ids.len()))
 		for i := range ids.len() {
 			dst = binary.AppendUvarint(dst, uint64(ids.at(i)))
 		}
 	}
-	dst = binary.AppendUvarint(dst, uint64(m.links.len()))
-	m.links.each(func(k, v uint64) {
-		dst = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(dst, k), v)
-	})
+	for _, g := range m.links.generations() {
+		dst = binary.AppendUvarint(dst, uint64(len(g)))
+		for k, v := range g {
+			dst = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(dst, k), v)
+		}
+	}
 	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
 		dst = binary.AppendUvarint(dst, uint64(set.n))
 		set.each(func(h uint64) { dst = binary.LittleEndian.AppendUint64(dst, h) })
@@ -128,9 +133,11 @@ func appendNeighbours(dst []byte, ns []neighbour) []byte {
 }
 
 // DecodeSnapshot is the model a snapshot holds, with MaxStale as New
-// sets it. A snapshot that fails a check is ErrCorruptSnapshot, naming
-// the check.
-func DecodeSnapshot(src []byte) (*Model, error) {
+// sets it, within budget b: when the snapshot holds more visitors (it
+// was saved under a larger budget), the least lately active are
+// evicted, and of its links the least lately written dropped. A
+// snapshot that fails a check is ErrCorruptSnapshot, naming the check.
+func DecodeSnapshot(src []byte, b Budget) (*Model, error) {
 	if len(src) < len(snapshotMagic)+16+4 || string(src[:len(snapshotMagic)]) != snapshotMagic {
 		return nil, corruptSnapshotf("no %q header", snapshotMagic)
 	}
@@ -141,7 +148,7 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 	r := &snapReader{b: body[len(snapshotMagic):]}
 	var key [16]byte
 	copy(key[:], r.bytes(16))
-	m := New()
+	m := NewBudget(b)
 	m.hash = newIDHash(key)
 	m.seq = r.uvarint()
 	m.events = int(r.uvarint())
@@ -195,6 +202,11 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 		} else if r.err == nil {
 			r.err = corruptSnapshotf("visitor %d: last view at %d", i, last)
 		}
+		if a := r.uvarint(); a <= maxActive {
+			v.setActive(uint32(a))
+		} else if r.err == nil {
+			r.err = corruptSnapshotf("visitor %d: last active at %d", i, a)
+		}
 		k := r.count(1)
 		if r.err == nil && (int(v.nViewed)+int(v.nBought) > k || k-int(v.nViewed)-int(v.nBought) > maxCart ||
 			v.nViewed > MaxHistory || v.nBought > MaxHistory || v.session > v.nViewed) {
@@ -211,9 +223,16 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 			ids.set(j, r.id(n))
 		}
 	}
-	for range r.count(16) {
-		k := binary.LittleEndian.Uint64(r.bytes(8))
-		m.links.set(k, binary.LittleEndian.Uint64(r.bytes(8)), true)
+	fits := true // each generation within half the budget: kept as it was
+	for g := range 2 {
+		n := r.count(16)
+		fits = fits && 2*n <= m.links.max
+		for range n {
+			k := binary.LittleEndian.Uint64(r.bytes(8))
+			if !m.links.load(g == 0, k, binary.LittleEndian.Uint64(r.bytes(8)), fits) && r.err == nil {
+				r.err = corruptSnapshotf("link %x twice", k)
+			}
+		}
 	}
 	for _, set := range []*orderSet{&m.orders, &m.oldOrders} {
 		for range r.count(8) {
@@ -242,6 +261,10 @@ func DecodeSnapshot(src []byte) (*Model, error) {
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	if m.visitors.len() > m.budget.Visitors {
+		m.evict(m.visitors.len() - m.budget.Visitors)
+		m.compact()
 	}
 	return m, nil
 }

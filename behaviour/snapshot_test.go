@@ -52,7 +52,7 @@ func state(m *Model) []any {
 	}
 	type visitor struct {
 		hash                             uint64
-		lastView                         uint32
+		lastView, active                 uint32
 		nViewed, nBought, nCart, session uint8
 		ids                              []uint32
 	}
@@ -66,9 +66,13 @@ func state(m *Model) []any {
 	var vs []visitor
 	for i := range m.visitors.len() {
 		v := m.visitors.at(i)
-		vs = append(vs, visitor{v.hash, v.lastView, v.nViewed, v.nBought, v.nCart, v.session, v.all(&m.histories).ids()})
+		vs = append(vs, visitor{v.hash, v.lastView, v.lastActive(), v.nViewed, v.nBought, v.nCart, v.session, v.all(&m.histories).ids()})
 	}
-	return []any{numbers, ps, m.visitorIdx, vs, m.links, m.campaigns,
+	found := make([]int, len(vs)) // where the table finds each visitor
+	for i := range vs {
+		found[i], _ = m.visitorIdx.find(&m.visitors, vs[i].hash)
+	}
+	return []any{numbers, ps, m.visitorIdx.n, found, vs, m.links, m.campaigns,
 		m.orders.n + m.oldOrders.n, m.events, m.seq, m.hash.key}
 }
 
@@ -82,7 +86,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 		m.Fold(e)
 	}
 	m.Through(42)
-	back, err := DecodeSnapshot(m.AppendSnapshot(nil))
+	back, err := DecodeSnapshot(m.AppendSnapshot(nil), DefaultBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +141,7 @@ func TestSnapshotCorruption(t *testing.T) {
 		"empty":          nil,
 		"another layout": append([]byte("aisle-behaviour-0"), snap[len(snapshotMagic):]...),
 	} {
-		if _, err := DecodeSnapshot(b); !errors.Is(err, ErrCorruptSnapshot) {
+		if _, err := DecodeSnapshot(b, DefaultBudget); !errors.Is(err, ErrCorruptSnapshot) {
 			t.Errorf("%s: %v, want ErrCorruptSnapshot", name, err)
 		}
 	}
@@ -159,7 +163,7 @@ func FuzzDecodeSnapshot(f *testing.F) {
 			sum := crcOf(b[:len(b)-4])
 			copy(b[len(b)-4:], sum)
 		}
-		back, err := DecodeSnapshot(b)
+		back, err := DecodeSnapshot(b, DefaultBudget)
 		if err != nil {
 			if !errors.Is(err, ErrCorruptSnapshot) {
 				t.Fatalf("%v: not ErrCorruptSnapshot", err)

@@ -1,17 +1,50 @@
 package behaviour
 
+import "time"
+
 // visitor is one tracking id's history: viewed (oldest first, at most
 // MaxHistory), then bought (oldest first, at most MaxHistory), then the
 // cart (at most maxCart), as 3-byte product ids in one block of the
 // model's history arena. The current session is the last session views;
 // lastView is the time (Unix seconds) of the last view. hash is the
-// keyed hash of the tracking id (visitorTable). 24 bytes and the ids.
+// keyed hash of the tracking id (visitorTable). active is the time of
+// the visitor's latest event (activeStep, 24 bits little endian), which
+// Budget evicts by. 24 bytes and the ids.
 type visitor struct {
 	hash                             uint64
 	lastView                         uint32
 	ref                              uint32 // the block in Model.histories
 	nViewed, nBought, nCart, session uint8
 	class                            uint8
+	active                           [3]uint8
+}
+
+// activeStep is the unit of a visitor's active time: 24 bits of ten
+// minutes reach from 1970 to the year 2289.
+const (
+	activeStep = 10 * time.Minute
+	maxActive  = 1<<24 - 1
+)
+
+// activeAt is Unix milliseconds ms as a visitor's active time.
+func activeAt(ms int64) uint32 {
+	return uint32(min(max(ms/activeStep.Milliseconds(), 0), maxActive))
+}
+
+// lastActive is the active time of v's latest event.
+func (v *visitor) lastActive() uint32 {
+	return uint32(v.active[0]) | uint32(v.active[1])<<8 | uint32(v.active[2])<<16
+}
+
+// setActive sets v's active time to a (at most maxActive).
+func (v *visitor) setActive(a uint32) { v.active = [3]uint8{byte(a), byte(a >> 8), byte(a >> 16)} }
+
+// touch records an event of v at Unix milliseconds ms: an event older
+// than v's latest (an import of an earlier log) leaves it.
+func (v *visitor) touch(ms int64) {
+	if a := activeAt(ms); a > v.lastActive() {
+		v.setActive(a)
+	}
 }
 
 // idBytes is the size of a product id in a history, so a model holds at
@@ -115,6 +148,17 @@ func (t *visitorTable) place(h uint64, pos int) {
 // again.
 func (t *visitorTable) grow(vs *chunked[visitor]) {
 	t.slots = make([]uint32, max(16, 2*len(t.slots)))
+	for pos := range t.n {
+		t.place(vs.at(pos).hash, pos)
+	}
+}
+
+// rebuild places every visitor of vs again, in a table of the same
+// size, once visitors were evicted and the rest moved: vs holds no more
+// than the table did.
+func (t *visitorTable) rebuild(vs *chunked[visitor]) {
+	clear(t.slots)
+	t.n = vs.len()
 	for pos := range t.n {
 		t.place(vs.at(pos).hash, pos)
 	}

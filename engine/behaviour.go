@@ -118,7 +118,7 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 			return folded, loaded, err
 		}
 		if data != nil {
-			if m, err = behaviour.DecodeSnapshot(data); err != nil || m.Seq() > st.Seq() {
+			if m, err = behaviour.DecodeSnapshot(data, behaviour.DefaultBudget); err != nil || m.Seq() > st.Seq() {
 				m = nil // replayed from the start instead
 			}
 		}
