@@ -23,6 +23,7 @@ type Behaviours struct {
 	savedSeq map[string]uint64           // the entry each website's last snapshot reaches
 	catalog  *Engine                     // resolves views of a page to its product; nil: none
 	key      *events.IdentityKey         // seals emails and customer ids (UseSecret)
+	budget   behaviour.Budget            // each model's (UseBudget)
 }
 
 // UseSecret makes the emails and customer ids of events, and of the
@@ -34,6 +35,11 @@ func (b *Behaviours) UseSecret(secret []byte) { b.key = events.NewIdentityKey(se
 // Key is the key emails and customer ids are hashed under.
 func (b *Behaviours) Key() *events.IdentityKey { return b.key }
 
+// UseBudget makes each website's model keep at most b's visitors and
+// links (behaviour.Budget; NewBehaviours' is behaviour.DefaultBudget);
+// call it before Replay.
+func (b *Behaviours) UseBudget(budget behaviour.Budget) { b.budget = budget }
+
 // UseCatalog makes views that name only a page's address count for the
 // product of eng's website whose url it is, whether they are collected,
 // replayed or imported; call it before Replay.
@@ -43,7 +49,7 @@ func (b *Behaviours) UseCatalog(eng *Engine) { b.catalog = eng }
 func NewBehaviours() *Behaviours {
 	secret := make([]byte, 32)
 	rand.Read(secret) //nolint:errcheck // crypto/rand.Read does not fail
-	return &Behaviours{models: map[string]*behaviour.Model{}, key: events.NewIdentityKey(secret)}
+	return &Behaviours{models: map[string]*behaviour.Model{}, key: events.NewIdentityKey(secret), budget: behaviour.DefaultBudget}
 }
 
 // Model is website uuid's model, empty until an event of it is folded.
@@ -57,7 +63,7 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m = b.models[uuid]; m == nil {
-		m = behaviour.New()
+		m = behaviour.NewBudget(b.budget)
 		b.models[uuid] = m
 	}
 	return m
@@ -118,7 +124,7 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 			return folded, loaded, err
 		}
 		if data != nil {
-			if m, err = behaviour.DecodeSnapshot(data, behaviour.DefaultBudget); err != nil || m.Seq() > st.Seq() {
+			if m, err = behaviour.DecodeSnapshot(data, b.budget); err != nil || m.Seq() > st.Seq() {
 				m = nil // replayed from the start instead
 			}
 		}
@@ -127,7 +133,7 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 			loaded++
 			from = m.Seq()
 		} else {
-			m = behaviour.New()
+			m = behaviour.NewBudget(b.budget)
 		}
 		err = st.EventsAfter(w, m.Seq(), func(seq uint64, raw []json.RawMessage) error {
 			for i, data := range raw {

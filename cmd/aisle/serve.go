@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/httpapi"
@@ -31,6 +32,7 @@ type serveFlags struct {
 	debugAddr                          string // "": no profiling listener
 	procs                              string // Go scheduler threads; "": serveProcs' default
 	snapshotEvery                      string // a duration; "": snapshotEvery
+	maxVisitors                        string // a number; "": behaviour.DefaultMaxVisitors
 	// rates: per-client limits of the public routes, "PER_SECOND[:BURST]"
 	// each ("0": none); trustedProxies: CIDRs, comma-separated.
 	rateCollect, rateSearch, ratePages, rateRecoms, trustedProxies string
@@ -50,6 +52,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.ratePages, "rate-pages", env("AISLE_RATE_PAGES", defaultRates["rate-pages"]), "page requests a second per client, `RATE[:BURST]` (default 0: no limit)")
 	fs.StringVar(&f.rateRecoms, "rate-recoms", env("AISLE_RATE_RECOMS", defaultRates["rate-recoms"]), "recommendation calls a second per client, `RATE[:BURST]` (default 0: no limit)")
 	fs.StringVar(&f.trustedProxies, "trusted-proxies", env("AISLE_TRUSTED_PROXIES", ""), "proxies in front, as `CIDRs` (comma-separated), whose X-Forwarded-For names the client for rate limits; default none")
+	fs.StringVar(&f.maxVisitors, "max-visitors", env("AISLE_MAX_VISITORS", ""), "visitors whose histories each website's behaviour keeps, `N` (default 1000000); past it the least lately active quarter is forgotten, and of the emails' and customer ids' links all but the latest 2×N")
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
 
@@ -119,6 +122,14 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		}
 		every = d
 	}
+	budget := behaviour.DefaultBudget
+	if f.maxVisitors != "" {
+		n, err := strconv.Atoi(f.maxVisitors)
+		if err != nil || n < 1 {
+			return fmt.Errorf("serve: --max-visitors (or AISLE_MAX_VISITORS) %q: want a number of visitors of at least 1", f.maxVisitors)
+		}
+		budget = behaviour.BudgetFor(n)
+	}
 	limits, err := f.rateLimits()
 	if err != nil {
 		return err
@@ -180,6 +191,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	defer live.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
 	bhv.UseCatalog(eng)
+	bhv.UseBudget(budget)
 	secret, err := st.Secret()
 	if err != nil {
 		return err

@@ -426,6 +426,37 @@ func TestServeRanksByCollectedPopularity(t *testing.T) {
 	}
 }
 
+// TestServeMaxVisitors: --max-visitors bounds the visitors each
+// website's behaviour keeps: past it the least lately active is
+// forgotten (RETARGETED no longer knows them), the others kept; a bad
+// number, by flag or AISLE_MAX_VISITORS, is refused at start.
+func TestServeMaxVisitors(t *testing.T) {
+	data := shopDir(t)
+	c := startChildWith(t, data, "--max-visitors", "2")
+	for _, u := range []string{"u1", "u2", "u3"} {
+		if !c.view(u) {
+			t.Fatalf("the view of %s was not answered", u)
+		}
+	}
+	for u, want := range map[string]bool{"u1": false, "u2": true, "u3": true} {
+		if got := c.retargeted(t, u); (got == "R1") != want {
+			t.Errorf("RETARGETED for %s: %q, want R1 %v", u, got, want)
+		}
+	}
+	c.kill()
+	for _, tc := range []struct{ flag, env string }{{"0", ""}, {"", "many"}} {
+		t.Setenv("AISLE_MAX_VISITORS", tc.env)
+		args := []string{"serve", "--data", data}
+		if tc.flag != "" {
+			args = append(args, "--max-visitors", tc.flag)
+		}
+		var out, errOut strings.Builder
+		if err := run(context.Background(), args, &out, &errOut); err == nil || !strings.Contains(err.Error(), "--max-visitors (or AISLE_MAX_VISITORS)") {
+			t.Errorf("--max-visitors %q, AISLE_MAX_VISITORS %q: %v", tc.flag, tc.env, err)
+		}
+	}
+}
+
 // TestServeSavesSnapshotsPeriodically: --snapshot-every saves the
 // behaviour while serving, so a start after SIGKILL loads it and folds
 // only what came after; a bad duration is refused.
