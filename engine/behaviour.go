@@ -40,9 +40,10 @@ func (b *Behaviours) Key() *events.IdentityKey { return b.key }
 // call it before Replay.
 func (b *Behaviours) UseBudget(budget behaviour.Budget) { b.budget = budget }
 
-// UseCatalog makes views that name only a page's address count for the
-// product of eng's website whose url it is, whether they are collected,
-// replayed or imported; call it before Replay.
+// UseCatalog makes events count only for products eng serves, whether
+// they are collected, replayed or imported (foldInto): views that name
+// only a page's address count for the product of the website whose url
+// it is; call it before Replay.
 func (b *Behaviours) UseCatalog(eng *Engine) { b.catalog = eng }
 
 // NewBehaviours holds no model yet.
@@ -84,18 +85,18 @@ func (b *Behaviours) Bytes() int {
 // fold adds e to its website's model.
 func (b *Behaviours) fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
 
-// foldInto adds e to m, a view of a page as one of the page's product
-// (UseCatalog). e is not changed: the log keeps what the visitor sent.
+// foldInto adds e to m. With a catalog (UseCatalog) that serves e's
+// website, e counts only for the products it holds (inCatalog), so a
+// model keeps no number a visitor made up: its products are bounded by
+// the catalog's. Without one, or for a website it does not serve (one
+// that failed to open), e is folded as logged, within the model's
+// maxProducts. e is not changed: the log keeps what the visitor sent.
 // An event logged before the log sealed emails and customer ids is
 // sealed here, as one that may relink them, as such events did.
 func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
-	if e.Kind == events.View && e.ProductNumber == "" && e.URL != "" && b.catalog != nil {
+	if b.catalog != nil {
 		if g, ok := b.catalog.Website(e.Website); ok {
-			if d, ok := g.productByURL(e.URL); ok {
-				resolved := *e
-				resolved.ProductNumber = g.Products.Key(d)
-				e = &resolved
-			}
+			e = g.inCatalog(e)
 		}
 	}
 	if e.Email != "" || e.CustomerID != "" {
@@ -104,6 +105,57 @@ func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
 		e = &sealed
 	}
 	m.Fold(e)
+}
+
+// inCatalog is e as it counts for g's catalog: a view, cart or purchase
+// names the catalog's products under their stored numbers (compared
+// folded, as product writes compare them; a variant's number is not its
+// product's, as the recommendations that read the model look products
+// up), and leaves out numbers it does not hold; a view that names no
+// product the catalog holds counts for the product whose url its page
+// is, if any. Other kinds count for no product (a click for its
+// campaign). A product deleted after its events were folded keeps its
+// counts: it was real, and nothing answers it once deleted; a replay
+// against the catalog of the day folds them no more. e itself when it
+// needs no change, else a copy.
+func (g *Generation) inCatalog(e *events.Event) *events.Event {
+	switch e.Kind {
+	case events.View:
+		pn := ""
+		if e.ProductNumber != "" {
+			pn, _ = g.productKey(e.ProductNumber)
+		}
+		if pn == "" && e.URL != "" {
+			if d, ok := g.productByURL(e.URL); ok {
+				pn = g.Products.Key(d)
+			}
+		}
+		if pn == e.ProductNumber {
+			return e
+		}
+		out := *e
+		out.ProductNumber = pn
+		return &out
+	case events.Cart, events.Purchase:
+		pns := e.Products()
+		var kept []string // nil while every number is the catalog's, as given
+		for i, pn := range pns {
+			key, ok := g.productKey(pn)
+			if kept == nil && (!ok || key != pn) {
+				kept = append(make([]string, 0, len(pns)), pns[:i]...)
+			}
+			if kept != nil && ok {
+				kept = append(kept, key)
+			}
+		}
+		if kept == nil {
+			return e
+		}
+		out := *e
+		out.ProductNumbers, out.Lines = kept, nil
+		return &out
+	}
+	return e
 }
 
 // Replay loads each website's behaviour snapshot (store.Snapshot), when
