@@ -14,7 +14,7 @@ import (
 // writes is made here; nothing else spells a prefix. A website's keys
 // carry its UUID, which config.Validate keeps free of '/'.
 //
-//	l/<seq: 8 bytes big-endian>    a log entry (JSON), in order
+//	l/<seq: 8 bytes big-endian>    a log entry (JSON), in order; entries of events alone a snapshot covers may be gone (CompactEvents)
 //	p/<uuid>/<product id>          a product's JSON, under ProductID of its number
 //	c/<uuid>/<kind>/<content id>   a content item's JSON, under ContentID of its id
 //	v/<uuid>/<seq: 8 bytes>        the events of log entry seq (a JSON array), so a start replays them without reading the rest of the log
@@ -148,6 +148,15 @@ func snapshotPrefix(website string) string { return prefixSnapshot + website + "
 // appendSnapshotKey appends the key of chunk i of website's snapshot.
 func appendSnapshotKey(dst []byte, website string, i uint32) []byte {
 	return binary.BigEndian.AppendUint32(append(dst, snapshotPrefix(website)...), i)
+}
+
+// decodeSnapshotKey is the website of a snapshot chunk's key.
+func decodeSnapshotKey(k []byte) (string, error) {
+	rest, ok := bytes.CutPrefix(k, []byte(prefixSnapshot))
+	if !ok || len(rest) < 6 || rest[len(rest)-5] != '/' {
+		return "", corruptionErrorf("snapshot key %q is not %q, a website, '/' and 4 bytes", k, prefixSnapshot)
+	}
+	return string(rest[:len(rest)-5]), nil
 }
 
 func productSeqKey(website string) []byte { return []byte(prefixProductSeq + website) }

@@ -571,7 +571,7 @@ func (s *Store) TruncateEvents(after uint64) error {
 		pb := h.db.NewBatch()
 		defer pb.Close()
 		err := s.Entries(after, func(e *Entry) error {
-			if len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes) > 0 || e.Config != nil {
+			if !e.eventsAlone() {
 				return fmt.Errorf("entry %d: %w", e.Seq, ErrNotEventsOnly)
 			}
 			return pb.Delete(appendEventsKey(nil, e.Website, e.Seq), nil)
@@ -1115,16 +1115,32 @@ func (s *Store) Snapshot(website string) ([]byte, error) {
 
 // EventWebsites are the websites with events in the log, in key order.
 func (s *Store) EventWebsites() ([]string, error) {
+	return s.websitesUnder(prefixEvents, func(k []byte) (string, error) {
+		w, _, err := decodeEventsKey(k)
+		return w, err
+	})
+}
+
+// SnapshotWebsites are the websites with a behaviour snapshot, in key
+// order: a website whose events were all compacted away (CompactEvents)
+// has one and no events.
+func (s *Store) SnapshotWebsites() ([]string, error) {
+	return s.websitesUnder(prefixSnapshot, decodeSnapshotKey)
+}
+
+// websitesUnder are the websites of the keys under prefix, whose keys
+// are prefix, a website, '/' and more; website reads a key's.
+func (s *Store) websitesUnder(prefix string, website func(k []byte) (string, error)) ([]string, error) {
 	h := s.acquire()
 	defer s.release(h)
-	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefixEvents), UpperBound: prefixEnd(prefixEvents)})
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixEnd(prefix)})
 	if err != nil {
 		return nil, err
 	}
 	defer it.Close()
 	var out []string
-	for ok := it.First(); ok; ok = it.SeekGE(prefixEnd(prefixEvents + out[len(out)-1] + "/")) {
-		w, _, err := decodeEventsKey(it.Key())
+	for ok := it.First(); ok; ok = it.SeekGE(prefixEnd(prefix + out[len(out)-1] + "/")) {
+		w, err := website(it.Key())
 		if err != nil {
 			return nil, err
 		}
