@@ -3,7 +3,10 @@ package engine
 import (
 	"crypto/rand"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/goccy/go-json"
 
@@ -169,6 +172,11 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	snapshots, err := st.SnapshotWebsites() // some may have no events left (Compact)
+	if err != nil {
+		return 0, 0, err
+	}
+	websites = slices.Compact(slices.Sorted(slices.Values(append(websites, snapshots...))))
 	for _, w := range websites {
 		var m *behaviour.Model
 		data, err := st.Snapshot(w)
@@ -217,8 +225,8 @@ func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
 
 // Snapshot saves the snapshot of every model that folded events since
 // its last (store.PutSnapshot), so the next start folds only what comes
-// after; it says how many it saved. Folding waits while a model is
-// encoded.
+// after (and Compact may remove what it covers); it says how many it
+// saved. Folding waits while a model is encoded.
 func (b *Behaviours) Snapshot(st *store.Store) (int, error) {
 	b.mu.RLock()
 	models := make(map[string]*behaviour.Model, len(b.models))
@@ -244,6 +252,44 @@ func (b *Behaviours) Snapshot(st *store.Store) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// Compact removes from st's log the entries of events alone that each
+// website's saved snapshot reaches (saved by Snapshot, or loaded by
+// Replay) and whose events are all older than behaviour.LongHalfLife,
+// the behaviour's longest window, before now: oldest first, up to the
+// first entry with a later event (store.CompactEvents). A start loads
+// the snapshot and folds only the entries after it, so the log stops
+// growing with time; an entry after the saved snapshot is never
+// removed. A start that cannot read the snapshot (of another layout)
+// folds what is left, which lacks only events whose weight has halved
+// in the long window and vanished from the short one. Call it after
+// Snapshot; it says how many entries it removed.
+func (b *Behaviours) Compact(st *store.Store, now time.Time) (int, error) {
+	b.mu.RLock()
+	saved := maps.Clone(b.savedSeq)
+	b.mu.RUnlock()
+	before := now.Add(-behaviour.LongHalfLife).UnixMilli()
+	expired := func(raw []json.RawMessage) bool {
+		for _, data := range raw {
+			var e struct {
+				Time int64 `json:"time"`
+			}
+			if json.Unmarshal(data, &e) != nil || e.Time >= before {
+				return false
+			}
+		}
+		return true
+	}
+	removed := 0
+	for _, w := range slices.Sorted(maps.Keys(saved)) {
+		n, err := st.CompactEvents(w, saved[w], expired)
+		removed += n
+		if err != nil {
+			return removed, fmt.Errorf("compact the event log of %s: %w", w, err)
+		}
+	}
+	return removed, nil
 }
 
 // saved is the log entry website's last saved snapshot reaches.

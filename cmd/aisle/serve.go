@@ -209,11 +209,21 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	var snapshots sync.WaitGroup
 	snapshot := func(why string) {
 		start := time.Now()
-		if saved, err := bhv.Snapshot(st); err != nil {
+		saved, err := bhv.Snapshot(st)
+		if err != nil {
 			log.Warn("behaviour snapshot failed: the next start folds the events again", "err", err)
-		} else if saved > 0 {
+			return
+		}
+		if saved > 0 {
 			log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond),
 				"memory", fmt.Sprintf("%.1f MB", float64(bhv.Bytes())/1e6))
+		}
+		// The snapshots saved cover the log's old events: they go.
+		start = time.Now()
+		if removed, err := bhv.Compact(st, start); err != nil {
+			log.Warn("event log compaction failed: the entries stay until the next snapshot", "err", err)
+		} else if removed > 0 {
+			log.Info("event log compacted", "entries", removed, "took", time.Since(start).Round(time.Millisecond))
 		}
 	}
 	// After the collector closes (defers run last first): every event

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/store"
 )
 
 // feedLines is a small catalog whose words tell the stemming languages
@@ -454,6 +457,38 @@ func TestServeMaxVisitors(t *testing.T) {
 		if err := run(context.Background(), args, &out, &errOut); err == nil || !strings.Contains(err.Error(), "--max-visitors (or AISLE_MAX_VISITORS)") {
 			t.Errorf("--max-visitors %q, AISLE_MAX_VISITORS %q: %v", tc.flag, tc.env, err)
 		}
+	}
+}
+
+// TestServeCompactsTheEventLog: events older than the behaviour's long
+// half-life leave the log once a snapshot covers them (at the shutdown
+// here), and a restart answers from the snapshot as before.
+func TestServeCompactsTheEventLog(t *testing.T) {
+	data := shopDir(t)
+	old := time.Now().Add(-behaviour.LongHalfLife - 24*time.Hour).UnixMilli()
+	events := writeFile(t, t.TempDir(), "events.jsonl", fmt.Sprintf(`{"kind":"view","websiteUuid":%q,"productNumber":"R1","trackingUserId":"old","time":%d}`+"\n", shopSite, old))
+	mustRun(t, "import", "--data", data, "--events", "--quiet", events)
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	s.shutdown(t)
+	if !regexp.MustCompile(`event log compacted.* entries=1 `).MatchString(s.stderr.String()) {
+		t.Errorf("the shutdown's snapshot does not compact the log:\n%s", s.stderr.String())
+	}
+	st, err := store.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Entries(0, func(e *store.Entry) error {
+		if e.EventCount > 0 {
+			t.Errorf("entry %d of %d events is left", e.Seq, e.EventCount)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	c := startChild(t, data)
+	if got := c.retargeted(t, "old"); got != "R1" {
+		t.Errorf("RETARGETED after the compaction: %q, want R1", got)
 	}
 }
 
