@@ -22,28 +22,116 @@ import (
 //	{"$or": [{...}, {...}]}              any of the objects
 //	{"$and": [{...}, {...}]}             all of the objects, as the root's entries
 //
-// Values mean what they mean in a filter string of the field's type.
-// Groups nest up to maxFilterDepth deep, and a base filter holds at most
-// MaxFilters values.
+// Values mean what they mean in a filter string of the field's type; an
+// empty object allows every product. Groups nest up to maxFilterDepth
+// deep, and a base filter holds at most MaxFilters values and
+// maxFilterNodes nodes.
 type baseFilter struct {
 	any  bool         // kids: any of them, else all
-	kids []baseFilter // a group's; nil for a condition
+	kids []baseFilter // a group's, two or more; nil for a condition
 	// strs are a condition's filter strings, all of one field: any of
 	// them.
 	strs []string
 	key  string // the filter in a canonical form, for caching
 }
 
-// maxFilterDepth bounds how deep groups nest.
-const maxFilterDepth = 32
+// The bounds of a base filter against abuse: no shop's listing comes
+// near them. maxFilterNodes counts each JSON value of the filter, every
+// object, list, string, number, boolean and null, as one node (object
+// keys are not values); 100 conditions of a value each under $or are
+// 202.
+const (
+	maxFilterDepth = 32  // how deep groups nest
+	maxFilterNodes = 500 // how many nodes a base filter holds
+)
+
+// allowsAll reports whether f allows every product: it names nothing,
+// as an empty object does, or only groups that allow all.
+func (f *baseFilter) allowsAll() bool { return f.strs == nil && len(f.kids) == 0 }
+
+// tooManyNodes is the error of a base filter past maxFilterNodes.
+func tooManyNodes(path string) error {
+	return Invalid(path, "a base filter holds at most %d nodes (each object, list and value is one)", maxFilterNodes)
+}
+
+// filterNodes is how many nodes v holds, each object, list and value
+// one, counted no further than just past limit.
+func filterNodes(v any, limit int) int {
+	n := 1
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			if n > limit {
+				break
+			}
+			n += filterNodes(x, limit-n)
+		}
+	case []any:
+		for _, x := range v {
+			if n > limit {
+				break
+			}
+			n += filterNodes(x, limit-n)
+		}
+	}
+	return n
+}
+
+// jsonNodes is how many values JSON text b holds, each object, list,
+// string, number, true, false and null one (an object's keys are not
+// values), counted no further than just past limit, in one pass that
+// allocates nothing. b need not be valid JSON: what is counted of
+// invalid text bounds the work done on it, and the decoder judges it.
+func jsonNodes(b []byte, limit int) int {
+	n := 0
+	for i := 0; i < len(b) && n <= limit; i++ {
+		switch b[i] {
+		case '{', '[':
+			n++
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			j := i + 1
+			for j < len(b) && isJSONSpace(b[j]) {
+				j++
+			}
+			if j == len(b) || b[j] != ':' { // a value, not a key
+				n++
+			}
+		case '}', ']', ',', ':', ' ', '\t', '\n', '\r':
+		default: // a number, true, false or null: to its end
+			n++
+			for i+1 < len(b) && !isJSONDelimiter(b[i+1]) {
+				i++
+			}
+		}
+	}
+	return n
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isJSONDelimiter(c byte) bool {
+	return isJSONSpace(c) || c == ',' || c == ':' || c == '{' || c == '}' || c == '[' || c == ']' || c == '"'
+}
 
 // parseBaseFilter reads a base filter object; errors name the member
-// under path ("params.filters").
+// under path ("params.filters"). Its nodes are counted before anything
+// else is read of it.
 func parseBaseFilter(obj map[string]any, fields map[string]config.IndexedField, path string) (baseFilter, error) {
+	if filterNodes(obj, maxFilterNodes) > maxFilterNodes {
+		return baseFilter{}, tooManyNodes(path)
+	}
 	values := 0
 	return parseFilterObject(obj, fields, path, 0, &values)
 }
 
+// parseFilterObject reads an object of conditions and groups: all of
+// them. Entries that allow all are left out: an object of none allows
+// all, one of one is that one.
 func parseFilterObject(obj map[string]any, fields map[string]config.IndexedField, path string, depth int, values *int) (baseFilter, error) {
 	if depth > maxFilterDepth {
 		return baseFilter{}, Invalid(path, "groups nest at most %d deep", maxFilterDepth)
@@ -53,7 +141,7 @@ func parseFilterObject(obj map[string]any, fields map[string]config.IndexedField
 		names = append(names, name)
 	}
 	slices.Sort(names) // a canonical order, for the cache key
-	out := baseFilter{}
+	var kids []baseFilter
 	for _, name := range names {
 		at := path + "." + name
 		var kid baseFilter
@@ -70,21 +158,46 @@ func parseFilterObject(obj map[string]any, fields map[string]config.IndexedField
 		if err != nil {
 			return baseFilter{}, err
 		}
-		out.kids = append(out.kids, kid)
+		kids = append(kids, kid)
 	}
-	if len(out.kids) == 1 {
-		return out.kids[0], nil
-	}
-	out.key = groupKey("&", out.kids)
-	return out, nil
+	return group(false, kids), nil
 }
 
+// group is a group of kids, any or all of them, as the fewest nodes: a
+// group of all that allow all, or of any where one does, allows all; a
+// kid that allows all is left out of a group of all; a group of one is
+// that one.
+func group(anyOf bool, kids []baseFilter) baseFilter {
+	out := baseFilter{any: anyOf}
+	for _, k := range kids {
+		switch {
+		case !k.allowsAll():
+			out.kids = append(out.kids, k)
+		case anyOf:
+			return baseFilter{}
+		}
+	}
+	switch len(out.kids) {
+	case 0:
+		return baseFilter{}
+	case 1:
+		return out.kids[0]
+	}
+	op := "&"
+	if anyOf {
+		op = "|"
+	}
+	out.key = groupKey(op, out.kids)
+	return out
+}
+
+// parseFilterGroup reads a group's list of objects: any or all of them.
 func parseFilterGroup(v any, anyOf bool, fields map[string]config.IndexedField, path string, depth int, values *int) (baseFilter, error) {
 	list, ok := v.([]any)
 	if !ok || len(list) == 0 {
 		return baseFilter{}, Invalid(path, "must be a list of at least one object")
 	}
-	out := baseFilter{any: anyOf}
+	kids := make([]baseFilter, 0, len(list))
 	for i, item := range list {
 		obj, ok := item.(map[string]any)
 		if !ok {
@@ -94,14 +207,9 @@ func parseFilterGroup(v any, anyOf bool, fields map[string]config.IndexedField, 
 		if err != nil {
 			return baseFilter{}, err
 		}
-		out.kids = append(out.kids, kid)
+		kids = append(kids, kid)
 	}
-	op := "&"
-	if anyOf {
-		op = "|"
-	}
-	out.key = groupKey(op, out.kids)
-	return out, nil
+	return group(anyOf, kids), nil
 }
 
 func groupKey(op string, kids []baseFilter) string {
@@ -239,35 +347,35 @@ func scalarValue(v any, path string) (string, error) {
 	}
 }
 
-// baseDocs are the products f allows on g's products: a new bitmap.
+// baseDocs are the products f allows on g's products, read only: the
+// segment's set of all products itself when f allows all, so a filter
+// that names nothing costs nothing, and no node copies that set.
 func (g *Generation) baseDocs(f *baseFilter) (*roaring.Bitmap, error) {
 	seg := g.Products
+	if f.allowsAll() {
+		return seg.All(), nil
+	}
 	if f.strs != nil {
 		ffs, err := compileFilters(seg, g.fields, f.strs)
 		if err != nil {
 			return nil, err
 		}
-		bm := seg.All().Clone()
-		applyFilters(bm, ffs, -1, seg.Slots())
-		return bm, nil
+		out := seg.All()
+		for i := range ffs {
+			out = roaring.And(out, ffs[i].bitmap())
+		}
+		return out, nil
 	}
-	if len(f.kids) == 0 {
-		return seg.All().Clone(), nil
-	}
-	var out *roaring.Bitmap
+	sets := make([]*roaring.Bitmap, len(f.kids))
 	for i := range f.kids {
 		d, err := g.baseDocs(&f.kids[i])
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case out == nil:
-			out = d
-		case f.any:
-			out.Or(d)
-		default:
-			out.And(d)
-		}
+		sets[i] = d
 	}
-	return out, nil
+	if f.any {
+		return roaring.FastOr(sets...), nil
+	}
+	return roaring.FastAnd(sets...), nil
 }

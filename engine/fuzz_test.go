@@ -44,11 +44,15 @@ func FuzzParseSorting(f *testing.F) {
 
 // FuzzParseBaseFilter: any JSON object reads as a base filter or fails
 // with a client error naming a member under params.filters, without a
-// panic; what reads has at most MaxFilters values.
+// panic; what reads has at most MaxFilters values and maxFilterNodes
+// nodes, and the count of nodes in its text is at least the count in
+// what it decodes to (more only for repeated keys), so the decoder's
+// bound never refuses what the parser's allows.
 func FuzzParseBaseFilter(f *testing.F) {
 	for _, s := range []string{`{}`, `{"brand":"Acme"}`, `{"brand":["a","b"],"price":{"$gte":1,"$lte":2}}`,
 		`{"$or":[{"brand":"a"},{"$and":[{"inStock":true},{"created":{"$gte":"2024-01-01"}}]}]}`,
-		`{"price":{"$in":[1,2],"$eq":3}}`, `{"$or":[]}`, `{"hierarchies":"a$b$"}`, `{"x":null}`} {
+		`{"price":{"$in":[1,2],"$eq":3}}`, `{"$or":[]}`, `{"hierarchies":"a$b$"}`, `{"x":null}`,
+		`{"$and":[{"$or":[{},{}]},{}]}`, `{"brand" : "a\":b" , "b\\":[ -1.5e3 ,true,null, "\u0022:"]}`, `{"a":1,"a":2}`} {
 		f.Add(s)
 	}
 	fields := map[string]config.IndexedField{}
@@ -61,6 +65,11 @@ func FuzzParseBaseFilter(f *testing.F) {
 		var obj map[string]any
 		if json.Unmarshal([]byte(s), &obj) != nil {
 			return
+		}
+		const big = 1 << 30
+		text, tree := jsonNodes([]byte(s), big), filterNodes(obj, big)
+		if text < tree {
+			t.Fatalf("%s: %d nodes counted in the text, %d in the object", s, text, tree)
 		}
 		bf, err := parseBaseFilter(obj, fields, "params.filters")
 		if err != nil {
@@ -78,8 +87,8 @@ func FuzzParseBaseFilter(f *testing.F) {
 			}
 			return n
 		}
-		if n := values(&bf); n > MaxFilters {
-			t.Fatalf("%s: %d values read", s, n)
+		if n := values(&bf); n > MaxFilters || tree > maxFilterNodes {
+			t.Fatalf("%s: %d values and %d nodes read", s, n, tree)
 		}
 	})
 }

@@ -161,11 +161,13 @@ func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *
 		if err != nil {
 			return nil, err
 		}
-		pb, err := g.paramsBase(&f)
-		if err != nil {
-			return nil, err
+		if !f.allowsAll() {
+			pb, err := g.paramsBase(&f)
+			if err != nil {
+				return nil, err
+			}
+			base = roaring.And(base, pb)
 		}
-		base = roaring.And(base, pb)
 	}
 	filters, err := compileFilters(seg, g.fields, ps.Filters)
 	if err != nil {

@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"errors"
+
+	"github.com/goccy/go-json"
+)
+
 // PageRequest is the body of POST /serve/pages/{key} (spec section 2).
 type PageRequest struct {
 	URL        *string     `json:"url"`
@@ -17,7 +23,27 @@ type PageRequest struct {
 
 // PageParams is a page request's input; only its base filters are used.
 type PageParams struct {
-	Filters map[string]any `json:"filters"`
+	Filters BaseFilters `json:"filters"`
+}
+
+// BaseFilters is a page request's params.filters, a base filter object
+// (docs/decisions.md, Pages). Its JSON is refused past maxFilterNodes
+// nodes before any of it is decoded, so a body's size buys no decoding
+// work past the bound.
+type BaseFilters map[string]any
+
+// UnmarshalJSON decodes a base filter object of at most maxFilterNodes
+// nodes; past them it is an invalid request naming params.filters, and
+// a value that is not an object is a type error naming it.
+func (f *BaseFilters) UnmarshalJSON(b []byte) error {
+	if jsonNodes(b, maxFilterNodes) > maxFilterNodes {
+		return tooManyNodes("params.filters")
+	}
+	err := json.Unmarshal(b, (*map[string]any)(f))
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field == "" {
+		te.Field = "params.filters"
+	}
+	return err
 }
 
 // PageProducts asks for a page's products.

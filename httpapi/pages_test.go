@@ -130,7 +130,8 @@ func TestPageRequests(t *testing.T) {
 
 // TestPageErrors: an unknown page is a 404 whatever the body; a missing
 // member is a 400 naming it; base filters that cannot be read are a 400
-// naming where.
+// naming where, and ones past the node bound (empty objects, a long
+// list, a body's worth of groups) a 400 naming params.filters.
 func TestPageErrors(t *testing.T) {
 	url := serveShop(t, pagesSite(), hardware(), nil, Options{})
 	ok := `{"url":"u","firstLoad":true,"params":{},"products":{"start":0,"count":1}}`
@@ -149,6 +150,7 @@ func TestPageErrors(t *testing.T) {
 		{"tools", `{"url":"u","firstLoad":true,"params":{},"products":{"start":0}}`, 400, "products.count"},
 		{"tools", strings.Replace(ok, `"url":"u"`, `"url":"u","id":9`, 1), 404, "id"},
 		{"tools", strings.Replace(ok, `"url":"u"`, `"url":"u","format":"xml"`, 1), 400, "format"},
+		{"tools", withFilters(`["brand"]`), 400, "params.filters"},
 		{"tools", withFilters(`{"colour":"red"}`), 400, "params.filters.colour"},
 		{"tools", withFilters(`{"$not":{"brand":"Acme"}}`), 400, "params.filters.$not"},
 		{"tools", withFilters(`{"$or":{"brand":"Acme"}}`), 400, "params.filters.$or"},
@@ -161,6 +163,9 @@ func TestPageErrors(t *testing.T) {
 		{"tools", withFilters(`{"inStock":"maybe"}`), 400, "params.filters.inStock"},
 		{"tools", withFilters(strings.Repeat(`{"$or":[`, 34) + `{"brand":"Acme"}` + strings.Repeat(`]}`, 34)), 400, "params.filters" + strings.Repeat(".$or[0]", 33)},
 		{"tools", withFilters(`{"brand":[` + strings.Repeat(`"x",`, 100) + `"y"]}`), 400, "params.filters.brand"},
+		{"tools", withFilters(`{"$and":[{"$or":[` + strings.Repeat(`{},`, 500) + `{}]}]}`), 400, "params.filters"},
+		{"tools", withFilters(`{"brand":[` + strings.Repeat(`"x",`, 600) + `"y"]}`), 400, "params.filters"},
+		{"tools", withFilters(`{"$or":[` + strings.Repeat(`{"$and":[{},{},{},{},{},{},{},{},{},{}]},`, 23800) + `{}]}`), 400, "params.filters"},
 	} {
 		r := pagePost(t, url, tc.key, tc.body)
 		if r.status != tc.status || r.get("success") != false || r.get("error", "field") != tc.field {
@@ -326,6 +331,9 @@ func randomFilter(r *rand.Rand, depth int) (map[string]any, func(p *catalog.Prod
 			var kids []func(p *catalog.Product) bool
 			for range 1 + r.IntN(3) {
 				o, f := randomFilter(r, depth-1)
+				if r.IntN(5) == 0 { // an empty object: every product
+					o, f = map[string]any{}, func(*catalog.Product) bool { return true }
+				}
 				list, kids = append(list, o), append(kids, f)
 			}
 			obj[kind] = list
@@ -359,18 +367,21 @@ func toAny(s []string) []any {
 }
 
 // TestPageBaseFiltersMatchAnOracle: over random trees of conditions
-// (values, lists, $in, ranges open or closed, booleans, categories)
-// under $or and $and nested three deep, a page answers exactly the
-// products a brute-force evaluation allows, ANDed with the page's own
-// base filter (in stock), and its total counts them.
+// (values, lists, $in, ranges open or closed, booleans, categories) and
+// empty objects under $or and $and nested three deep, a page answers
+// exactly the products a brute-force evaluation allows, ANDed with the
+// page's own base filter (in stock), and its total counts them.
 func TestPageBaseFiltersMatchAnOracle(t *testing.T) {
 	products := oracleCatalog()
 	url := serveShop(t, pagesSite(), products, nil, Options{})
 	r := rand.New(rand.NewPCG(5, 30))
-	empty := 0
+	empty, withEmptyObjects := 0, 0
 	for round := range 300 {
 		obj, match := randomFilter(r, 3)
 		filters, _ := json.Marshal(obj)
+		if strings.Contains(string(filters), "{}") {
+			withEmptyObjects++
+		}
 		var want []string
 		for i := range products {
 			if products[i].InStock && match(&products[i]) {
@@ -388,7 +399,7 @@ func TestPageBaseFiltersMatchAnOracle(t *testing.T) {
 			empty++
 		}
 	}
-	if empty > 200 {
-		t.Errorf("%d of 300 rounds allowed nothing: the trees test little", empty)
+	if empty > 200 || withEmptyObjects < 50 {
+		t.Errorf("%d of 300 rounds allowed nothing, %d had empty objects: the trees test little", empty, withEmptyObjects)
 	}
 }

@@ -244,7 +244,10 @@ func decode(body []byte, v any) error {
 func decodeError(err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var ee *engine.Error
 	switch {
+	case errors.As(err, &ee): // a member's own decoding refused it
+		return ee
 	case errors.As(err, &se):
 		return engine.Invalid("", "malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
 	case errors.As(err, &te):
