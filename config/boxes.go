@@ -61,13 +61,20 @@ func (b *Box) validate() error {
 	return CheckSources(b.Count, b.Sources)
 }
 
+// MaxRecomCount bounds a box's count and an unmanaged request's: a box
+// shows a row or two of products, and the work of a request grows with
+// its count (docs/decisions.md, Recommendations).
+const MaxRecomCount = 100
+
 // CheckSources checks what a box and an unmanaged request share: a count
-// above 0, and at least one source, each of a known type with a limit of
-// 0 or more.
+// from 1 to MaxRecomCount, and at least one source, each of a known type
+// with a limit of 0 or more.
 func CheckSources(count int, sources []BoxSource) error {
 	switch {
 	case count <= 0:
 		return fmt.Errorf("count %d: want the number of products, more than 0", count)
+	case count > MaxRecomCount:
+		return fmt.Errorf("count %d: at most %d products", count, MaxRecomCount)
 	case len(sources) == 0:
 		return fmt.Errorf("sources: at least one is required")
 	}

@@ -476,6 +476,8 @@ func TestBoxes(t *testing.T) {
 		{"no key", box(map[string]any{"key": nil}), false},
 		{"a key with a space", box(map[string]any{"key": "top sellers"}), false},
 		{"count 0", box(map[string]any{"count": 0}), false},
+		{"count 100", box(map[string]any{"count": 100}), true},
+		{"count 101", box(map[string]any{"count": 101}), false},
 		{"no sources", box(map[string]any{"sources": []any{}}), false},
 		{"an unknown source", box(map[string]any{"sources": []any{map[string]any{"type": "NEWEST"}}}), false},
 		{"a negative limit", box(map[string]any{"sources": []any{map[string]any{"type": "TOP", "limit": -1}}}), false},

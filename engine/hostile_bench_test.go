@@ -11,15 +11,24 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/demo"
+	"github.com/aisle-search/aisle/events"
 )
 
 // hostileBench is the English demo shop of 100,000 products
-// (AISLE_BENCH_MILLION=1: 1,000,000), built once: what hostile bodies
-// are measured against.
+// (AISLE_BENCH_MILLION=1: 1,000,000) with the behaviour of 25,000
+// visitors, built once: what hostile page and recommendation bodies are
+// measured against.
 var hostileBench struct {
-	once sync.Once
-	n    int
-	eng  *Engine
+	once   sync.Once
+	n      int
+	eng    *Engine
+	bhv    *Behaviours
+	uuid   string
+	sample []string // product numbers, one in 50
 }
 
 func setupHostileBench(b *testing.B) {
@@ -29,7 +38,30 @@ func setupHostileBench(b *testing.B) {
 		if os.Getenv("AISLE_BENCH_MILLION") != "" {
 			h.n = 1000000
 		}
-		h.eng = New("", demoGeneration(b, h.n, 42, nil))
+		g := demoGeneration(b, h.n, 42, nil)
+		h.eng, h.uuid = New("", g), g.Website.UUID
+		h.bhv = NewBehaviours()
+		m := h.bhv.Model(h.uuid)
+		each := func(fn func(*catalog.Product) error) error { return demo.Each(h.n, 42, fn) }
+		if err := demo.Events(h.uuid, each, 25000, 1, func(e *events.Event) error {
+			m.Fold(e)
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		for _, w := range []behaviour.Weights{topWeights, boughtWeights, viewedWeights} {
+			m.Ranked(w, behaviour.Long, demo.EventsEnd) // computed once, as a server's first call does
+		}
+		i := 0
+		if err := each(func(p *catalog.Product) error {
+			if i%50 == 0 {
+				h.sample = append(h.sample, p.ProductNumber)
+			}
+			i++
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
 	})
 	b.Logf("%d products", h.n)
 }
@@ -108,6 +140,71 @@ func BenchmarkHostilePages(b *testing.B) {
 			for b.Loop() {
 				status = page(bodies[i%16])
 				i++
+			}
+			b.Log(trimmed(status, 200))
+		})
+	}
+}
+
+// BenchmarkHostileRecoms: recommendation calls that ask for much: 2,000
+// requests of a billion products each, one request of 1,000, ten
+// requests of 100 products (of the best sellers; of alternatives to one
+// product, bought with it, then best sellers; of the best sellers under
+// a price no product has), and one request whose context names one
+// product in 50; each decoded as the server decodes it and answered or
+// refused. ns/op is one call's CPU.
+func BenchmarkHostileRecoms(b *testing.B) {
+	setupHostileBench(b)
+	h := &hostileBench
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	call := func(requests, count int, context []string, filters map[string]any) []byte {
+		reqs := make([]map[string]any, requests)
+		for i := range reqs {
+			reqs[i] = map[string]any{"trackingKey": fmt.Sprint("r", i), "count": count, "fields": []string{"productNumber"},
+				"sources": []map[string]any{{"type": "TOP", "filters": filters}}}
+			if context != nil {
+				reqs[i]["context"] = map[string]any{"productNumbers": context}
+				reqs[i]["sources"] = []map[string]any{{"type": "ALTERNATIVES"}, {"type": "BOUGHT_TOGETHER"}, {"type": "TOP"}}
+			}
+		}
+		body, _ := json.Marshal(map[string]any{"websiteUuid": h.uuid, "requests": reqs})
+		return body
+	}
+	for _, tc := range []struct {
+		name string
+		body []byte
+	}{
+		{"2000x1e9", call(2000, 1000000000, nil, nil)},
+		{"1x1000", call(1, 1000, nil, nil)},
+		{"10x100", call(10, 100, nil, nil)},
+		{"10x100-context-1", call(10, 100, h.sample[:1], nil)},
+		{"context-all", call(1, 100, h.sample, nil)},
+		{"10x100-filtered-out", call(10, 100, nil, map[string]any{"price": "0,0.5"})},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(len(tc.body)), "body-bytes")
+			var status string
+			for b.Loop() {
+				var req RecomsRequest
+				var err error
+				var res *RecomsResult
+				if err = decodeStrict(tc.body, &req); err == nil {
+					res, err = h.eng.Recoms(context.Background(), &req, "", h.bhv, now)
+				}
+				switch {
+				case err != nil:
+					status = "refused: " + err.Error()
+				default:
+					n, failed := 0, ""
+					for _, r := range res.Responses {
+						n += len(r.Docs)
+						if !r.Success && failed == "" {
+							failed = r.Code + " " + r.Message
+						}
+					}
+					status = fmt.Sprintf("answered %d products; first failure %q", n, failed)
+				}
 			}
 			b.Log(trimmed(status, 200))
 		})

@@ -107,10 +107,17 @@ func (r *RecomResponse) fail(code, format string, args ...any) {
 	r.Success, r.Code, r.Message, r.Docs = false, code, fmt.Sprintf(format, args...), nil
 }
 
+// MaxRecomRequests bounds the requests of one recommendations call: a
+// page shows a few boxes, and each request costs the call up to
+// config.MaxRecomCount products' work (docs/decisions.md,
+// Recommendations).
+const MaxRecomRequests = 10
+
 // Recoms answers a recommendations call from the websites e serves and
 // their visitors' behaviour bhv, as of now. A call naming more than one
-// of trackingUserId, email and customerId is refused whole (Invalid); so
-// is a websiteUuid the server does not serve (NotFound), and a call that
+// of trackingUserId, email and customerId, or more than
+// MaxRecomRequests requests, is refused whole (Invalid); so is a
+// websiteUuid the server does not serve (NotFound), and a call that
 // names its visitor by email or customerId without apiKey being an API
 // key of every website it asks (or the admin key): a server-to-server
 // lookup, which a browser does by tracking id (Unauthorized). Everything
@@ -129,6 +136,9 @@ func (e *Engine) Recoms(ctx context.Context, req *RecomsRequest, apiKey string, 
 	}
 	if len(req.Requests) == 0 {
 		return nil, Invalid("requests", "is required: at least one recommendation request")
+	}
+	if len(req.Requests) > MaxRecomRequests {
+		return nil, Invalid("requests", "at most %d requests in a call, got %d", MaxRecomRequests, len(req.Requests))
 	}
 	var site *Generation
 	if req.WebsiteUUID != "" {

@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"slices"
-
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/behaviour"
@@ -20,9 +19,11 @@ var (
 // fill is the products of unmanaged request r: each source in order,
 // each up to its limit, until r.Count; none already answered in the
 // call, none of the context's, none filtered out, and (unless
-// hideAdditionalVariants is false) one per groupingKey.
+// hideAdditionalVariants is false) one per groupingKey. Each candidate
+// is checked against sets, so the work is linear in the candidates.
 func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 	ctxDocs := c.contextDocs(r.Context)
+	inContext := roaring.BitmapOf(ctxDocs...)
 	hide := r.HideAdditionalVariants == nil || *r.HideAdditionalVariants
 	groups := map[string]bool{}
 	if hide {
@@ -33,6 +34,7 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 		}
 	}
 	var out []uint32
+	taken := roaring.New() // out, as a set
 	for _, s := range r.Sources {
 		if len(out) >= r.Count {
 			break
@@ -45,9 +47,9 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 		if s.Limit > 0 {
 			want = min(want, s.Limit)
 		}
-		taken := 0
+		n := 0
 		c.candidates(s.Type, ctxDocs, func(d uint32) bool {
-			if c.used.Contains(d) || slices.Contains(ctxDocs, d) || slices.Contains(out, d) || allowed != nil && !allowed.Contains(d) {
+			if c.used.Contains(d) || inContext.Contains(d) || taken.Contains(d) || allowed != nil && !allowed.Contains(d) {
 				return true
 			}
 			if hide {
@@ -59,26 +61,29 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 				}
 			}
 			out = append(out, d)
-			taken++
-			return taken < want
+			taken.Add(d)
+			n++
+			return n < want
 		})
 	}
 	return out, nil
 }
 
 // contextDocs is the served products the context names by number or
-// by their pages' addresses (urls).
+// by their pages' addresses (urls), in order, each once.
 func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 	var out []uint32
-	for _, pn := range contextValues(ctx["productNumbers"]) {
-		if d, ok := c.g.productDoc(pn); ok && !slices.Contains(out, d) {
+	seen := roaring.New()
+	add := func(d uint32, ok bool) {
+		if ok && seen.CheckedAdd(d) {
 			out = append(out, d)
 		}
 	}
+	for _, pn := range contextValues(ctx["productNumbers"]) {
+		add(c.g.productDoc(pn))
+	}
 	for _, u := range contextValues(ctx["urls"]) {
-		if d, ok := c.g.productByURL(u); ok && !slices.Contains(out, d) {
-			out = append(out, d)
-		}
+		add(c.g.productByURL(u))
 	}
 	return out
 }

@@ -182,6 +182,11 @@ func TestRecomsErrors(t *testing.T) {
 	}{
 		{"two ids", `{` + site + `"trackingUserId":"u1","email":"a@b","requests":[{"key":"x"}]}`, KindInvalid, "at most one of trackingUserId, email and customerId"},
 		{"no requests", `{` + site + `"requests":[]}`, KindInvalid, "requests: is required"},
+		{"eleven requests", `{` + site + `"requests":[` + strings.Repeat(`{"key":"x"},`, 10) + `{"key":"x"}]}`, KindInvalid, "requests: at most 10 requests in a call, got 11"},
+		{"two thousand requests of a billion", `{` + site + `"requests":[` + strings.Repeat(`{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]},`, 1999) +
+			`{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]}]}`, KindInvalid, "requests: at most 10 requests in a call, got 2000"},
+		{"count 101", `{` + site + `"requests":[{"trackingKey":"t","count":101,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 101: at most 100 products"},
+		{"count a billion", `{` + site + `"requests":[{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 1000000000: at most 100 products"},
 		{"an unknown website", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","requests":[{"key":"x"}]}`, KindNotFound, "no website"},
 		{"unmanaged without websiteUuid", `{"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: websiteUuid is required for an unmanaged request"},
 		{"managed without websiteUuid", `{"requests":[{"key":"box"}]}`, 0, `NOT FOUND: recommendation "box" not found`},

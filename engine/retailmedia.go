@@ -242,7 +242,7 @@ func isSponsored(doc uint32, out []ranking.Hit, camps []string, rest []sponsor) 
 // the box's own products do), is not in the context and was not
 // answered before in the call.
 func (c *recomCall) sponsor(r *RecomRequest, docs []uint32) ([]uint32, []string, error) {
-	ctxDocs := c.contextDocs(r.Context)
+	inContext := roaring.BitmapOf(c.contextDocs(r.Context)...)
 	var allowed []*roaring.Bitmap
 	for _, s := range r.Sources {
 		bm, err := c.sourceFilter(s.Filters, r.Context)
@@ -254,7 +254,7 @@ func (c *recomCall) sponsor(r *RecomRequest, docs []uint32) ([]uint32, []string,
 	result := roaring.BitmapOf(docs...)
 	sps := c.g.sponsors(&adRequest{placement: config.PlaceRecoms, device: r.DeviceType, review: c.review, now: c.now, result: func() *roaring.Bitmap { return result }, total: len(docs),
 		allowed: func(d uint32) bool {
-			if c.used.Contains(d) || slices.Contains(ctxDocs, d) {
+			if c.used.Contains(d) || inContext.Contains(d) {
 				return false
 			}
 			return slices.ContainsFunc(allowed, func(bm *roaring.Bitmap) bool { return bm == nil || bm.Contains(d) })

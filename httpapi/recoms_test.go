@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/goccy/go-json"
@@ -83,6 +85,59 @@ func TestRecomsAPIKeys(t *testing.T) {
 			case status == 200 && (!res.Success || len(res.Responses) == 0 || res.Responses[0].Success && len(res.Responses[0].Products) == 0):
 				t.Errorf("%s with Authorization %q: %s, want the box's products", body, tc.auth, raw)
 			}
+		}
+	}
+}
+
+// TestRecomsBounds: through the server, a call of more requests than the
+// bound is a 400 naming requests, whatever they ask, and a request's
+// count past its bound fails that response alone with BAD_REQUEST
+// naming the count; at the bounds, every response succeeds.
+func TestRecomsBounds(t *testing.T) {
+	url := serveShop(t, shopSite(config.SearchVersion{}), hardware(), nil, Options{})
+	call := func(requests, count int) string {
+		req := `{"trackingKey":"t","count":` + fmt.Sprint(count) + `,"fields":["productNumber"],"sources":[{"type":"TOP"},{"type":"ALTERNATIVES"}],"context":{"productNumbers":["P01"]}}`
+		return `{"websiteUuid":"` + shopUUID + `","requests":[` + strings.TrimSuffix(strings.Repeat(req+",", requests), ",") + `]}`
+	}
+	type answer struct {
+		Success   bool
+		Error     struct{ Code, Field, Message string }
+		Responses []struct {
+			Success       bool
+			Code, Message string
+		}
+	}
+	post := func(body string) (int, answer) {
+		t.Helper()
+		status, _, raw := send(t, "POST", url+"/serve/recoms", "application/json", body)
+		var a answer
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatalf("%d %s: %v", status, raw, err)
+		}
+		return status, a
+	}
+	for _, n := range []int{11, 2000} {
+		if status, a := post(call(n, 1000000000)); status != 400 || a.Success || a.Error.Code != "INVALID_REQUEST" || a.Error.Field != "requests" ||
+			!strings.Contains(a.Error.Message, "at most 10 requests") {
+			t.Errorf("%d requests: %d %+v, want a 400 naming requests", n, status, a)
+		}
+	}
+	status, a := post(call(10, 1000000000))
+	if status != 200 || !a.Success || len(a.Responses) != 10 {
+		t.Fatalf("10 requests of a billion: %d %+v", status, a)
+	}
+	for i, r := range a.Responses {
+		if r.Success || r.Code != "BAD_REQUEST" || r.Message != "count 1000000000: at most 100 products" {
+			t.Errorf("response %d: %+v, want BAD_REQUEST naming the count", i, r)
+		}
+	}
+	status, a = post(call(10, 100))
+	if status != 200 || !a.Success || len(a.Responses) != 10 {
+		t.Fatalf("10 requests of 100: %d %+v", status, a)
+	}
+	for i, r := range a.Responses {
+		if !r.Success {
+			t.Errorf("response %d: %+v, want success", i, r)
 		}
 	}
 }
