@@ -66,9 +66,13 @@ func (b *Box) validate() error {
 // its count (docs/decisions.md, Recommendations).
 const MaxRecomCount = 100
 
+// MaxRecomSources bounds a box's sources and an unmanaged request's: a
+// box fills from a few, and each source may read its whole list.
+const MaxRecomSources = 10
+
 // CheckSources checks what a box and an unmanaged request share: a count
-// from 1 to MaxRecomCount, and at least one source, each of a known type
-// with a limit of 0 or more.
+// from 1 to MaxRecomCount, and 1 to MaxRecomSources sources, each of a
+// known type with a limit of 0 or more.
 func CheckSources(count int, sources []BoxSource) error {
 	switch {
 	case count <= 0:
@@ -77,6 +81,8 @@ func CheckSources(count int, sources []BoxSource) error {
 		return fmt.Errorf("count %d: at most %d products", count, MaxRecomCount)
 	case len(sources) == 0:
 		return fmt.Errorf("sources: at least one is required")
+	case len(sources) > MaxRecomSources:
+		return fmt.Errorf("sources: at most %d, got %d", MaxRecomSources, len(sources))
 	}
 	for i, s := range sources {
 		if !slices.Contains(RecomSources, s.Type) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -479,6 +480,7 @@ func TestBoxes(t *testing.T) {
 		{"count 100", box(map[string]any{"count": 100}), true},
 		{"count 101", box(map[string]any{"count": 101}), false},
 		{"no sources", box(map[string]any{"sources": []any{}}), false},
+		{"eleven sources", box(map[string]any{"sources": slices.Repeat([]any{map[string]any{"type": "TOP"}}, 11)}), false},
 		{"an unknown source", box(map[string]any{"sources": []any{map[string]any{"type": "NEWEST"}}}), false},
 		{"a negative limit", box(map[string]any{"sources": []any{map[string]any{"type": "TOP", "limit": -1}}}), false},
 		{"format xml", box(map[string]any{"format": "xml"}), false},

@@ -149,10 +149,13 @@ func BenchmarkHostilePages(b *testing.B) {
 // BenchmarkHostileRecoms: recommendation calls that ask for much: 2,000
 // requests of a billion products each, one request of 1,000, ten
 // requests of 100 products (of the best sellers; of alternatives to one
-// product, bought with it, then best sellers; of the best sellers under
-// a price no product has), and one request whose context names one
-// product in 50; each decoded as the server decodes it and answered or
-// refused. ns/op is one call's CPU.
+// product and to 50, bought with them, then best sellers; of the best
+// sellers under a price no product has), one request whose context
+// names one product in 50, one of 10 and of 1,000 sources of
+// alternatives under a price no product has, and one
+// whose filter has 100 values and one value a product in 50 (product
+// numbers as brands: no product has them); each decoded as the server
+// decodes it and answered or refused. ns/op is one call's CPU.
 func BenchmarkHostileRecoms(b *testing.B) {
 	setupHostileBench(b)
 	h := &hostileBench
@@ -170,6 +173,18 @@ func BenchmarkHostileRecoms(b *testing.B) {
 		body, _ := json.Marshal(map[string]any{"websiteUuid": h.uuid, "requests": reqs})
 		return body
 	}
+	// sources is one request of 100 products from n sources of alternatives
+	// to one product under a price none has: each computed in full, and
+	// none fills the request.
+	sources := func(n int) []byte {
+		srcs := make([]map[string]any, n)
+		for i := range srcs {
+			srcs[i] = map[string]any{"type": "ALTERNATIVES", "filters": map[string]any{"price": "0,0.5"}}
+		}
+		body, _ := json.Marshal(map[string]any{"websiteUuid": h.uuid, "requests": []map[string]any{{"trackingKey": "t", "count": 100,
+			"context": map[string]any{"productNumbers": h.sample[:1]}, "sources": srcs}}})
+		return body
+	}
 	for _, tc := range []struct {
 		name string
 		body []byte
@@ -178,7 +193,12 @@ func BenchmarkHostileRecoms(b *testing.B) {
 		{"1x1000", call(1, 1000, nil, nil)},
 		{"10x100", call(10, 100, nil, nil)},
 		{"10x100-context-1", call(10, 100, h.sample[:1], nil)},
+		{"10x100-context-50", call(10, 100, h.sample[:50], nil)},
 		{"context-all", call(1, 100, h.sample, nil)},
+		{"sources-10", sources(10)},
+		{"sources-1000", sources(1000)},
+		{"values-100", call(1, 100, nil, map[string]any{"brand": map[string]any{"$in": h.sample[:100]}})},
+		{"values-all", call(1, 100, nil, map[string]any{"brand": map[string]any{"$in": h.sample}})},
 		{"10x100-filtered-out", call(10, 100, nil, map[string]any{"price": "0,0.5"})},
 	} {
 		b.Run(tc.name, func(b *testing.B) {

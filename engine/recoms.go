@@ -113,6 +113,12 @@ func (r *RecomResponse) fail(code, format string, args ...any) {
 // Recommendations).
 const MaxRecomRequests = 10
 
+// MaxRecomContext bounds the products a request's context names
+// (productNumbers and urls together): as many as a visitor's cart keeps
+// (behaviour), since every source that reads the context reads each of
+// them (docs/decisions.md, Recommendations).
+const MaxRecomContext = 50
+
 // Recoms answers a recommendations call from the websites e serves and
 // their visitors' behaviour bhv, as of now. A call naming more than one
 // of trackingUserId, email and customerId, or more than
@@ -328,9 +334,13 @@ func (c *recomCall) check(r *RecomRequest) string {
 	if err := config.CheckSources(r.Count, r.Sources); err != nil {
 		return err.Error()
 	}
+	named := len(contextValues(r.Context["productNumbers"])) + len(contextValues(r.Context["urls"]))
+	if named > MaxRecomContext {
+		return fmt.Sprintf("context.productNumbers and context.urls: at most %d products, got %d", MaxRecomContext, named)
+	}
 	for i, s := range r.Sources {
 		switch need := sourceNeeds[s.Type]; {
-		case need == "products" && len(contextValues(r.Context["productNumbers"]))+len(contextValues(r.Context["urls"])) == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
+		case need == "products" && named == 0 && !(s.Type == SourceBoughtTogether && c.hasCart()):
 			return fmt.Sprintf("sources[%d]: %s needs context.productNumbers (or context.urls)", i, s.Type)
 		case need == "visitor" && !c.visitor.Known():
 			return fmt.Sprintf("sources[%d]: %s needs the visitor: trackingUserId (or the retail_id cookie), or an email or customerId seen on an event", i, s.Type)

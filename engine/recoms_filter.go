@@ -30,7 +30,8 @@ import (
 const contextRef = "$context."
 
 // sourceFilter is the docs a source may answer under filters, with the
-// request's context; nil when nothing restricts them.
+// request's context; nil when nothing restricts them. Its filters hold
+// at most MaxFilters values, a context list counting each of its.
 func (c *recomCall) sourceFilter(filters map[string]any, ctx map[string]any) (*roaring.Bitmap, error) {
 	var allowed *roaring.Bitmap // read only until owned
 	owned := false
@@ -49,10 +50,14 @@ func (c *recomCall) sourceFilter(filters map[string]any, ctx map[string]any) (*r
 		names = append(names, f)
 	}
 	sort.Strings(names) // errors in a stable order
+	n := 0
 	for _, field := range names {
 		op, values, err := filterCondition(field, filters[field], ctx)
 		if err != nil {
 			return nil, err
+		}
+		if n += len(values); n > MaxFilters {
+			return nil, fmt.Errorf("filters.%s: a source's filters hold at most %d values, with the context's", field, MaxFilters)
 		}
 		bm, err := c.filterDocs(field, op, values)
 		if err != nil {

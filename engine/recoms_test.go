@@ -186,6 +186,13 @@ func TestRecomsErrors(t *testing.T) {
 		{"two thousand requests of a billion", `{` + site + `"requests":[` + strings.Repeat(`{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]},`, 1999) +
 			`{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]}]}`, KindInvalid, "requests: at most 10 requests in a call, got 2000"},
 		{"count 101", `{` + site + `"requests":[{"trackingKey":"t","count":101,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 101: at most 100 products"},
+		{"eleven sources", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[` + strings.Repeat(`{"type":"TOP"},`, 10) + `{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: sources: at most 10, got 11"},
+		{"a context of 51 products", `{` + site + `"requests":[{"trackingKey":"t","count":1,"context":{"productNumbers":[` + strings.Repeat(`"A100",`, 30) + `"A100"],"urls":[` +
+			strings.Repeat(`"/a",`, 19) + `"/a"]},"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: context.productNumbers and context.urls: at most 50 products, got 51"},
+		{"a filter of 101 values", `{` + site + `"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP","filters":{"brand":{"$in":[` + strings.Repeat(`"x",`, 100) + `"y"]}}}]}]}`, 0,
+			"BAD_REQUEST: filters.brand: a source's filters hold at most 100 values"},
+		{"a context list of 101 values", `{` + site + `"requests":[{"trackingKey":"t","count":1,"context":{"brands":[` + strings.Repeat(`"x",`, 100) + `"y"]},"sources":[{"type":"TOP","filters":{"brand":"$context.brands"}}]}]}`, 0,
+			"BAD_REQUEST: filters.brand: a source's filters hold at most 100 values"},
 		{"count a billion", `{` + site + `"requests":[{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 1000000000: at most 100 products"},
 		{"an unknown website", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","requests":[{"key":"x"}]}`, KindNotFound, "no website"},
 		{"unmanaged without websiteUuid", `{"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: websiteUuid is required for an unmanaged request"},
