@@ -55,6 +55,8 @@ type Generation struct {
 	// (ranking.Impacts), built term by term in the background: all the
 	// long ones after WarmLists, else each on a search's first need.
 	impacts map[*version]*ranking.Impacts
+	// ranked are the behaviour's rankings resolved to Products' docs.
+	ranked *rankedCaches
 }
 
 type searchConfig struct {
@@ -409,6 +411,7 @@ func (g *Generation) withContent(content map[catalog.ContentKind]*index.Segment,
 // content and its boost vector), and the products an empty filter cache.
 func (g *Generation) newCaches() {
 	g.filters = &filterCache{}
+	g.ranked = &rankedCaches{}
 	g.initial = map[*version]*initialCache{}
 	g.boosts = map[*version]*boostCache{}
 	g.impacts = map[*version]*ranking.Impacts{}

@@ -109,11 +109,11 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 	}
 	switch typ {
 	case SourceTop:
-		scored(c.m.Ranked(topWeights, behaviour.Long, c.now))
+		c.g.eachRanked(rankedTop, c.m.Ranked(topWeights, behaviour.Long, c.now), yield)
 	case SourceMostBought:
-		scored(c.m.Ranked(boughtWeights, behaviour.Long, c.now))
+		c.g.eachRanked(rankedBought, c.m.Ranked(boughtWeights, behaviour.Long, c.now), yield)
 	case SourceMostViewed:
-		scored(c.m.Ranked(viewedWeights, behaviour.Long, c.now))
+		c.g.eachRanked(rankedViewed, c.m.Ranked(viewedWeights, behaviour.Long, c.now), yield)
 	case SourceRetargeted, SourceRecentlyBought:
 		v, _ := c.m.VisitorOf(c.visitor)
 		if typ == SourceRetargeted {

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/aisle-search/aisle/behaviour"
+)
+
+// TestRankedDocsAsResolvedOneByOne: a ranking read through the cache
+// yields the docs that looking each entry up yields, in order, across
+// chunks, numbers the catalog lacks left out, whether read whole, in
+// part and then further, or by several requests at once; a recomputed
+// ranking (a new slice) is resolved anew.
+func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
+	_, eng, _, _ := liveShop(t)
+	g := current(t, eng)
+	var known []string
+	for d := range uint32(g.Products.Len()) {
+		known = append(known, g.Products.Key(d))
+	}
+	ranking := func(seed int) []behaviour.Scored {
+		var s []behaviour.Scored
+		for i := range 3*rankedChunk + 7 {
+			pn := fmt.Sprintf("GONE-%d-%d", seed, i)
+			if i%500 == seed%500 {
+				pn = known[(i/500+seed)%len(known)]
+			}
+			s = append(s, behaviour.Scored{ProductNumber: pn, Score: float64(-i)})
+		}
+		return s
+	}
+	oracle := func(s []behaviour.Scored, n int) []uint32 {
+		var out []uint32
+		for _, x := range s {
+			if d, ok := g.productDoc(x.ProductNumber); ok && len(out) < n {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	read := func(s []behaviour.Scored, n int) []uint32 {
+		var out []uint32
+		g.eachRanked(rankedTop, s, func(d uint32) bool { out = append(out, d); return len(out) < n })
+		return out
+	}
+	s := ranking(3)
+	if got, want := read(s, 2), oracle(s, 2); !slices.Equal(got, want) {
+		t.Errorf("the first 2: %v, want %v", got, want)
+	}
+	for _, n := range []int{1, 3, 5, 1 << 30} {
+		if got, want := read(s, n), oracle(s, n); !slices.Equal(got, want) {
+			t.Errorf("%d read on: %v, want %v", n, got, want)
+		}
+	}
+	if upto := g.ranked[rankedTop].Load().upto; upto != len(s) {
+		t.Errorf("resolved %d of %d entries after reading them all", upto, len(s))
+	}
+	s2 := ranking(4)
+	if got, want := read(s2, 1<<30), oracle(s2, 1<<30); !slices.Equal(got, want) || slices.Equal(got, oracle(s, 1<<30)) {
+		t.Errorf("a recomputed ranking: %v, want %v", got, want)
+	}
+	s3 := ranking(5)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if got, want := read(s3, 1<<30), oracle(s3, 1<<30); !slices.Equal(got, want) {
+				t.Errorf("read beside others: %v, want %v", got, want)
+			}
+		})
+	}
+	wg.Wait()
+}
