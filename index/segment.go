@@ -392,13 +392,37 @@ func (f *NumericField) Has() *roaring.Bitmap { return f.has }
 // values; read only.
 func (f *NumericField) Sorted() ([]uint32, []float64) { return f.perm, f.sortedVals }
 
-// Range adds to dst every doc whose value lies in [min, max].
+// Range adds to dst every doc whose value lies in [min, max]. A range of
+// more than half the docs with a value is made as those docs less the
+// two ranges outside it, so its cost is bounded by half the column's
+// buckets, not by the range.
 func (f *NumericField) Range(min, max float64, dst *roaring.Bitmap) {
 	lo := sort.SearchFloat64s(f.sortedVals, min)
 	hi := sort.Search(len(f.sortedVals), func(i int) bool { return f.sortedVals[i] > max })
 	if lo >= hi {
 		return
 	}
+	if 2*(hi-lo) <= len(f.sortedVals) {
+		f.rangeAt(lo, hi, min, max, dst)
+		return
+	}
+	out := roaring.New()
+	if lo > 0 {
+		below := math.Nextafter(min, math.Inf(-1))
+		f.rangeAt(0, lo, math.Inf(-1), below, out)
+	}
+	if hi < len(f.sortedVals) {
+		above := math.Nextafter(max, math.Inf(1))
+		f.rangeAt(hi, len(f.sortedVals), above, math.Inf(1), out)
+	}
+	in := f.has.Clone()
+	in.AndNot(out)
+	dst.Or(in)
+}
+
+// rangeAt adds to dst the docs at positions [lo, hi) of the sorted
+// column, whose values are those in [min, max].
+func (f *NumericField) rangeAt(lo, hi int, min, max float64, dst *roaring.Bitmap) {
 	bs := f.bucketSize
 	firstFull := (lo + bs - 1) / bs
 	lastFull := hi / bs // exclusive
