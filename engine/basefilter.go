@@ -29,9 +29,9 @@ import (
 type baseFilter struct {
 	any  bool         // kids: any of them, else all
 	kids []baseFilter // a group's, two or more; nil for a condition
-	// strs are a condition's filter strings, all of one field: any of
-	// them.
-	strs []string
+	// strs are a condition's filter strings, all of field: any of them.
+	strs  []string
+	field string
 	key  string // the filter in a canonical form, for caching
 }
 
@@ -165,16 +165,27 @@ func parseFilterObject(obj map[string]any, fields map[string]config.IndexedField
 
 // group is a group of kids, any or all of them, as the fewest nodes: a
 // group of all that allow all, or of any where one does, allows all; a
-// kid that allows all is left out of a group of all; a group of one is
-// that one.
+// kid that allows all is left out of a group of all; conditions of one
+// field in a group of any are one condition (so their ranges merge, and
+// a hundred of them cost what one does); a group of one is that one.
 func group(anyOf bool, kids []baseFilter) baseFilter {
 	out := baseFilter{any: anyOf}
 	for _, k := range kids {
 		switch {
-		case !k.allowsAll():
-			out.kids = append(out.kids, k)
-		case anyOf:
+		case anyOf && k.allowsAll():
 			return baseFilter{}
+		case k.allowsAll():
+		case anyOf && k.strs != nil:
+			i := slices.IndexFunc(out.kids, func(o baseFilter) bool { return o.strs != nil && o.field == k.field })
+			if i < 0 {
+				out.kids = append(out.kids, k)
+				continue
+			}
+			c := &out.kids[i]
+			c.strs = append(slices.Clip(c.strs), k.strs...)
+			c.key = strings.Join(c.strs, "\x00")
+		default:
+			out.kids = append(out.kids, k)
 		}
 	}
 	switch len(out.kids) {
@@ -255,7 +266,7 @@ func parseCondition(field string, v any, fields map[string]config.IndexedField, 
 	if *values += len(vals); *values > MaxFilters {
 		return baseFilter{}, Invalid(path, "a base filter holds at most %d values", MaxFilters)
 	}
-	out := baseFilter{}
+	out := baseFilter{field: field}
 	typeOf := func(name string) (config.FieldType, bool) { return f.Type, name == field }
 	for _, val := range vals {
 		s := field + ":" + val

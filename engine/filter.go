@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,8 +144,8 @@ func (ff *fieldFilter) restrict(set *roaring.Bitmap, n int) {
 	if ff.bm == nil && ff.ranges != nil && set.GetCardinality() < uint64(n/lazyRangeShare) {
 		var checks [4]index.RangeCheck
 		cs := checks[:0]
-		for _, f := range ff.filters {
-			cs = append(cs, ff.ranges.Check(f.Min, f.Max))
+		for _, r := range ff.intervals() {
+			cs = append(cs, ff.ranges.Check(r[0], r[1]))
 		}
 		keep := roaring.New()
 		var buf, out [256]uint32
@@ -176,12 +178,34 @@ func (ff *fieldFilter) bitmap() *roaring.Bitmap {
 	if ff.bm == nil {
 		ff.bm = roaring.New()
 		if ff.ranges != nil {
-			for _, f := range ff.filters {
-				ff.ranges.Range(f.Min, f.Max, ff.bm)
+			for _, r := range ff.intervals() {
+				ff.ranges.Range(r[0], r[1], ff.bm)
 			}
 		}
 	}
 	return ff.bm
+}
+
+// intervals are the field's ranges with those that overlap merged, in
+// ascending order: however many ranges a request names, together they
+// read each of the column's values at most once.
+func (ff *fieldFilter) intervals() [][2]float64 {
+	var out [][2]float64
+	for _, f := range ff.filters {
+		if f.IsRange && f.Min <= f.Max {
+			out = append(out, [2]float64{f.Min, f.Max})
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	merged := out[:0]
+	for _, r := range out {
+		if k := len(merged) - 1; k >= 0 && r[0] <= merged[k][1] {
+			merged[k][1] = max(merged[k][1], r[1])
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
 }
 
 // compileFilters parses filter strings and groups them by field.

@@ -307,3 +307,30 @@ func TestCompileSortingErrors(t *testing.T) {
 		t.Errorf("no sorting: %v, %v", got, err)
 	}
 }
+
+// TestRangesMerge: a field's overlapping ranges are one interval, and a
+// group of any holding conditions of one field is one condition, so
+// ninety-nine ranges cost what their union does; the products allowed are
+// those any of the ranges allows.
+func TestRangesMerge(t *testing.T) {
+	ff := fieldFilter{filters: []Filter{
+		{IsRange: true, Min: 5, Max: 9}, {IsRange: true, Min: 1, Max: 3}, {IsRange: true, Min: 2, Max: 4},
+		{IsRange: true, Min: 9, Max: 12}, {IsRange: true, Min: 20, Max: 20}, {IsRange: true, Min: 8, Max: 7},
+	}}
+	if got := fmt.Sprint(ff.intervals()); got != "[[1 4] [5 12] [20 20]]" {
+		t.Errorf("intervals %s, want [[1 4] [5 12] [20 20]]", got)
+	}
+	fields := map[string]config.IndexedField{"price": {Name: "price", Type: config.TypeNumber}, "brand": {Name: "brand", Type: config.TypeKeyword}}
+	var or []any
+	for k := range 98 {
+		or = append(or, map[string]any{"price": map[string]any{"$gte": float64(k)}})
+	}
+	or = append(or, map[string]any{"brand": "Acme"}, map[string]any{"price": 3.0})
+	f, err := parseBaseFilter(map[string]any{"$or": or}, fields, "params.filters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.any || len(f.kids) != 2 || len(f.kids[0].strs) != 99 || f.kids[0].field != "price" || f.kids[1].field != "brand" {
+		t.Errorf("the group: any %v, %d kids, the first of %d strings on %q", f.any, len(f.kids), len(f.kids[0].strs), f.kids[0].field)
+	}
+}
