@@ -7,11 +7,15 @@ import (
 	"github.com/goccy/go-json"
 )
 
-// Limits of a batch: POST /serve/collect takes up to MaxBatch events in
-// a body of up to MaxBatchBytes.
+// Limits of a batch: POST /serve/collect takes up to MaxBatch events,
+// naming up to MaxBatchProducts product numbers together (a cart or an
+// order names up to MaxProducts alone), in a body of up to
+// MaxBatchBytes: a batch's work is bounded by a few milliseconds, not by
+// 500 orders of 1,000 products.
 const (
-	MaxBatch      = 500
-	MaxBatchBytes = 1 << 20
+	MaxBatch         = 500
+	MaxBatchProducts = 10000
+	MaxBatchBytes    = 1 << 20
 )
 
 // batch is a batch body: {"events": [event, …]}.
@@ -35,12 +39,16 @@ func DecodeBatch(data []byte) ([]Event, error) {
 		return nil, invalid("events", "%d events: at most %d in one batch", len(b.Events), MaxBatch)
 	}
 	out := make([]Event, len(b.Events))
+	products := 0
 	for i, raw := range b.Events {
 		e, err := Decode(raw)
 		if err != nil {
 			return nil, inBatch(i, err)
 		}
 		out[i] = e
+		if products += len(e.ProductNumbers) + len(e.Lines); products > MaxBatchProducts {
+			return nil, invalid("events", "name more than %d product numbers together (carts' and orders'): send fewer events a batch", MaxBatchProducts)
+		}
 	}
 	return out, nil
 }

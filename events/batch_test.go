@@ -12,6 +12,10 @@ import (
 func TestDecodeBatch(t *testing.T) {
 	view := `{"kind":"view","websiteUuid":"w","productNumber":"P1"}`
 	many := `{"events":[` + strings.Repeat(view+",", MaxBatch) + view + `]}`
+	order := func(n int) string {
+		return `{"kind":"purchase","websiteUuid":"w","orderNumber":"o","productNumbers":["` + strings.Repeat(`P1","`, n-1) + `P1"]}`
+	}
+	orders := func(n, each int) string { return `{"events":[` + strings.Repeat(order(each)+",", n-1) + order(each) + `]}` }
 	for _, tc := range []struct {
 		body string
 		n    int
@@ -21,6 +25,9 @@ func TestDecodeBatch(t *testing.T) {
 		{`{"events":[]}`, 0, "events: is required: a list of 1 to 500 events"},
 		{`{}`, 0, "events: is required"},
 		{many, 0, "events: 501 events: at most 500 in one batch"},
+		{orders(10, 1000), 10, ""},
+		{orders(11, 1000), 0, "events: name more than 10000 product numbers together"},
+		{orders(500, 21), 0, "events: name more than 10000 product numbers together"},
 		{`{"events":[` + view + `],"user":"u"}`, 0, `user: unknown member "user"`},
 		{`{"events":[` + view + `,{"kind":"view","websiteUuid":"w","sku":"P1"}]}`, 0, `events.1.sku: unknown member "sku"`},
 		{`{"events":[{"websiteUuid":"w","productNumber":"P1"}]}`, 0, "events.0.kind: is required"},
