@@ -32,7 +32,7 @@ type baseFilter struct {
 	// strs are a condition's filter strings, all of field: any of them.
 	strs  []string
 	field string
-	key  string // the filter in a canonical form, for caching
+	key   string // the filter in a canonical form, for caching
 }
 
 // The bounds of a base filter against abuse: no shop's listing comes

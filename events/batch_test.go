@@ -15,7 +15,9 @@ func TestDecodeBatch(t *testing.T) {
 	order := func(n int) string {
 		return `{"kind":"purchase","websiteUuid":"w","orderNumber":"o","productNumbers":["` + strings.Repeat(`P1","`, n-1) + `P1"]}`
 	}
-	orders := func(n, each int) string { return `{"events":[` + strings.Repeat(order(each)+",", n-1) + order(each) + `]}` }
+	orders := func(n, each int) string {
+		return `{"events":[` + strings.Repeat(order(each)+",", n-1) + order(each) + `]}`
+	}
 	for _, tc := range []struct {
 		body string
 		n    int
