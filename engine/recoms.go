@@ -250,6 +250,9 @@ type recomCall struct {
 	used    *roaring.Bitmap // products already answered in this call
 	inStock *roaring.Bitmap // the products in stock, once a source asked; read only
 	doc     []byte          // a stored doc, reused
+	// alts are the alternatives of each context the call asked for, by
+	// its docs (alternatives).
+	alts map[string][]uint32
 }
 
 // unmanaged answers unmanaged request r into out.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 
@@ -29,6 +30,9 @@ const (
 	// altCandidateWords: the products sharing one of the context's
 	// rarest title words are candidates; common words only score.
 	altCandidateWords = 3
+	// altMaxContext: alternatives are to the context's first ten
+	// products (a cart can hold fifty), so a request's cost is bounded.
+	altMaxContext = 10
 )
 
 // scored is a candidate and its similarity.
@@ -49,11 +53,36 @@ type contextProduct struct {
 	Hierarchies [][]string `json:"hierarchies"`
 }
 
-// alternatives yields the products most like the context products,
-// best first (ties by popularity, then index order): the co-viewed
-// ones, and those of the context's categories or sharing its title
-// words, scored by co-views, title words, category, brand and price.
+// alternatives yields the products most like the context products (the
+// first altMaxContext), best first (ties by popularity, then index
+// order): the co-viewed ones, and those of the context's categories or
+// sharing its title words, scored by co-views, title words, category,
+// brand and price. The requests of one call asking for the alternatives
+// of one context share them.
 func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
+	ctxDocs = ctxDocs[:min(len(ctxDocs), altMaxContext)]
+	var kb []byte
+	for _, d := range ctxDocs {
+		kb = binary.AppendUvarint(kb, uint64(d))
+	}
+	key := string(kb)
+	docs, ok := c.alts[key]
+	if !ok {
+		c.alternativesOf(ctxDocs, func(d uint32) bool { docs = append(docs, d); return true })
+		if c.alts == nil {
+			c.alts = map[string][]uint32{}
+		}
+		c.alts[key] = docs
+	}
+	for _, d := range docs {
+		if !yield(d) {
+			return
+		}
+	}
+}
+
+// alternativesOf is alternatives computed.
+func (c *recomCall) alternativesOf(ctxDocs []uint32, yield func(uint32) bool) {
 	seg := c.g.Products
 	var ctx []contextProduct
 	for _, d := range ctxDocs {

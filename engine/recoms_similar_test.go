@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,5 +54,48 @@ func TestAlternativesByContent(t *testing.T) {
 	}
 	if got, want := ask(), "hose twin rival dear saw plain"; got != want {
 		t.Errorf("after two visitors viewed it with the hose: %q, want %q", got, want)
+	}
+}
+
+// TestAlternativesContextBounded: alternatives are to the context's
+// first altMaxContext products, and the requests of one call that ask
+// for one context's alternatives share them: the same products as one
+// request alone, less those the earlier ones took.
+func TestAlternativesContextBounded(t *testing.T) {
+	var products []catalog.Product
+	for i := range 40 {
+		products = append(products, catalog.Product{ProductNumber: fmt.Sprintf("P%02d", i), Title: fmt.Sprintf("Widget %c%c", 'a'+i%7, 'a'+i%5),
+			Brand: fmt.Sprintf("B%d", i%4), Price: float64(10 + i), InStock: true, Hierarchies: [][]string{{"Things", fmt.Sprintf("Kind %d", i%6)}}})
+	}
+	eng := New("", boostShop(t, nil, products))
+	bhv := NewBehaviours()
+	ask := func(n, count int, context []string) []string {
+		t.Helper()
+		ctx := `"` + strings.Join(context, `","`) + `"`
+		req := `{"trackingKey":"t","count":` + fmt.Sprint(count) + `,"context":{"productNumbers":[` + ctx + `]},"sources":[{"type":"ALTERNATIVES"}]}`
+		got, err := recoms(t, eng, bhv, boostNow, `{"websiteUuid":"`+shopUUID+`","requests":[`+strings.TrimSuffix(strings.Repeat(req+",", n), ",")+`]}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	var ctx []string
+	for i := range 25 {
+		ctx = append(ctx, fmt.Sprintf("P%02d", i))
+	}
+	// The context's own products are never answered: all 25 left out.
+	var want []string
+	for _, pn := range strings.Fields(ask(1, 40, ctx[:10])[0]) {
+		if !slices.Contains(ctx, pn) {
+			want = append(want, pn)
+		}
+	}
+	if got := strings.Fields(ask(1, 40, ctx)[0]); !slices.Equal(got, want) || len(got) == 0 {
+		t.Errorf("alternatives to 25: %q, to the first 10 less the other 15: %q", got, want)
+	}
+	one := strings.Fields(strings.Join(ask(1, 5, ctx[:1]), " "))
+	three := ask(3, 5, ctx[:1])
+	if len(three) != 3 || three[0] != strings.Join(one, " ") || strings.Contains(three[1], one[0]) {
+		t.Errorf("three requests of one context: %q; one alone %q", three, one)
 	}
 }
