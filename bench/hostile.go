@@ -52,16 +52,28 @@ func HostileBodies(uuid, key, pageKey, boxKey, pn string) []Hostile {
 	page("1,000 values", `{"brand":{"$in":[`+rep(`"x"`, ",", 1000)+`]}}`, 12)
 	page("1,000 products with facets", `{}`, 1000)
 	page("a billion products", `{}`, 1000000000)
+	var ranges []string
+	for k := range 99 {
+		ranges = append(ranges, fmt.Sprintf(`{"price":{"$gte":%d}}`, k))
+	}
+	page("99 open price ranges", `{"$or":[`+strings.Join(ranges, ",")+`]}`, 12)
 	recoms := func(name, requests string) {
 		add("recoms: "+name, "/serve/recoms", "application/json", `{`+site+`,"requests":[`+requests+`]}`)
 	}
 	recoms("2,000 requests of a billion", rep(`{"trackingKey":"t","count":1000000000,"sources":[{"type":"TOP"},{"type":"ALTERNATIVES"}],"context":{"productNumbers":["`+pn+`"]}}`, ",", 2000))
 	recoms("a billion alternatives of 1,000", `{"trackingKey":"t","count":1000000000,"sources":[{"type":"ALTERNATIVES"},{"type":"BOUGHT_TOGETHER"}],"context":{"productNumbers":[`+numbers+`]}}`)
 	recoms("the box 2,000 times", rep(`{"key":"`+boxKey+`"}`, ",", 2000))
+	recoms("10 requests of TOP under a price none has", rep(`{"trackingKey":"t","count":100,"sources":[{"type":"TOP","filters":{"price":"0,0.5"}}]}`, ",", 10))
+	ctx50 := `"` + rep(pn, `","`, 50) + `"`
+	recoms("10 requests of alternatives to 50", rep(`{"trackingKey":"t","count":100,"sources":[{"type":"ALTERNATIVES"},{"type":"BOUGHT_TOGETHER"}],"context":{"productNumbers":[`+ctx50+`]}}`, ",", 10))
 	collect := func(name, path, body string) { add("collect: "+name, path, "text/plain", body) }
 	collect("a cart of 1,000", "/serve/collect/cart", `{`+site+`,"trackingUserId":"h","productNumbers":[`+numbers+`]}`)
 	collect("200 unknown 250-byte numbers", "/serve/collect/cart", `{`+site+`,"trackingUserId":"h","productNumbers":[`+unknown+`]}`)
-	collect("a batch of 500 orders of 100", "/serve/collect", `{"events":[`+rep(`{"kind":"purchase",`+site+`,"trackingUserId":"h","orderNumber":"o","productNumbers":["`+rep(pn, `","`, 100)+`"]}`, ",", 500)+`]}`)
+	orders := func(n int) string {
+		return `{"events":[` + rep(`{"kind":"purchase",`+site+`,"trackingUserId":"h","orderNumber":"o","productNumbers":["`+rep(pn, `","`, 100)+`"]}`, ",", n) + `]}`
+	}
+	collect("a batch of 500 orders of 100", "/serve/collect", orders(500))
+	collect("a batch of 100 orders of 100", "/serve/collect", orders(100))
 	return out
 }
 
