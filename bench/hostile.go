@@ -73,7 +73,7 @@ func HostileBodies(uuid, key, pageKey, boxKey, pn string) []Hostile {
 		return `{"events":[` + rep(`{"kind":"purchase",`+site+`,"trackingUserId":"h","orderNumber":"o","productNumbers":["`+rep(pn, `","`, 100)+`"]}`, ",", n) + `]}`
 	}
 	collect("a batch of 500 orders of 100", "/serve/collect", orders(500))
-	collect("a batch of 100 orders of 100", "/serve/collect", orders(100))
+	collect("a batch of 50 orders of 100", "/serve/collect", orders(50))
 	return out
 }
 

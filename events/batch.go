@@ -14,8 +14,8 @@ import (
 // 500 orders of 1,000 products.
 const (
 	MaxBatch         = 500
-	MaxBatchProducts = 10000
-	MaxBatchBytes    = 1 << 20
+	MaxBatchProducts = 5000
+	MaxBatchBytes    = 512 << 10
 )
 
 // batch is a batch body: {"events": [event, …]}.
