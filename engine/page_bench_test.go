@@ -58,7 +58,7 @@ func BenchmarkPage(b *testing.B) {
 			for b.Loop() {
 				start, count, first, url := 24*(i%5), 24, true, "https://shop.example/garden"
 				req := &PageRequest{URL: &url, FirstLoad: &first, Format: format, Params: &PageParams{Filters: params[i%len(params)]},
-					Products: &PageProducts{PageSettings: PageSettings{Start: &start, Count: &count}, Filters: filters[i%len(filters)]}}
+					Products: &PageProducts{ContentSettings: ContentSettings{PageSettings: PageSettings{Start: &start, Count: &count}, Filters: filters[i%len(filters)]}}}
 				t0 := time.Now()
 				if err := req.Validate(); err != nil {
 					b.Fatal(err)

@@ -48,9 +48,7 @@ func (f *BaseFilters) UnmarshalJSON(b []byte) error {
 
 // PageProducts asks for a page's products.
 type PageProducts struct {
-	PageSettings
-	Fields  []string `json:"fields"`
-	Filters []string `json:"filters"`
+	ContentSettings
 	Sorting []string `json:"sorting"`
 }
 
@@ -69,7 +67,7 @@ func (r *PageRequest) Validate() error {
 	case r.Products.Start == nil:
 		return Invalid("products.start", "is required")
 	}
-	if _, _, err := r.Products.window("products"); err != nil {
+	if err := r.Products.check("products"); err != nil {
 		return err
 	}
 	switch r.Format {
@@ -81,9 +79,6 @@ func (r *PageRequest) Validate() error {
 	case "", "DESKTOP", "MOBILE":
 	default:
 		return Invalid("deviceType", "must be DESKTOP or MOBILE, got %q", r.DeviceType)
-	}
-	if len(r.Products.Filters) > MaxFilters {
-		return Invalid("products.filters", "at most %d filters", MaxFilters)
 	}
 	return nil
 }

@@ -333,6 +333,8 @@ func (c *recomCall) check(r *RecomRequest) string {
 		return fmt.Sprintf("format %q: an unmanaged request answers json (html needs a managed box's template)", r.Format)
 	case r.DeviceType != "" && r.DeviceType != "DESKTOP" && r.DeviceType != "MOBILE":
 		return fmt.Sprintf("deviceType %q: want DESKTOP or MOBILE", r.DeviceType)
+	case len(r.Fields) > MaxFields:
+		return fmt.Sprintf("fields: at most %d field names", MaxFields)
 	}
 	if err := config.CheckSources(r.Count, r.Sources); err != nil {
 		return err.Error()

@@ -44,8 +44,24 @@ const (
 	MaxCount   = 1000
 	MaxWindow  = 100_000 // start + count
 	MaxFilters = 100
+	MaxFields  = 100 // names in a field list
 	MaxQuery   = 512 // bytes
 )
+
+// check checks the settings' window, field list and filters; field is
+// their member's name.
+func (c *ContentSettings) check(field string) error {
+	if _, _, err := c.window(field); err != nil {
+		return err
+	}
+	if len(c.Fields) > MaxFields {
+		return Invalid(field+".fields", "at most %d field names", MaxFields)
+	}
+	if len(c.Filters) > MaxFilters {
+		return Invalid(field+".filters", "at most %d filters", MaxFilters)
+	}
+	return nil
+}
 
 func (p *PageSettings) window(field string) (start, count int, err error) {
 	if p.Count == nil {
@@ -91,11 +107,8 @@ func (r *SearchRequest) Validate() error {
 		return Invalid("deviceType", "must be DESKTOP or MOBILE, got %q", r.DeviceType)
 	}
 	if p := r.Products; p != nil {
-		if _, _, err := p.window("products"); err != nil {
+		if err := p.check("products"); err != nil {
 			return err
-		}
-		if len(p.Filters) > MaxFilters {
-			return Invalid("products.filters", "at most %d filters", MaxFilters)
 		}
 	}
 	for _, c := range []struct {
@@ -105,7 +118,7 @@ func (r *SearchRequest) Validate() error {
 		if c.s == nil {
 			continue
 		}
-		if _, _, err := c.s.window(c.name); err != nil {
+		if err := c.s.check(c.name); err != nil {
 			return err
 		}
 	}
