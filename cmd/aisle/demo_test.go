@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-json"
 )
@@ -19,7 +20,12 @@ var demoBannerRE = regexp.MustCompile(`Aisle demo is up on http://(\S+), serving
 func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "demo")
 	s := startCLI(t, "demo", "--products", "240", "--addr", "127.0.0.1:0", "--admin-key", "k", "--data", data)
+	// The banner follows the log's "listening" line, which startCLI waits for.
 	m := demoBannerRE.FindStringSubmatch(s.stdout.String())
+	for deadline := time.Now().Add(10 * time.Second); m == nil && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		m = demoBannerRE.FindStringSubmatch(s.stdout.String())
+	}
 	if m == nil || m[1] != s.addr || m[2] != "240" {
 		t.Fatalf("banner for %s:\n%s", s.addr, s.stdout.String())
 	}

@@ -17,13 +17,13 @@ import (
 // was not.
 func TestPushSaysWhatWasApplied(t *testing.T) {
 	var calls atomic.Int32
-	fail := "drop"
+	var refuse atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) < 2 {
 			fmt.Fprint(w, `{"success":true,"added":1000,"updated":0}`)
 			return
 		}
-		if fail == "refuse" {
+		if refuse.Load() {
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprint(w, `{"success":false,"error":{"code":"STORAGE_UNAVAILABLE","message":"the disk refused the write"}}`)
 			return
@@ -45,7 +45,7 @@ func TestPushSaysWhatWasApplied(t *testing.T) {
 		{"drop", "the 1000 products before them were applied, and these may have been"},
 		{"refuse", "the 1000 products before them were applied, these were not"},
 	} {
-		fail = tc.fail
+		refuse.Store(tc.fail == "refuse")
 		calls.Store(0)
 		_, err := runCLI("import", "--url", srv.URL, "--admin-key", "k", "--website", shopSite, "--quiet", feed)
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
