@@ -88,12 +88,18 @@ type HostileResult struct {
 }
 
 // RunHostile sends each body rounds times, one at a time, to the server
-// at url (process pid) and measures the server process's CPU time per
-// request (user and system, from /proc) and the answer's wall time.
+// at url (process pid), once the server is idle, and measures the server
+// process's CPU time per request (user and system, from /proc) and the
+// answer's wall time.
 func RunHostile(ctx context.Context, url string, pid int, bodies []Hostile, rounds int) ([]HostileResult, error) {
 	client := &http.Client{Timeout: time.Minute}
 	out := make([]HostileResult, 0, len(bodies))
 	for _, h := range bodies {
+		// The server's background work (the lists it warms after a
+		// start, a save) would count as the body's.
+		if err := settleCPU(pid, 60*time.Second); err != nil {
+			return nil, err
+		}
 		r := HostileResult{Name: h.Name, Bytes: len(h.Body)}
 		var walls []time.Duration
 		cpu0, err := processCPU(pid)
@@ -127,6 +133,27 @@ func RunHostile(ctx context.Context, url string, pid int, bodies []Hostile, roun
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// settleCPU waits, up to within, until process pid uses under 2% of a
+// core over a fifth of a second (no clock tick of 10 ms).
+func settleCPU(pid int, within time.Duration) error {
+	const window = 200 * time.Millisecond
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); {
+		a, err := processCPU(pid)
+		if err != nil {
+			return err
+		}
+		time.Sleep(window)
+		b, err := processCPU(pid)
+		if err != nil {
+			return err
+		}
+		if b-a < window/50 {
+			return nil
+		}
+	}
+	return nil
 }
 
 // processCPU is the user and system CPU time process pid has used
