@@ -395,6 +395,9 @@ func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64, sam
 		// A column write: the impact lists and term weights built, or
 		// being built, hold for the new products as for the old.
 		maps.Copy(n.impacts, g.impacts)
+		if g.ranked != nil {
+			n.ranked = g.ranked // the same docs under the same numbers
+		}
 	}
 	return &n
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/store"
 )
 
 // TestRankedDocsAsResolvedOneByOne: a ranking read through the cache
@@ -72,4 +74,27 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRankedDocsKeptAcrossColumnWrites: a price write keeps the docs and
+// their numbers, so the rankings resolved stay; a new product or a
+// delete makes docs anew, and so a new cache.
+func TestRankedDocsKeptAcrossColumnWrites(t *testing.T) {
+	_, eng, live, _ := liveShop(t)
+	before := current(t, eng).ranked
+	patch := [][]byte{[]byte(`{"productNumber":"A100","price":77}`)}
+	if _, _, err := live.PatchProducts(shopUUID, patch, func(i int) string { return "row" }, false); err != nil {
+		t.Fatal(err)
+	}
+	if current(t, eng).ranked != before {
+		t.Error("a price write made a new ranked cache")
+	}
+	b := store.Batch{}
+	b.PutProduct(&catalog.Product{ProductNumber: "NEW-1", Title: "New thing"})
+	if _, err := live.Apply(shopUUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	if current(t, eng).ranked == before {
+		t.Error("a new product kept the ranked cache")
+	}
 }
