@@ -12,6 +12,10 @@ import (
 type Scored struct {
 	ProductNumber string
 	Score         float64
+	// ID is the model's id of the product: one number keeps one id for
+	// the model's life, so a caller may cache what it derives from a
+	// number by ID. Meaningful only in a Scored the model answered.
+	ID uint32
 }
 
 // Popular is the n products with the highest count of kind k in window
@@ -91,7 +95,7 @@ func (m *Model) rank(weights Weights, w Window, now time.Time) ([]Scored, int) {
 			}
 		}
 		if v > 0 {
-			out = append(out, Scored{m.numbers.number(uint32(id)), v})
+			out = append(out, Scored{m.numbers.number(uint32(id)), v, uint32(id)})
 		}
 	}
 	events := m.events
@@ -177,7 +181,7 @@ func (m *Model) neighbours(pns []string, viewed bool) []Scored {
 	slices.SortFunc(out, better)
 	scored := make([]Scored, 0, min(MaxNeighbours, len(out)))
 	for _, c := range out[:min(MaxNeighbours, len(out))] {
-		scored = append(scored, Scored{m.numbers.number(c.id), c.score})
+		scored = append(scored, Scored{m.numbers.number(c.id), c.score, c.id})
 	}
 	return scored
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,8 +50,13 @@ func setupHostileBench(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
-		for _, w := range []behaviour.Weights{topWeights, boughtWeights, viewedWeights} {
-			m.Ranked(w, behaviour.Long, demo.EventsEnd) // computed once, as a server's first call does
+		for kind, w := range []behaviour.Weights{topWeights, boughtWeights, viewedWeights} {
+			// Computed once, as a server's first call does, and resolved to
+			// the generation's docs, as its first deep read does (one
+			// lookup a product a generation: BenchmarkHostileRanked).
+			s := m.Ranked(w, behaviour.Long, demo.EventsEnd)
+			budget := maxRankedReads
+			g.eachRanked(kind, m, s, nil, &budget, func(uint32) bool { return true })
 		}
 		i := 0
 		if err := each(func(p *catalog.Product) error {
@@ -237,4 +243,41 @@ func trimmed(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// BenchmarkHostileRanked: reading the best sellers to their end, as a
+// source that a filter empties does, once the behaviour recomputed them
+// (a new ranking every second while events come: "recomputed") and on a
+// generation no deep read resolved yet, as after a product write
+// ("first-in-generation"). ns/op is one read's CPU.
+func BenchmarkHostileRanked(b *testing.B) {
+	setupHostileBench(b)
+	h := &hostileBench
+	g, _ := h.eng.Website(h.uuid)
+	m := h.bhv.Model(h.uuid)
+	top := m.Ranked(topWeights, behaviour.Long, demo.EventsEnd)
+	all := func(uint32) bool { return true }
+	b.Run("recomputed", func(b *testing.B) {
+		b.ReportAllocs()
+		b.ReportMetric(float64(len(top)), "entries")
+		for b.Loop() {
+			b.StopTimer()
+			s := slices.Clone(top)
+			b.StartTimer()
+			budget := len(s)
+			g.eachRanked(rankedTop, m, s, nil, &budget, all)
+		}
+	})
+	b.Run("first-in-generation", func(b *testing.B) {
+		b.ReportAllocs()
+		b.ReportMetric(float64(len(top)), "entries")
+		for b.Loop() {
+			b.StopTimer()
+			n := *g
+			n.ranked = &rankedCaches{}
+			b.StartTimer()
+			budget := len(top)
+			n.eachRanked(rankedTop, m, top, nil, &budget, all)
+		}
+	})
 }

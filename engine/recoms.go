@@ -162,12 +162,13 @@ func (e *Engine) Recoms(ctx context.Context, req *RecomsRequest, apiKey string, 
 	defer cancel()
 	res := &RecomsResult{Responses: make([]RecomResponse, len(req.Requests))}
 	calls := map[*Generation]*recomCall{} // the call's state per website
+	rankedReads := maxRankedReads         // the call's, across its websites
 	callFor := func(g *Generation) *recomCall {
 		c := calls[g]
 		if c == nil {
 			m := bhv.Model(g.Website.UUID)
 			c = &recomCall{ctx: ctx, g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, emailHash, customerHash),
-				review: req.IncludeRetailMediaInReview}
+				review: req.IncludeRetailMediaInReview, rankedReads: &rankedReads}
 			calls[g] = c
 		}
 		return c
@@ -253,6 +254,9 @@ type recomCall struct {
 	// alts are the alternatives of each context the call asked for, by
 	// its docs (alternatives).
 	alts map[string][]uint32
+	// rankedReads is how many more ranking entries the call may read
+	// (maxRankedReads), shared by the call's websites.
+	rankedReads *int
 }
 
 // unmanaged answers unmanaged request r into out.

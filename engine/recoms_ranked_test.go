@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/store"
@@ -15,7 +17,8 @@ import (
 // yields the docs that looking each entry up yields, in order, across
 // chunks, numbers the catalog lacks left out, whether read whole, in
 // part and then further, or by several requests at once; a recomputed
-// ranking (a new slice) is resolved anew.
+// ranking (a new slice) is resolved anew, and another model's ids are
+// not taken for the first one's.
 func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 	_, eng, _, _ := liveShop(t)
 	g := current(t, eng)
@@ -23,14 +26,21 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 	for d := range uint32(g.Products.Len()) {
 		known = append(known, g.Products.Key(d))
 	}
+	ids := map[string]uint32{} // as a model gives them: one a number
+	var model *behaviour.Model
 	ranking := func(seed int) []behaviour.Scored {
 		var s []behaviour.Scored
 		for i := range 3*rankedChunk + 7 {
-			pn := fmt.Sprintf("GONE-%d-%d", seed, i)
+			pn := fmt.Sprintf("GONE-%d-%d", seed%2, i)
 			if i%500 == seed%500 {
 				pn = known[(i/500+seed)%len(known)]
 			}
-			s = append(s, behaviour.Scored{ProductNumber: pn, Score: float64(-i)})
+			id, ok := ids[pn]
+			if !ok {
+				id = uint32(len(ids))
+				ids[pn] = id
+			}
+			s = append(s, behaviour.Scored{ProductNumber: pn, Score: float64(-i), ID: id})
 		}
 		return s
 	}
@@ -45,7 +55,8 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 	}
 	read := func(s []behaviour.Scored, n int) []uint32 {
 		var out []uint32
-		g.eachRanked(rankedTop, s, func(d uint32) bool { out = append(out, d); return len(out) < n })
+		budget := len(s)
+		g.eachRanked(rankedTop, model, s, nil, &budget, func(d uint32) bool { out = append(out, d); return len(out) < n })
 		return out
 	}
 	s := ranking(3)
@@ -57,7 +68,7 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 			t.Errorf("%d read on: %v, want %v", n, got, want)
 		}
 	}
-	if upto := g.ranked[rankedTop].Load().upto; upto != len(s) {
+	if upto := g.ranked.lists[rankedTop].Load().upto; upto != len(s) {
 		t.Errorf("resolved %d of %d entries after reading them all", upto, len(s))
 	}
 	s2 := ranking(4)
@@ -74,6 +85,54 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	model, ids = behaviour.New(), map[string]uint32{"unused": 0}
+	s4 := ranking(7)
+	if got, want := read(s4, 1<<30), oracle(s4, 1<<30); !slices.Equal(got, want) {
+		t.Errorf("another model's ranking: %v, want %v", got, want)
+	}
+
+	// Filtered: the allowed docs in rank order, whether the ranking was
+	// read before or not; none when no ranked doc is allowed.
+	for _, s := range [][]behaviour.Scored{s4, ranking(9)} {
+		want := oracle(s, 1<<30)
+		allowed := roaring.BitmapOf(want[len(want)/2:]...)
+		allowed.Add(uint32(g.Products.Len() - 1)) // perhaps unranked
+		var got []uint32
+		budget := 0 // a filtered ranking reads no entry
+		g.eachRanked(rankedTop, model, s, allowed, &budget, func(d uint32) bool { got = append(got, d); return true })
+		var wantAllowed []uint32
+		for _, d := range want {
+			if allowed.Contains(d) {
+				wantAllowed = append(wantAllowed, d)
+			}
+		}
+		if !slices.Equal(got, wantAllowed) {
+			t.Errorf("filtered: %v, want %v", got, wantAllowed)
+		}
+	}
+	budget := maxRankedReads
+	g.eachRanked(rankedTop, model, s4, roaring.New(), &budget, func(uint32) bool { t.Error("an empty filter yielded"); return true })
+}
+
+// TestRankedReadsBudgeted: a ranking read stops after the budget's
+// entries, and takes them from it.
+func TestRankedReadsBudgeted(t *testing.T) {
+	_, eng, _, _ := liveShop(t)
+	g := current(t, eng)
+	var s []behaviour.Scored
+	for d := range uint32(g.Products.Len()) {
+		s = append(s, behaviour.Scored{ProductNumber: g.Products.Key(d), ID: d})
+	}
+	budget := 3
+	n := 0
+	g.eachRanked(rankedTop, nil, s, nil, &budget, func(uint32) bool { n++; return true })
+	if n != 3 || budget != 0 {
+		t.Errorf("read %d entries, budget left %d; want 3 and 0", n, budget)
+	}
+	g.eachRanked(rankedTop, nil, s, nil, &budget, func(uint32) bool { n++; return true })
+	if n != 3 {
+		t.Errorf("read %d entries past the budget", n-3)
+	}
 }
 
 // TestRankedDocsKeptAcrossColumnWrites: a price write keeps the docs and

@@ -48,7 +48,7 @@ func (c *recomCall) fill(r *RecomRequest) ([]uint32, error) {
 			want = min(want, s.Limit)
 		}
 		n := 0
-		c.candidates(s.Type, ctxDocs, func(d uint32) bool {
+		c.candidates(s.Type, ctxDocs, allowed, func(d uint32) bool {
 			if c.used.Contains(d) || inContext.Contains(d) || taken.Contains(d) || allowed != nil && !allowed.Contains(d) {
 				return true
 			}
@@ -89,8 +89,10 @@ func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 }
 
 // candidates calls yield with source typ's products, best first, until
-// yield returns false or they run out.
-func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) bool) {
+// yield returns false or they run out; allowed (when not nil) is the
+// source's filter, which the rankings use to skip (yield still checks
+// it).
+func (c *recomCall) candidates(typ string, ctxDocs []uint32, allowed *roaring.Bitmap, yield func(uint32) bool) {
 	byNumber := func(pns []string) bool {
 		for _, pn := range pns {
 			if d, ok := c.g.productDoc(pn); ok && !yield(d) {
@@ -109,11 +111,11 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, yield func(uint32) 
 	}
 	switch typ {
 	case SourceTop:
-		c.g.eachRanked(rankedTop, c.m.Ranked(topWeights, behaviour.Long, c.now), yield)
+		c.g.eachRanked(rankedTop, c.m, c.m.Ranked(topWeights, behaviour.Long, c.now), allowed, c.rankedReads, yield)
 	case SourceMostBought:
-		c.g.eachRanked(rankedBought, c.m.Ranked(boughtWeights, behaviour.Long, c.now), yield)
+		c.g.eachRanked(rankedBought, c.m, c.m.Ranked(boughtWeights, behaviour.Long, c.now), allowed, c.rankedReads, yield)
 	case SourceMostViewed:
-		c.g.eachRanked(rankedViewed, c.m.Ranked(viewedWeights, behaviour.Long, c.now), yield)
+		c.g.eachRanked(rankedViewed, c.m, c.m.Ranked(viewedWeights, behaviour.Long, c.now), allowed, c.rankedReads, yield)
 	case SourceRetargeted, SourceRecentlyBought:
 		v, _ := c.m.VisitorOf(c.visitor)
 		if typ == SourceRetargeted {
