@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 
 	"github.com/goccy/go-json"
@@ -13,7 +12,6 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
-	"github.com/aisle-search/aisle/store"
 )
 
 // The admin API: writes while serving, authorised by the admin key
@@ -142,12 +140,12 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 		s.writeError(ctx, engine.Invalid("config", "%v; nothing changed", err))
 		return
 	}
-	a, err := live.SetConfig(f)
+	w, err := live.ReplaceConfig(f)
 	if err != nil {
 		s.writeError(ctx, err)
 		return
 	}
-	body, _ := json.Marshal(writeResult{Success: true, Seq: a.Seq})
+	body, _ := json.Marshal(writeResult{Success: true, Seq: w.Seq})
 	ctx.SetContentType("application/json")
 	ctx.SetBody(body)
 }
@@ -161,13 +159,11 @@ type adminSite struct {
 
 // products serves .../products and .../products/{productNumber}.
 func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
-	var a store.Applied
-	var notFound []string
-	var rejected []engine.RowError
+	var w engine.Written
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
-		a, rejected, err = s.putProducts(ctx)
+		w, err = s.putProducts(ctx)
 	case !hasID && ctx.IsDelete():
 		var req bulkDelete
 		var b []byte
@@ -175,20 +171,14 @@ func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (wr
 			err = decode(b, &req)
 		}
 		if err == nil {
-			if len(req.ProductNumbers) == 0 {
-				err = engine.Invalid("productNumbers", "list at least one product number")
-			} else {
-				a, notFound, err = s.live.DeleteProducts(s.uuid, req.ProductNumbers)
-			}
+			w, err = s.live.RemoveProducts(s.uuid, req.ProductNumbers)
 		}
 	case hasID && ctx.IsDelete():
-		a, err = s.live.DeleteProduct(s.uuid, id)
+		w, err = s.live.RemoveProduct(s.uuid, id)
 	default:
 		err = methodNotAllowed(ctx, hasID)
 	}
-	res := writeResult{Seq: a.Seq, Added: a.Added, Updated: a.Updated, Deleted: a.Deleted, NotFound: notFound}
-	res.reject(rejected)
-	return res, err
+	return newWriteResult(w), err
 }
 
 // content serves .../content and .../content/{kind}/{id}: content
@@ -196,18 +186,17 @@ func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (wr
 // JSON array, each naming its kind, upserted by kind and id; allowErrors
 // as for products.
 func (s adminSite) content(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
-	var a store.Applied
-	var rejected []engine.RowError
+	var w engine.Written
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
-		a, rejected, err = s.putContent(ctx)
+		w, err = s.putContent(ctx)
 	case hasID && ctx.IsDelete():
 		kind, itemID, ok := strings.Cut(id, "/")
 		if !ok || itemID == "" || strings.Contains(itemID, "/") {
 			return writeResult{}, engine.NotFound("", "no endpoint %s: delete a content item at .../content/{kind}/{id}", ctx.Path())
 		}
-		a, err = s.live.DeleteContent(s.uuid, catalog.ContentKind(kind), itemID)
+		w, err = s.live.RemoveContent(s.uuid, catalog.ContentKind(kind), itemID)
 	default:
 		allow := "POST"
 		if hasID {
@@ -216,9 +205,7 @@ func (s adminSite) content(ctx *fasthttp.RequestCtx, id string, hasID bool) (wri
 		ctx.Response.Header.Set("Allow", allow+", OPTIONS")
 		err = &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + allow}
 	}
-	res := writeResult{Seq: a.Seq, Added: a.ContentAdded, Updated: a.ContentUpdated, Deleted: a.ContentDeleted}
-	res.reject(rejected)
-	return res, err
+	return newWriteResult(w), err
 }
 
 // methodNotAllowed is the products routes' 405.
@@ -231,153 +218,70 @@ func methodNotAllowed(ctx *fasthttp.RequestCtx, hasID bool) error {
 	return &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use " + strings.TrimSuffix(allow, ", OPTIONS")}
 }
 
-// reject counts the rows an allowErrors batch left out and names the
-// first maxRowErrors.
-func (r *writeResult) reject(rejected []engine.RowError) {
-	r.Rejected = len(rejected)
-	for _, e := range rejected[:min(len(rejected), maxRowErrors)] {
+// newWriteResult is the answer to write w: its counts, and the first
+// maxRowErrors of the rows an allowErrors batch left out.
+func newWriteResult(w engine.Written) writeResult {
+	r := writeResult{Seq: w.Seq, Added: w.Added, Updated: w.Updated, Deleted: w.Deleted, NotFound: w.NotFound, Rejected: len(w.Rejected)}
+	for _, e := range w.Rejected[:min(len(w.Rejected), maxRowErrors)] {
 		r.Errors = append(r.Errors, rowError{e.Row, e.Message})
 	}
+	return r
 }
 
-// putContent reads the body's content items into one entry: whole, or
+// putContent applies the body's content items as one entry: whole, or
 // with ?allowErrors=true the valid items, listing the others.
-func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
+func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (engine.Written, error) {
 	format, err := bodyFormat(ctx, false)
 	if err != nil {
-		return store.Applied{}, nil, err
+		return engine.Written{}, err
 	}
 	args := ctx.QueryArgs()
-	if args.GetBool("partial") {
-		return store.Applied{}, nil, engine.Invalid("partial", "partial updates take products only; send content items whole")
-	}
-	raw, err := s.readAll(ctx)
-	if err != nil {
-		return store.Applied{}, nil, err
-	}
-	rows, labels, err := splitRows(raw, format, "content")
-	if err != nil {
-		return store.Applied{}, nil, err
-	}
-	var b store.Batch
-	rejected, err := addRows(rows, labels, "content", args.GetBool("allowErrors"), func(raw []byte) error {
-		c, err := catalog.DecodeContent(raw)
-		if err != nil {
-			return err
-		}
-		return b.PutContent(c)
-	})
-	if err != nil {
-		return store.Applied{}, nil, err
-	}
-	a, err := s.live.Apply(s.uuid, &b)
-	return a, rejected, err
+	return s.write(ctx, engine.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}, s.live.PutContent)
 }
 
-// addRows passes each row to add: with allowErrors the rows add refuses
-// are listed and the rest kept; without, the first refusal is the
-// request's error (field names the body's member) and nothing is applied.
-func addRows(rows [][]byte, labels []string, field string, allowErrors bool, add func(raw []byte) error) ([]engine.RowError, error) {
-	var rejected []engine.RowError
-	for i, raw := range rows {
-		if err := add(raw); err != nil {
-			if !allowErrors {
-				return nil, engine.Invalid(field, "%s: %v; nothing was applied", labels[i], err)
-			}
-			rejected = append(rejected, engine.RowError{Row: labels[i], Message: err.Error()})
-		}
-	}
-	return rejected, nil
-}
-
-// putProducts reads the body's products into one batch and applies it:
-// whole, or with ?allowErrors=true the valid rows, listing the others.
-func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (store.Applied, []engine.RowError, error) {
+// putProducts applies the body's products as one entry: whole, or with
+// ?allowErrors=true the valid rows, listing the others; ?partial=true
+// changes the members each row names.
+func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (engine.Written, error) {
 	format, err := bodyFormat(ctx, true)
 	if err != nil {
-		return store.Applied{}, nil, err
+		return engine.Written{}, err
 	}
 	args := ctx.QueryArgs()
-	partial, allowErrors := args.GetBool("partial"), args.GetBool("allowErrors")
-	var mapping *catalog.CSVMapping
+	b := engine.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}
 	if format == catalog.FormatCSV {
-		if mapping, err = csvMapping(args.Peek("mapping"), partial); err != nil {
-			return store.Applied{}, nil, err
+		if b.Mapping, err = csvMapping(args.Peek("mapping"), b.Partial); err != nil {
+			return engine.Written{}, err
 		}
 	}
-	if partial || allowErrors {
-		raw, err := s.readAll(ctx)
-		if err != nil {
-			return store.Applied{}, nil, err
-		}
-		var rows [][]byte
-		var labels []string
-		var cellErrs []engine.RowError // CSV cells that do not convert
-		if format == catalog.FormatCSV {
-			rows, labels, cellErrs, err = csvRows(raw, mapping, partial, allowErrors)
-		} else {
-			rows, labels, err = splitRows(raw, format, "products")
-		}
-		if err != nil {
-			return store.Applied{}, nil, err
-		}
-		if len(rows) == 0 { // every CSV row refused: nothing to apply
-			a, err := s.live.Apply(s.uuid, &store.Batch{})
-			return a, cellErrs, err
-		}
-		if partial {
-			a, rejected, err := s.live.PatchProducts(s.uuid, rows, func(i int) string { return labels[i] }, allowErrors)
-			return a, append(cellErrs, rejected...), err
-		}
-		// allowErrors: the rows one by one (the import's reader stops at
-		// the first bad row).
-		var b store.Batch
-		rejected, err := addRows(rows, labels, "products", allowErrors, func(raw []byte) error {
-			p, err := catalog.DecodeProduct(raw)
-			if err == nil {
-				err = p.Check()
-			}
-			if err != nil {
-				return err
-			}
-			return b.PutProduct(p)
-		})
-		if err != nil {
-			return store.Applied{}, nil, err
-		}
-		a, err := s.live.Apply(s.uuid, &b)
-		return a, append(cellErrs, rejected...), err
-	}
-	cr, err := bodyReader(ctx, s.limit)
-	if err != nil {
-		return store.Applied{}, nil, err
-	}
-	var b store.Batch
-	n := 0
-	err = catalog.Read(cr, catalog.ReadOptions{Format: format, Mapping: mapping, Name: "body"}, catalog.Checked(func(p *catalog.Product) error {
-		n++
-		return b.PutProduct(p)
-	}))
-	if err = cr.check(err); err != nil {
-		if engine.AsError(err).Kind == engine.KindTooLarge {
-			return store.Applied{}, nil, err
-		}
-		return store.Applied{}, nil, engine.Invalid("products", "%v; nothing was applied", err)
-	}
-	if n == 0 {
-		return store.Applied{}, nil, engine.Invalid("products", "the body holds no products")
-	}
-	a, err := s.live.Apply(s.uuid, &b)
-	return a, nil, err
+	return s.write(ctx, b, s.live.PutProducts)
 }
 
-// readAll reads the whole body of a write, at most s.limit bytes.
-func (s adminSite) readAll(ctx *fasthttp.RequestCtx) ([]byte, error) {
-	cr, err := bodyReader(ctx, s.limit)
-	if err != nil {
-		return nil, err
+// write streams the request's body, at most s.limit bytes, into put as
+// b's Data, opened on put's first read, so what put refuses before
+// reading is answered first. Reading past the limit fails with the 413,
+// a broken stream with its 400 (cappedReader).
+func (s adminSite) write(ctx *fasthttp.RequestCtx, b engine.Body, put func(string, engine.Body) (engine.Written, error)) (engine.Written, error) {
+	b.Data = &lazyBody{ctx: ctx, limit: s.limit}
+	return put(s.uuid, b)
+}
+
+// lazyBody is bodyReader's, made on the first Read.
+type lazyBody struct {
+	ctx   *fasthttp.RequestCtx
+	limit int
+	cr    *cappedReader
+}
+
+func (lb *lazyBody) Read(p []byte) (int, error) {
+	if lb.cr == nil {
+		cr, err := bodyReader(lb.ctx, lb.limit)
+		if err != nil {
+			return 0, err
+		}
+		lb.cr = cr
 	}
-	return cr.readAll()
+	return lb.cr.Read(p)
 }
 
 // bodyFormat is the admin body's format from its content type; csv says
@@ -421,58 +325,6 @@ func csvMapping(arg []byte, partial bool) (*catalog.CSVMapping, error) {
 		return nil, engine.Invalid("mapping", "%v", err)
 	}
 	return m, nil
-}
-
-// csvRows is a CSV body's records as JSON objects of the members they
-// set (catalog.CSVObjects), labelled by line. A cell that does not
-// convert refuses the batch, or with allowErrors leaves its row out and
-// is listed.
-func csvRows(body []byte, m *catalog.CSVMapping, partial, allowErrors bool) (rows [][]byte, labels []string, cellErrs []engine.RowError, err error) {
-	err = catalog.CSVObjects(bytes.NewReader(body), "body", m, partial, func(label string, obj []byte, rowErr error) error {
-		if rowErr != nil {
-			if !allowErrors {
-				return fmt.Errorf("%s: %w", label, rowErr)
-			}
-			cellErrs = append(cellErrs, engine.RowError{Row: label, Message: rowErr.Error()})
-			return nil
-		}
-		rows, labels = append(rows, obj), append(labels, label)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, nil, engine.Invalid("products", "%v; nothing was applied", err)
-	}
-	if len(rows) == 0 && len(cellErrs) == 0 {
-		return nil, nil, nil, engine.Invalid("products", "the body holds no products")
-	}
-	return rows, labels, cellErrs, nil
-}
-
-// splitRows cuts a body into its objects, each labelled as the import
-// labels rows: "body:LINE" for JSON Lines, "body: product N" in an array
-// (field, "products" or "content", names the body in errors).
-func splitRows(body []byte, format catalog.Format, field string) (rows [][]byte, labels []string, err error) {
-	if format == catalog.FormatJSON {
-		var objects []json.RawMessage
-		if err := json.Unmarshal(body, &objects); err != nil {
-			return nil, nil, engine.Invalid(field, "body: expected a JSON array of objects: %v", err)
-		}
-		for i, o := range objects {
-			rows = append(rows, o)
-			labels = append(labels, fmt.Sprintf("body: product %d", i+1))
-		}
-	} else {
-		for i, line := range bytes.Split(body, []byte("\n")) {
-			if len(bytes.TrimSpace(line)) > 0 {
-				rows = append(rows, line)
-				labels = append(labels, fmt.Sprintf("body:%d", i+1))
-			}
-		}
-	}
-	if len(rows) == 0 {
-		return nil, nil, engine.Invalid(field, "the body holds no %s", field)
-	}
-	return rows, labels, nil
 }
 
 // campaignOut is a retail media campaign and its counts, as

@@ -43,16 +43,14 @@ func body(ctx *fasthttp.RequestCtx, limit int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// cappedReader reads a body stream and fails past limit bytes, noting
-// that it did, so a parser's wrapped error can be told from a 413, and
-// noting the stream's own failure (a malformed chunk), which check
-// answers as bodyStreamError does.
+// cappedReader reads a body stream and fails past limit bytes with the
+// 413 (tooLarge), and on the stream's own failure (a malformed chunk)
+// with bodyStreamError's answer, so the write reading it tells both from
+// its rows' errors.
 type cappedReader struct {
-	r        io.Reader
-	left     int64
-	limit    int
-	exceeded bool
-	broken   error
+	r     io.Reader
+	left  int64
+	limit int
 }
 
 // bodyReader streams the request's body, at most limit bytes. A
@@ -75,7 +73,6 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		if n, _ := io.ReadFull(c.r, one[:]); n == 0 {
 			return 0, io.EOF
 		}
-		c.exceeded = true
 		return 0, tooLarge(c.limit)
 	}
 	if int64(len(p)) > c.left {
@@ -84,27 +81,9 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
 	if err != nil && err != io.EOF {
-		c.broken = err
+		return n, bodyStreamError(err, c.limit)
 	}
 	return n, err
-}
-
-// check turns err into the 413 when the body was too long, and into
-// bodyStreamError's answer when the stream failed.
-func (c *cappedReader) check(err error) error {
-	switch {
-	case c.exceeded:
-		return tooLarge(c.limit)
-	case c.broken != nil:
-		return bodyStreamError(c.broken, c.limit)
-	}
-	return err
-}
-
-// readAll reads the whole capped body.
-func (c *cappedReader) readAll() ([]byte, error) {
-	b, err := io.ReadAll(c)
-	return b, c.check(err)
 }
 
 // maxDrain bounds what drainBody reads and discards of a refused body.
