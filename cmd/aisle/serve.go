@@ -15,7 +15,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -206,49 +205,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		log.Info("visitors' events replayed", "events", n, "snapshots", loaded, "took", time.Since(start).Round(time.Millisecond),
 			"memory", fmt.Sprintf("%.1f MB", float64(bhv.Bytes())/1e6))
 	}
-	var snapshots sync.WaitGroup
-	snapshot := func(why string) {
-		start := time.Now()
-		saved, err := bhv.Snapshot(st)
-		if err != nil {
-			log.Warn("behaviour snapshot failed: the next start folds the events again", "err", err)
-			return
-		}
-		if saved > 0 {
-			log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond),
-				"memory", fmt.Sprintf("%.1f MB", float64(bhv.Bytes())/1e6))
-		}
-		// The snapshots saved cover the log's old events: they go.
-		start = time.Now()
-		if removed, err := bhv.Compact(st, start); err != nil {
-			log.Warn("event log compaction failed: the entries stay until the next snapshot", "err", err)
-		} else if removed > 0 {
-			log.Info("event log compacted", "entries", removed, "took", time.Since(start).Round(time.Millisecond))
-		}
-	}
-	// After the collector closes (defers run last first): every event
-	// answered is in the snapshot, and the next start folds none.
-	stopSnapshots := make(chan struct{})
-	defer func() {
-		close(stopSnapshots)
-		snapshots.Wait()
-		snapshot("shutting down")
-	}()
-	if n >= snapshotAfterReplay { // so a crash does not fold them all again
-		snapshots.Go(func() { snapshot(fmt.Sprintf("%d events folded at start", n)) })
-	}
-	snapshots.Go(func() { // and now and then, so a crash folds again only what came since
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stopSnapshots:
-				return
-			case <-tick.C:
-				snapshot("periodic")
-			}
-		}
-	})
+	// Closed after the collector (defers run last first): every event
+	// answered is in the last snapshot, and the next start folds none.
+	snapshots := engine.StartSnapshots(st, bhv, engine.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
+	defer snapshots.Close()
 	eng.UseBehaviours(bhv)
 	collector := engine.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
