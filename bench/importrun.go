@@ -18,6 +18,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -62,7 +63,7 @@ func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progres
 		return fail(fmt.Errorf("import %s: store the configuration: %w", s.Name, err))
 	}
 	start := time.Now()
-	g, stats, err := engine.Import(st, s.Website, analysis.English, func(fn func(*catalog.Product) error) error {
+	g, stats, err := live.Import(st, s.Website, analysis.English, func(fn func(*catalog.Product) error) error {
 		return s.Products(func(p *catalog.Product) error {
 			if err := ctx.Err(); err != nil {
 				return err

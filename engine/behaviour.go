@@ -73,6 +73,14 @@ func (b *Behaviours) Model(uuid string) *behaviour.Model {
 	return m
 }
 
+// Forget drops website uuid's model (a website no longer served): its
+// next event starts an empty one. What the log holds of it stays.
+func (b *Behaviours) Forget(uuid string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.models, uuid)
+}
+
 // Bytes is the room every website's model takes (behaviour.Size.Bytes),
 // about the heap the behaviour holds.
 func (b *Behaviours) Bytes() int {
@@ -85,8 +93,8 @@ func (b *Behaviours) Bytes() int {
 	return n
 }
 
-// fold adds e to its website's model.
-func (b *Behaviours) fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
+// Fold adds e to its website's model.
+func (b *Behaviours) Fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
 
 // foldInto adds e to m. With a catalog (UseCatalog) that serves e's
 // website, e counts only for the products it holds (inCatalog), so a
@@ -126,7 +134,7 @@ func (g *Generation) inCatalog(e *events.Event) *events.Event {
 	case events.View:
 		pn := ""
 		if e.ProductNumber != "" {
-			pn, _ = g.productKey(e.ProductNumber)
+			pn, _ = g.StoredNumber(e.ProductNumber)
 		}
 		if pn == "" && e.URL != "" {
 			if d, ok := g.productByURL(e.URL); ok {
@@ -143,7 +151,7 @@ func (g *Generation) inCatalog(e *events.Event) *events.Event {
 		pns := e.Products()
 		var kept []string // nil while every number is the catalog's, as given
 		for i, pn := range pns {
-			key, ok := g.productKey(pn)
+			key, ok := g.StoredNumber(pn)
 			if kept == nil && (!ok || key != pn) {
 				kept = append(make([]string, 0, len(pns)), pns[:i]...)
 			}

@@ -292,7 +292,7 @@ func TestBoostRebuiltInTheBackground(t *testing.T) {
 	// A write's generation (the same doc ids) starts from the vector
 	// before, to rebuild, so no search builds one on its time.
 	v := g.search["b"].live
-	n := g.withProducts(g.Products, g.Seq+1, g.ProductSeq+1, true)
+	n := g.WithProducts(g.Products, g.Seq+1, g.ProductSeq+1, true)
 	if seeded := n.boosts[v].cur.Load(); seeded == nil || !seeded.seeded || len(seeded.vec) == 0 {
 		t.Fatalf("the write's generation starts with %+v, want the vector before, seeded", seeded)
 	}
@@ -300,7 +300,7 @@ func TestBoostRebuiltInTheBackground(t *testing.T) {
 		t.Errorf("the write's generation: %s, want the popular order carried over", got)
 	}
 	// A compaction's (doc ids renumbered) starts afresh: built at once.
-	c := g.withProducts(g.Products, g.Seq+1, g.ProductSeq+1, false)
+	c := g.WithProducts(g.Products, g.Seq+1, g.ProductSeq+1, false)
 	if c.boosts[v].cur.Load() != nil {
 		t.Error("a compaction's generation carried a vector over")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/testshop"
 )
 
 // demoGeneration is n demo products (demo.Each with seed), each passed
@@ -36,14 +37,7 @@ func demoGeneration(t testing.TB, n int, seed uint64, edit func(*catalog.Product
 
 // sliceSource feeds a product slice to a build.
 func sliceSource(products []catalog.Product) func(fn func(*catalog.Product) error) error {
-	return func(fn func(*catalog.Product) error) error {
-		for i := range products {
-			if err := fn(&products[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	return testshop.Source(products)
 }
 
 func TestParallelBuildMatchesSerial(t *testing.T) {
@@ -58,7 +52,7 @@ func TestParallelBuildMatchesSerial(t *testing.T) {
 	b := index.NewBuilder(an)
 	var d index.Doc
 	for i := range products {
-		if err := productDoc(&products[i], w.IndexedFields, nil, &d); err != nil {
+		if err := ProductDoc(&products[i], w.IndexedFields, nil, &d); err != nil {
 			t.Fatal(err)
 		}
 		if err := b.Add(&d); err != nil {

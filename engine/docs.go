@@ -11,10 +11,10 @@ import (
 	"github.com/aisle-search/aisle/index"
 )
 
-// productDoc extracts what the index needs from a product under the
+// ProductDoc extracts what the index needs from a product under the
 // website's indexed fields. stored is p's JSON when the caller has it
 // already (it is encoded otherwise).
-func productDoc(p *catalog.Product, fields []config.IndexedField, stored []byte, d *index.Doc) error {
+func ProductDoc(p *catalog.Product, fields []config.IndexedField, stored []byte, d *index.Doc) error {
 	fresh := stored == nil
 	if fresh {
 		var err error
@@ -195,9 +195,9 @@ func productStrings(p *catalog.Product, name string) []string {
 	return nil
 }
 
-// contentDoc indexes a category, brand, site page or blog post. Its
+// ContentDoc indexes a category, brand, site page or blog post. Its
 // hierarchy is filterable as "hierarchy".
-func contentDoc(c *catalog.Content, d *index.Doc) error {
+func ContentDoc(c *catalog.Content, d *index.Doc) error {
 	stored, err := json.Marshal(contentOut{c.Title, c.Description, c.URL, c.Keywords, c.Hierarchy, c.ImgURL, c.ExtraData})
 	if err != nil {
 		return err

@@ -53,11 +53,11 @@ func TestProductDocExtraction(t *testing.T) {
 	var out strings.Builder
 	for i := range expect.Some(t, "products", products) {
 		p := &products[i]
-		if err := productDoc(p, w.IndexedFields, nil, &reused); err != nil {
+		if err := ProductDoc(p, w.IndexedFields, nil, &reused); err != nil {
 			t.Fatal(err)
 		}
 		var fresh index.Doc
-		if err := productDoc(p, w.IndexedFields, nil, &fresh); err != nil {
+		if err := ProductDoc(p, w.IndexedFields, nil, &fresh); err != nil {
 			t.Fatal(err)
 		}
 		if a, b := dumpDoc(&reused), dumpDoc(&fresh); a != b {
@@ -82,7 +82,7 @@ func TestProductDocKeepsGivenJSON(t *testing.T) {
 	p := shopProducts()[6]
 	raw := []byte(`{"productNumber":"C300","title":"Oak Table","price":350}`)
 	var d index.Doc
-	if err := productDoc(&p, nil, raw, &d); err != nil {
+	if err := ProductDoc(&p, nil, raw, &d); err != nil {
 		t.Fatal(err)
 	}
 	if &d.Stored[0] != &raw[0] || len(d.Stored) != len(raw) || d.KeepStored {
@@ -118,7 +118,7 @@ func TestProductFieldValues(t *testing.T) {
 		{Name: "extraData.h", Type: config.TypeKeyword}, {Name: "description", Type: config.TypeKeyword},
 	}
 	var d index.Doc
-	if err := productDoc(p, fields, nil, &d); err != nil {
+	if err := ProductDoc(p, fields, nil, &d); err != nil {
 		t.Fatal(err)
 	}
 	got := dumpDoc(&d)
@@ -192,7 +192,7 @@ func TestContentDocExtraction(t *testing.T) {
 	content := shopContent()
 	for i := range expect.Some(t, "content", content) {
 		c := &content[i]
-		if err := contentDoc(c, &d); err != nil {
+		if err := ContentDoc(c, &d); err != nil {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&out, "== %s %s\nstored %s\n%s", c.Kind, c.ID, d.Stored, dumpDoc(&d))

@@ -129,14 +129,14 @@ func (e *Engine) Authorize(g *Generation, key string) error {
 	if key == "" {
 		return Unauthorized("this website requires an API key: send Authorization: Bearer <key>")
 	}
-	return e.authorizeKey(g, key)
+	return e.AuthorizeKey(g, key)
 }
 
-// authorizeKey checks that key is one of the website's API keys or the
+// AuthorizeKey checks that key is one of the website's API keys or the
 // admin key, whether or not the website requires one: the server-to-
 // server calls (a visitor looked up by email or customer id, an event
 // that may move a link) need it.
-func (e *Engine) authorizeKey(g *Generation, key string) error {
+func (e *Engine) AuthorizeKey(g *Generation, key string) error {
 	if key == "" {
 		return Unauthorized("this call needs the website's API key: send Authorization: Bearer <key>")
 	}

@@ -32,9 +32,9 @@ type Generation struct {
 	Products   *index.Segment
 	Content    map[catalog.ContentKind]*index.Segment
 	an         *analysis.Analyzer
-	// unsaved: the product index is newer than the saved one (Open
-	// replayed the log onto it); Live queues it for saving.
-	unsaved bool
+	// Unsaved: the product index is newer than the saved one (the write
+	// side replayed the log onto it and has yet to save it).
+	Unsaved bool
 	fields  map[string]config.IndexedField
 	search  map[string]*searchConfig // compiled from Website alone: shared by generations of one configuration
 	boxes   map[string]*box          // the managed recommendation boxes, compiled likewise
@@ -118,6 +118,28 @@ func IndexProducts(w *config.Website, an *analysis.Analyzer, products func(fn fu
 		return index.NewBuilder(an).Build(), nil
 	}
 	return indexFeed(w, an, decodedFeed(products), progress)
+}
+
+// IndexKeeping is IndexProducts that also gives keep every product's
+// number and JSON in feed order, to keep unchanged (an import's bulk
+// write into the store), so each product is encoded once. It returns
+// once the feed is read; build lays the segment out, which the caller
+// may do beside committing what keep was given. With an nil nothing is
+// indexed and the products only pass to keep. A repeated product number
+// stops the indexing (build is nil) but not keep: the store's last write
+// wins, and the caller rebuilds from it.
+func IndexKeeping(w *config.Website, an *analysis.Analyzer, products func(fn func(*catalog.Product) error) error, progress Progress, keep func(key string, stored []byte) error) (build func() *index.Segment, err error) {
+	pl := pipeline{w: w, progress: progress, keep: keep}
+	if an != nil {
+		pl.b = index.NewBuilder(an)
+	}
+	if err := pl.run(decodedFeed(products)); err != nil {
+		return nil, err
+	}
+	if pl.b == nil {
+		return nil, nil
+	}
+	return pl.b.Build, nil
 }
 
 // RawProducts yields products in the JSON a catalog.Product marshals to,
@@ -205,7 +227,7 @@ func (pl *pipeline) run(feed feed) error {
 							break
 						}
 					}
-					if err := productDoc(p, pl.w.IndexedFields, stored, &bt.docs[i]); err != nil {
+					if err := ProductDoc(p, pl.w.IndexedFields, stored, &bt.docs[i]); err != nil {
 						bt.err = fmt.Errorf("product %s: %w", p.ProductNumber, err)
 						break
 					}
@@ -340,7 +362,7 @@ func Assemble(w *config.Website, lang analysis.Language, products *index.Segment
 		g.fields[f.Name] = f
 	}
 	var err error
-	if g.Content, err = indexContent(an, content); err != nil {
+	if g.Content, err = IndexContent(an, content); err != nil {
 		return nil, err
 	}
 	if err := g.compile(); err != nil {
@@ -349,8 +371,8 @@ func Assemble(w *config.Website, lang analysis.Language, products *index.Segment
 	return g, nil
 }
 
-// indexContent indexes content items, one segment per kind.
-func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) error) error) (map[catalog.ContentKind]*index.Segment, error) {
+// IndexContent indexes content items, one segment per kind.
+func IndexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) error) error) (map[catalog.ContentKind]*index.Segment, error) {
 	var d index.Doc
 	cb := map[catalog.ContentKind]*index.Builder{}
 	for _, k := range catalog.ContentKinds {
@@ -362,7 +384,7 @@ func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) 
 			if !ok {
 				return fmt.Errorf("content %s: unknown kind %q", c.ID, c.Kind)
 			}
-			if err := contentDoc(c, &d); err != nil {
+			if err := ContentDoc(c, &d); err != nil {
 				return fmt.Errorf("content %s: %w", c.ID, err)
 			}
 			return bk.Add(&d)
@@ -378,15 +400,15 @@ func indexContent(an *analysis.Analyzer, content func(fn func(*catalog.Content) 
 	return out, nil
 }
 
-// withProducts is g serving products instead, at log position seq, whose
+// WithProducts is g serving products instead, at log position seq, whose
 // last product entry is pseq: content and compiled configurations are
 // shared, the caches are new. When sameIDs, products keeps the doc ids
 // of g's (a write, not a compaction) and the boost vectors are carried
 // over to be rebuilt.
-func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64, sameIDs bool) *Generation {
+func (g *Generation) WithProducts(products *index.Segment, seq, pseq uint64, sameIDs bool) *Generation {
 	n := *g
 	n.Products, n.Seq, n.ProductSeq = products, seq, pseq
-	n.unsaved = false // Live queues the writes' own saves
+	n.Unsaved = false // the write side saves the writes' own
 	n.newCaches()
 	if sameIDs {
 		n.seedBoosts(g)
@@ -402,9 +424,9 @@ func (g *Generation) withProducts(products *index.Segment, seq, pseq uint64, sam
 	return &n
 }
 
-// withContent is g serving other content items, at log position seq:
+// WithContent is g serving other content items, at log position seq:
 // products, compiled configurations and their caches are shared.
-func (g *Generation) withContent(content map[catalog.ContentKind]*index.Segment, seq uint64) *Generation {
+func (g *Generation) WithContent(content map[catalog.ContentKind]*index.Segment, seq uint64) *Generation {
 	n := *g
 	n.Content, n.Seq = content, seq
 	return &n
@@ -549,3 +571,15 @@ func (g *Generation) searchVersion(key string, id *int) (*version, error) {
 	}
 	return v, nil
 }
+
+// ProductsOf is a generation of website w serving products alone (no
+// content, no configuration compiled): what the write side applies the
+// logged writes to, with lang's analyzer, before it assembles the
+// generation it serves (Assemble).
+func ProductsOf(w *config.Website, lang analysis.Language, products *index.Segment) *Generation {
+	return &Generation{Website: w, Products: products, an: analysis.New(lang)}
+}
+
+// Analyzer is the analyzer g's product index was built with (its
+// website's language): what a write indexes changed products with.
+func (g *Generation) Analyzer() *analysis.Analyzer { return g.an }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestBuildErrors(t *testing.T) {
 func TestProgressEvery10000(t *testing.T) {
 	products := make([]catalog.Product, 10001)
 	for i := range products {
-		products[i] = catalog.Product{ProductNumber: "N" + itoa(100000+i), Title: "t"}
+		products[i] = catalog.Product{ProductNumber: "N" + strconv.Itoa(100000+i), Title: "t"}
 	}
 	var calls []int
 	seg, err := IndexProducts(&config.Website{}, analysis.New(analysis.None), sliceSource(products), func(n int) { calls = append(calls, n) })

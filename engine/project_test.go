@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goccy/go-json"
+
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/index"
 	"github.com/aisle-search/aisle/internal/jsonscan"
-	"github.com/goccy/go-json"
 )
 
 // appendProjectedMaps is the projection as it was before project.go, decoding into maps: the oracle project_test.go checks appendProjected against. It writes a stored document, or only the requested fields

@@ -205,7 +205,7 @@ func (e *Engine) Recoms(ctx context.Context, req *RecomsRequest, apiKey string, 
 // answer from (recomsWebsites): each that sets requireApiKey needs one
 // of its keys (Authorize), and a call that names its visitor by email or
 // customerId needs one of every website's keys, whether it requires one
-// or not (authorizeKey).
+// or not (AuthorizeKey).
 func (e *Engine) authorizeRecoms(req *RecomsRequest, site *Generation, apiKey string) error {
 	lookup := req.Email != "" || req.CustomerID != ""
 	for _, g := range e.recomsWebsites(req, site) {
@@ -215,7 +215,7 @@ func (e *Engine) authorizeRecoms(req *RecomsRequest, site *Generation, apiKey st
 		if !lookup {
 			continue
 		}
-		if err := e.authorizeKey(g, apiKey); err != nil {
+		if err := e.AuthorizeKey(g, apiKey); err != nil {
 			return Unauthorized("a visitor is looked up by email or customerId with the website's API key (Authorization: Bearer <key>); a browser names its visitor by trackingUserId: %v", err)
 		}
 	}

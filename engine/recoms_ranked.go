@@ -197,7 +197,7 @@ func (r *rankedDocs) index(g *Generation, byID *productDocs, m *behaviour.Model)
 func (p *productDocs) resolve(g *Generation, m *behaviour.Model, entries []behaviour.Scored, dst []uint32) []uint32 {
 	if p == nil {
 		for _, x := range entries {
-			if d, ok := g.productDoc(x.ProductNumber); ok {
+			if d, ok := g.Doc(x.ProductNumber); ok {
 				dst = append(dst, d)
 			}
 		}
@@ -215,7 +215,7 @@ func (p *productDocs) resolve(g *Generation, m *behaviour.Model, entries []behav
 		v := p.docs[x.ID]
 		if v == 0 {
 			v = 1
-			if d, ok := g.productDoc(x.ProductNumber); ok {
+			if d, ok := g.Doc(x.ProductNumber); ok {
 				v = d + 2
 			}
 			p.docs[x.ID] = v

@@ -9,8 +9,6 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/aisle-search/aisle/behaviour"
-	"github.com/aisle-search/aisle/catalog"
-	"github.com/aisle-search/aisle/store"
 )
 
 // TestRankedDocsAsResolvedOneByOne: a ranking read through the cache
@@ -20,8 +18,7 @@ import (
 // ranking (a new slice) is resolved anew, and another model's ids are
 // not taken for the first one's.
 func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
-	_, eng, _, _ := liveShop(t)
-	g := current(t, eng)
+	g := shopGen(t)
 	var known []string
 	for d := range uint32(g.Products.Len()) {
 		known = append(known, g.Products.Key(d))
@@ -47,7 +44,7 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 	oracle := func(s []behaviour.Scored, n int) []uint32 {
 		var out []uint32
 		for _, x := range s {
-			if d, ok := g.productDoc(x.ProductNumber); ok && len(out) < n {
+			if d, ok := g.Doc(x.ProductNumber); ok && len(out) < n {
 				out = append(out, d)
 			}
 		}
@@ -117,8 +114,7 @@ func TestRankedDocsAsResolvedOneByOne(t *testing.T) {
 // TestRankedReadsBudgeted: a ranking read stops after the budget's
 // entries, and takes them from it.
 func TestRankedReadsBudgeted(t *testing.T) {
-	_, eng, _, _ := liveShop(t)
-	g := current(t, eng)
+	g := shopGen(t)
 	var s []behaviour.Scored
 	for d := range uint32(g.Products.Len()) {
 		s = append(s, behaviour.Scored{ProductNumber: g.Products.Key(d), ID: d})
@@ -132,28 +128,5 @@ func TestRankedReadsBudgeted(t *testing.T) {
 	g.eachRanked(rankedTop, nil, s, nil, &budget, func(uint32) bool { n++; return true })
 	if n != 3 {
 		t.Errorf("read %d entries past the budget", n-3)
-	}
-}
-
-// TestRankedDocsKeptAcrossColumnWrites: a price write keeps the docs and
-// their numbers, so the rankings resolved stay; a new product or a
-// delete makes docs anew, and so a new cache.
-func TestRankedDocsKeptAcrossColumnWrites(t *testing.T) {
-	_, eng, live, _ := liveShop(t)
-	before := current(t, eng).ranked
-	patch := [][]byte{[]byte(`{"productNumber":"A100","price":77}`)}
-	if _, _, err := live.PatchProducts(shopUUID, patch, func(i int) string { return "row" }, false); err != nil {
-		t.Fatal(err)
-	}
-	if current(t, eng).ranked != before {
-		t.Error("a price write made a new ranked cache")
-	}
-	b := store.Batch{}
-	b.PutProduct(&catalog.Product{ProductNumber: "NEW-1", Title: "New thing"})
-	if _, err := live.Apply(shopUUID, &b); err != nil {
-		t.Fatal(err)
-	}
-	if current(t, eng).ranked == before {
-		t.Error("a new product kept the ranked cache")
 	}
 }

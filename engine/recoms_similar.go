@@ -97,7 +97,7 @@ func (c *recomCall) alternativesOf(ctxDocs []uint32, yield func(uint32) bool) {
 	// Co-viewed.
 	co := c.m.CoViewed(c.numbers(ctxDocs)...)
 	for _, s := range co {
-		if d, ok := c.g.productDoc(s.ProductNumber); ok {
+		if d, ok := c.g.Doc(s.ProductNumber); ok {
 			add(d, altCoViewed*s.Score/co[0].Score)
 		}
 	}

@@ -80,7 +80,7 @@ func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 		}
 	}
 	for _, pn := range contextValues(ctx["productNumbers"]) {
-		add(c.g.productDoc(pn))
+		add(c.g.Doc(pn))
 	}
 	for _, u := range contextValues(ctx["urls"]) {
 		add(c.g.productByURL(u))
@@ -95,7 +95,7 @@ func (c *recomCall) contextDocs(ctx map[string]any) []uint32 {
 func (c *recomCall) candidates(typ string, ctxDocs []uint32, allowed *roaring.Bitmap, yield func(uint32) bool) {
 	byNumber := func(pns []string) bool {
 		for _, pn := range pns {
-			if d, ok := c.g.productDoc(pn); ok && !yield(d) {
+			if d, ok := c.g.Doc(pn); ok && !yield(d) {
 				return false
 			}
 		}
@@ -103,7 +103,7 @@ func (c *recomCall) candidates(typ string, ctxDocs []uint32, allowed *roaring.Bi
 	}
 	scored := func(s []behaviour.Scored) bool {
 		for _, x := range s {
-			if d, ok := c.g.productDoc(x.ProductNumber); ok && !yield(d) {
+			if d, ok := c.g.Doc(x.ProductNumber); ok && !yield(d) {
 				return false
 			}
 		}

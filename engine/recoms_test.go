@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,10 +113,10 @@ func recoms(t *testing.T, eng *Engine, bhv *Behaviours, now time.Time, body stri
 func TestRecomsSources(t *testing.T) {
 	eng, bhv, now := recomShop(t)
 	one := func(source string, count int, extra string) string {
-		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + itoa(count) + `,"sources":[` + source + `]` + `}]}`
+		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + strconv.Itoa(count) + `,"sources":[` + source + `]` + `}]}`
 	}
 	withCtx := func(source string, count int, ctx, extra string) string {
-		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + itoa(count) + `,"context":` + ctx + `,"sources":[` + source + `]}]}`
+		return `{"websiteUuid":"` + shopUUID + `"` + extra + `,"requests":[{"trackingKey":"t","count":` + strconv.Itoa(count) + `,"context":` + ctx + `,"sources":[` + source + `]}]}`
 	}
 	for _, tc := range []struct{ name, body, want string }{
 		{"TOP", one(`{"type":"TOP"}`, 3, ""), "A100 B200 B100"},

@@ -94,7 +94,7 @@ func (g *Generation) sponsors(r *adRequest, limit int) []sponsor {
 				continue
 			}
 			for _, pn := range cfg.Products {
-				doc, ok := g.productDoc(pn)
+				doc, ok := g.Doc(pn)
 				if !ok || slices.ContainsFunc(out, func(s sponsor) bool { return s.doc == doc }) || !r.allowed(doc) {
 					continue
 				}

@@ -7,12 +7,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goccy/go-json"
+
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/ranking"
-	"github.com/goccy/go-json"
 )
 
 // TestProximityReranks: with the proximity weight a title holding the

@@ -2,18 +2,15 @@ package engine
 
 import (
 	"fmt"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/ranking"
 )
@@ -101,40 +98,5 @@ func TestTopPagesMatchExhaustive(t *testing.T) {
 	}
 	if answered < 100 || answeredBoosted < 50 || answeredRelaxed < 20 {
 		t.Fatalf("the lists answered %d of 300 searches, %d of them boosted, %d relaxed; want at least 100, 50 and 20", answered, answeredBoosted, answeredRelaxed)
-	}
-}
-
-// TestImportAndOpenWarmTheLists: a generation that Import builds or Open
-// loads has its live versions build every long list in the background,
-// unasked: a server's first searches of common words find them ready.
-func TestImportAndOpenWarmTheLists(t *testing.T) {
-	cfg := demo.Config()
-	w := &cfg.Websites[0]
-	st := openStore(t)
-	quiet := slog.New(slog.DiscardHandler)
-	imported, _, err := Import(st, w, analysis.English, sliceSource(demo.Catalog(3000, 11)), quiet, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opened, err := Open(st, w, analysis.English, quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, g := range map[string]*Generation{"imported": imported, "opened": opened} {
-		v, err := g.searchVersion("demo", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ai, ok := g.Products.Term("ai") // every demo product number is AI-…
-		if !ok || g.Products.DocFreq(ai) < ranking.ImpactMinDocs {
-			t.Fatalf("%s: no term in %d docs or more to warm", name, ranking.ImpactMinDocs)
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for !g.impacts[v].Built(ai) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the list of a term in %d docs was not built unasked", name, g.Products.DocFreq(ai))
-			}
-			time.Sleep(time.Millisecond)
-		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/live"
 )
 
 // The admin API: writes while serving, authorised by the admin key
@@ -73,8 +74,8 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 
 // adminRoute is admin on the background thread.
 func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
-	live := s.opt.Live
-	if live == nil {
+	writer := s.opt.Live
+	if writer == nil {
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s: this server takes no writes", path))
 		return
 	}
@@ -83,16 +84,16 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	if path == adminConfig {
-		s.putConfig(ctx, live)
+		s.putConfig(ctx, writer)
 		return
 	}
 	limit := s.opt.MaxWriteBytes
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
-	if _, err := live.Website(uuid); err != nil {
+	if _, err := writer.Website(uuid); err != nil {
 		s.writeError(ctx, err)
 		return
 	}
-	site := adminSite{live, uuid, limit}
+	site := adminSite{writer, uuid, limit}
 	collection, id, hasID := strings.Cut(rest, "/")
 	if collection == "campaigns" {
 		if err := s.campaigns(ctx, uuid, id, hasID); err != nil {
@@ -124,7 +125,7 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 
 // putConfig replaces the configuration: the body is a configuration
 // file, decoded and validated as aisle serve --config reads one.
-func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
+func (s *Server) putConfig(ctx *fasthttp.RequestCtx, writer *live.Writer) {
 	if !ctx.IsPut() {
 		ctx.Response.Header.Set("Allow", "PUT, OPTIONS")
 		s.writeError(ctx, &engine.Error{Kind: kindMethod, Code: "METHOD_NOT_ALLOWED", Message: "use PUT"})
@@ -140,7 +141,7 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 		s.writeError(ctx, engine.Invalid("config", "%v; nothing changed", err))
 		return
 	}
-	w, err := live.ReplaceConfig(f)
+	w, err := writer.ReplaceConfig(f)
 	if err != nil {
 		s.writeError(ctx, err)
 		return
@@ -152,14 +153,14 @@ func (s *Server) putConfig(ctx *fasthttp.RequestCtx, live *engine.Live) {
 
 // adminSite is the admin routes of one website.
 type adminSite struct {
-	live  *engine.Live
+	live  *live.Writer
 	uuid  string
 	limit int // Options.MaxWriteBytes
 }
 
 // products serves .../products and .../products/{productNumber}.
 func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
-	var w engine.Written
+	var w live.Written
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
@@ -186,7 +187,7 @@ func (s adminSite) products(ctx *fasthttp.RequestCtx, id string, hasID bool) (wr
 // JSON array, each naming its kind, upserted by kind and id; allowErrors
 // as for products.
 func (s adminSite) content(ctx *fasthttp.RequestCtx, id string, hasID bool) (writeResult, error) {
-	var w engine.Written
+	var w live.Written
 	var err error
 	switch {
 	case !hasID && ctx.IsPost():
@@ -220,7 +221,7 @@ func methodNotAllowed(ctx *fasthttp.RequestCtx, hasID bool) error {
 
 // newWriteResult is the answer to write w: its counts, and the first
 // maxRowErrors of the rows an allowErrors batch left out.
-func newWriteResult(w engine.Written) writeResult {
+func newWriteResult(w live.Written) writeResult {
 	r := writeResult{Seq: w.Seq, Added: w.Added, Updated: w.Updated, Deleted: w.Deleted, NotFound: w.NotFound, Rejected: len(w.Rejected)}
 	for _, e := range w.Rejected[:min(len(w.Rejected), maxRowErrors)] {
 		r.Errors = append(r.Errors, rowError{e.Row, e.Message})
@@ -230,28 +231,28 @@ func newWriteResult(w engine.Written) writeResult {
 
 // putContent applies the body's content items as one entry: whole, or
 // with ?allowErrors=true the valid items, listing the others.
-func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (engine.Written, error) {
+func (s adminSite) putContent(ctx *fasthttp.RequestCtx) (live.Written, error) {
 	format, err := bodyFormat(ctx, false)
 	if err != nil {
-		return engine.Written{}, err
+		return live.Written{}, err
 	}
 	args := ctx.QueryArgs()
-	return s.write(ctx, engine.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}, s.live.PutContent)
+	return s.write(ctx, live.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}, s.live.PutContent)
 }
 
 // putProducts applies the body's products as one entry: whole, or with
 // ?allowErrors=true the valid rows, listing the others; ?partial=true
 // changes the members each row names.
-func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (engine.Written, error) {
+func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (live.Written, error) {
 	format, err := bodyFormat(ctx, true)
 	if err != nil {
-		return engine.Written{}, err
+		return live.Written{}, err
 	}
 	args := ctx.QueryArgs()
-	b := engine.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}
+	b := live.Body{Format: format, Partial: args.GetBool("partial"), AllowErrors: args.GetBool("allowErrors")}
 	if format == catalog.FormatCSV {
 		if b.Mapping, err = csvMapping(args.Peek("mapping"), b.Partial); err != nil {
-			return engine.Written{}, err
+			return live.Written{}, err
 		}
 	}
 	return s.write(ctx, b, s.live.PutProducts)
@@ -261,7 +262,7 @@ func (s adminSite) putProducts(ctx *fasthttp.RequestCtx) (engine.Written, error)
 // b's Data, opened on put's first read, so what put refuses before
 // reading is answered first. Reading past the limit fails with the 413,
 // a broken stream with its 400 (cappedReader).
-func (s adminSite) write(ctx *fasthttp.RequestCtx, b engine.Body, put func(string, engine.Body) (engine.Written, error)) (engine.Written, error) {
+func (s adminSite) write(ctx *fasthttp.RequestCtx, b live.Body, put func(string, live.Body) (live.Written, error)) (live.Written, error) {
 	b.Data = &lazyBody{ctx: ctx, limit: s.limit}
 	return put(s.uuid, b)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -56,7 +57,7 @@ func serveLiveSite(t *testing.T, w config.Website, products []catalog.Product, o
 func serveLiveSiteOn(t *testing.T, st *store.Store, w config.Website, products []catalog.Product, opt Options) string {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	g, _, err := engine.Import(st, &w, analysis.English, func(fn func(*catalog.Product) error) error {
+	g, _, err := live.Import(st, &w, analysis.English, func(fn func(*catalog.Product) error) error {
 		for i := range products {
 			if err := fn(&products[i]); err != nil {
 				return err
@@ -68,9 +69,9 @@ func serveLiveSiteOn(t *testing.T, st *store.Store, w config.Website, products [
 		t.Fatal(err)
 	}
 	eng := engine.New("admin-key", g)
-	opt.Live, opt.Logger = engine.NewLive(st, eng, analysis.English, quiet), quiet
+	opt.Live, opt.Logger = live.New(st, eng, analysis.English, quiet), quiet
 	opt.Behaviours = engine.NewBehaviours()
-	opt.Collector = engine.NewCollector(st, eng, opt.Behaviours)
+	opt.Collector = live.NewCollector(st, eng, opt.Behaviours)
 	t.Cleanup(opt.Live.Close) // before the store closes
 	t.Cleanup(opt.Collector.Close)
 	return listen(t, New(eng, opt))

@@ -16,6 +16,7 @@ import (
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -58,11 +59,11 @@ func newFuzzSite(tb testing.TB) *fuzzSite {
 		tb.Fatal(err)
 	}
 	products := func(fn func(*catalog.Product) error) error { return demo.Each(500, 1, fn) }
-	g, _, err := engine.Import(st, w, analysis.English, products, quiet, nil)
+	g, _, err := live.Import(st, w, analysis.English, products, quiet, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := engine.ImportEvents(st, &cfg, func(fn func(*events.Event, []byte) error) error {
+	if _, err := live.ImportEvents(st, &cfg, func(fn func(*events.Event, []byte) error) error {
 		return demo.Events(w.UUID, products, 50, 1, func(e *events.Event) error { return fn(e, nil) })
 	}); err != nil {
 		tb.Fatal(err)
@@ -74,11 +75,11 @@ func newFuzzSite(tb testing.TB) *fuzzSite {
 		tb.Fatal(err)
 	}
 	eng.UseBehaviours(bhv)
-	live := engine.NewLive(st, eng, analysis.English, quiet)
-	collector := engine.NewCollector(st, eng, bhv)
-	tb.Cleanup(live.Close)
+	writer := live.New(st, eng, analysis.English, quiet)
+	collector := live.NewCollector(st, eng, bhv)
+	tb.Cleanup(writer.Close)
 	tb.Cleanup(collector.Close)
-	return &fuzzSite{srv: New(eng, Options{Logger: quiet, Live: live, Collector: collector, Behaviours: bhv}), st: st}
+	return &fuzzSite{srv: New(eng, Options{Logger: quiet, Live: writer, Collector: collector, Behaviours: bhv}), st: st}
 }
 
 // check sends one request and holds its answer to the invariants.

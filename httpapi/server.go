@@ -17,6 +17,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/live"
 )
 
 // Options configures the HTTP server.
@@ -31,10 +32,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Live takes the admin API's writes; nil (the default) serves no
 	// admin routes.
-	Live *engine.Live
+	Live *live.Writer
 	// Collector logs the events of POST /serve/collect/{kind}; nil (the
 	// default) serves no such route.
-	Collector *engine.Collector
+	Collector *live.Collector
 	// Behaviours is the visitors' behaviour POST /serve/recoms answers
 	// from; nil (the default): none, so only the sources that need no
 	// behaviour (ALTERNATIVES' category) have products.

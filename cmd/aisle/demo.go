@@ -13,8 +13,8 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
-	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -112,14 +112,14 @@ func seedDemo(st *store.Store, n int, langName string, origins []string, log *sl
 			return err
 		}
 		// Indexed in the same pass and saved, so serving loads the index.
-		if _, _, err := engine.Import(st, w, w.Lang(def), shop.products, log, nil); err != nil {
+		if _, _, err := live.Import(st, w, w.Lang(def), shop.products, log, nil); err != nil {
 			return err
 		}
 		log.Info("demo catalog generated", "website", w.UUID, "name", w.Name, "products", shop.n)
 		// Its visitors' behaviour, so recommendations and popularity have
 		// answers from the first second.
 		users := demo.EventUsers(shop.n)
-		n, err := engine.ImportEvents(st, &cfg, func(fn func(*events.Event, []byte) error) error {
+		n, err := live.ImportEvents(st, &cfg, func(fn func(*events.Event, []byte) error) error {
 			return demo.Events(w.UUID, shop.products, users, demoSeed, func(e *events.Event) error { return fn(e, nil) })
 		})
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/live"
 )
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
@@ -125,11 +126,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer, log
 		return nil
 	}
 	var gen *engine.Generation
-	var stats engine.ImportStats
+	var stats live.ImportStats
 	if newCfg != nil {
-		gen, stats, err = engine.ImportWithConfig(st, newCfg, w, l, feed, log, nil)
+		gen, stats, err = live.ImportWithConfig(st, newCfg, w, l, feed, log, nil)
 	} else {
-		gen, stats, err = engine.Import(st, w, l, feed, log, nil)
+		gen, stats, err = live.Import(st, w, l, feed, log, nil)
 	}
 	if err != nil {
 		return err

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -42,7 +42,7 @@ func importEvents(ctx context.Context, st *store.Store, files []string, stdout, 
 	if !quiet {
 		fmt.Fprintf(stderr, "checking and writing the events of %s…\n", strings.Join(files, ", "))
 	}
-	n, err := engine.ImportEvents(st, cfg, read)
+	n, err := live.ImportEvents(st, cfg, read)
 	if err != nil {
 		return fmt.Errorf("import --events: %w; nothing was imported", err)
 	}

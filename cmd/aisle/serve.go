@@ -22,6 +22,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/httpapi"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -159,7 +160,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	// One website's data or configuration never stops the others: a
 	// website that cannot be opened is logged, reported by /healthz and
 	// not served.
-	gens, failed := engine.OpenEach(st, cfg, lang, log)
+	gens, failed := live.OpenEach(st, cfg, lang, log)
 	for _, fl := range failed {
 		log.Error("website not served: it could not be opened", "website", fl.UUID, "err", fl.Err)
 	}
@@ -186,8 +187,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	eng := engine.New(adminKey, gens...)
 	eng.Replace(gens, failed)
-	live := engine.NewLive(st, eng, lang, log)
-	defer live.Close() // before the store closes: background saves end first
+	writer := live.New(st, eng, lang, log)
+	defer writer.Close() // before the store closes: background saves end first
 	bhv := engine.NewBehaviours()
 	bhv.UseCatalog(eng)
 	bhv.UseBudget(budget)
@@ -207,12 +208,12 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	// Closed after the collector (defers run last first): every event
 	// answered is in the last snapshot, and the next start folds none.
-	snapshots := engine.StartSnapshots(st, bhv, engine.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
+	snapshots := live.StartSnapshots(st, bhv, live.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
 	defer snapshots.Close()
 	eng.UseBehaviours(bhv)
-	collector := engine.NewCollector(st, eng, bhv)
+	collector := live.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: live, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits})
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/ranking"
 	"github.com/aisle-search/aisle/store"
 	"github.com/aisle-search/aisle/tune"
@@ -135,7 +136,7 @@ func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) er
 		return err
 	}
 	t.lang = t.w.Lang(lang)
-	if t.g, err = engine.Open(st, t.w, t.lang, t.log); err != nil {
+	if t.g, err = live.Open(st, t.w, t.lang, t.log); err != nil {
 		return err
 	}
 	if judgments != "" {

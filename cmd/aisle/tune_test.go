@@ -14,6 +14,7 @@ import (
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -73,7 +74,7 @@ func TestTuneAShop(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &cfg.Websites[0]
-	g, err := engine.Open(st, w, analysis.English, slog.New(slog.DiscardHandler))
+	g, err := live.Open(st, w, analysis.English, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,0 @@
-//go:build race
-
-package engine
-
-// raceEnabled: the race detector is on, and runs a test some ten times
-// slower.
-const raceEnabled = true

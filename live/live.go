@@ -1,0 +1,340 @@
+package live
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/store"
+)
+
+// Live applies writes to the served websites: each write is one store
+// entry (store.Apply: durable, all or nothing) naming its website, after
+// which a generation of that website's new state is swapped in, so a
+// write is searchable when Apply returns. Requests in flight finish on
+// the generation they started with; other websites are not touched.
+//
+// A product write changes the current product index (index.WithColumns
+// for a price and stock feed, index.WithDocs for the rest) rather than
+// rebuilding it, and a background saver saves it; a content write keeps
+// the product index and indexes the content again; a configuration
+// write opens every website anew (Open). Writes are serialised; searches
+// never wait on them.
+type Writer struct {
+	mu   sync.Mutex
+	st   *store.Store
+	eng  *engine.Engine
+	lang analysis.Language // for websites that set no language
+	log  *slog.Logger
+	save saver
+}
+
+// NewLive applies writes to the websites eng serves from st; lang is the
+// stemming language of websites whose configuration names none.
+func New(st *store.Store, eng *engine.Engine, lang analysis.Language, log *slog.Logger) *Writer {
+	if log == nil {
+		log = slog.Default()
+	}
+	l := &Writer{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}
+	l.saveReplayed(eng.Websites())
+	return l
+}
+
+// saveReplayed queues the saves of the generations Open replayed the log
+// onto, so the next start loads them instead of replaying again.
+func (l *Writer) saveReplayed(gens []*engine.Generation) {
+	for _, g := range gens {
+		if g.Unsaved {
+			l.saveLater(g)
+		}
+	}
+}
+
+// Website is the served website uuid, from its current generation (so
+// reading it never waits on a write), or engine.NotFound.
+func (l *Writer) Website(uuid string) (*engine.Generation, error) {
+	g, ok := l.eng.Website(uuid)
+	if !ok {
+		return nil, engine.NotFound("websiteUuid", "no website %q is served", uuid)
+	}
+	return g, nil
+}
+
+// Apply appends b as a change of the website uuid, synced, and swaps in
+// that website's generation that includes it. When the append fails
+// nothing changed; when the append succeeded but the new generation
+// could not be made, the change is stored (and served after the next
+// successful write or restart) and the error says so.
+func (l *Writer) Apply(uuid string, b *store.Batch) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, err := l.Website(uuid)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	return l.apply(g, b)
+}
+
+// apply is Apply to g's website with l.mu held. An empty batch appends
+// nothing: a batch whose every row was rejected, or a delete that
+// matched nothing.
+func (l *Writer) apply(g *engine.Generation, b *store.Batch) (store.Applied, error) {
+	if b.Empty() {
+		return store.Applied{Seq: l.st.Seq()}, nil
+	}
+	var cw productWrite
+	if b.OnlyProductPuts() {
+		numbers, data := b.ProductPuts()
+		var err error
+		if cw.changes, cw.ok, err = columnChanges(g, numbers, data); err != nil {
+			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+		}
+	}
+	return l.applyColumns(g, b, cw)
+}
+
+// productWrite is a batch's product writes made ready for g's index
+// before the batch is logged: its column changes, when ok, else its doc
+// changes.
+type productWrite struct {
+	changes []index.ColumnChange
+	ok      bool
+	docs    *docChanges
+}
+
+// applyColumns is apply of a batch whose column changes are known (cw.ok
+// false: it is not a column write, or not only one); b is not empty.
+// Everything that can fail on what b holds (decoding and indexing its
+// products and content) is done before b is logged, so the log holds no
+// entry that cannot be served. The new product index is then made while
+// the store commits the entry (mostly a wait on the disk), and served
+// once both are done.
+func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWrite) (store.Applied, error) {
+	b.Website = g.Website.UUID
+	if cw.ok {
+		b.ProductsStored() // column changes are of products g serves, which are stored
+	} else if b.ChangesProducts() {
+		pw := newProductWrites()
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+		var err error
+		if cw.docs, err = makeDocChanges(g, pw); err != nil {
+			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+		}
+	}
+	if err := checkContent(b); err != nil {
+		return store.Applied{}, engine.Invalid("content", "%v; nothing was applied", err)
+	}
+	var seg *index.Segment
+	var segErr error
+	built := make(chan struct{})
+	background.Go(func() {
+		defer close(built)
+		seg, segErr = l.productsAfter(g, b, cw)
+	})
+	a, err := l.st.Apply(b, true)
+	<-built
+	if err != nil {
+		return a, err
+	}
+	n := g
+	if b.ChangesProducts() {
+		if segErr != nil {
+			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", segErr)
+			return a, l.serve(g.Website, a)
+		}
+		n = g.WithProducts(seg, a.Seq, a.Seq, true)
+		l.saveLater(n)
+	}
+	if b.ChangesContent() {
+		// The products and what is cached on them stay.
+		content, err := engine.IndexContent(g.Analyzer(), storedContent(l.st, g.Website))
+		if err != nil {
+			return a, fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+		}
+		n = n.WithContent(content, a.Seq)
+	}
+	l.eng.Swap(n)
+	return a, nil
+}
+
+// productsAfter is g's product index with b's product writes made (nil
+// when b changes no product): by index.WithColumns when cw says they are
+// column changes, by index.WithDocs otherwise or when that fails. It only
+// reads b, so it runs beside the store's commit of b.
+func (l *Writer) productsAfter(g *engine.Generation, b *store.Batch, cw productWrite) (*index.Segment, error) {
+	if !b.ChangesProducts() {
+		return nil, nil
+	}
+	if cw.ok {
+		seg, err := g.Products.WithColumns(cw.changes, docKeywords(g))
+		if err == nil {
+			return seg, nil
+		}
+		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
+	}
+	if cw.docs == nil {
+		pw := newProductWrites()
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+		return productsWith(g, pw)
+	}
+	return withDocChanges(g, cw.docs)
+}
+
+// serve swaps in the generation of website w's stored state, which entry
+// a changed; l.mu is held.
+func (l *Writer) serve(w *config.Website, a store.Applied) error {
+	l.save.forget(w.UUID) // the rebuild saves a newer index
+	g, err := Rebuild(l.st, w, w.Lang(l.lang), l.log)
+	if err != nil {
+		return fmt.Errorf("entry %d is stored but not yet served: %w", a.Seq, err)
+	}
+	l.eng.Swap(g)
+	return nil
+}
+
+// RowError is a row of a batch that was left out (allowErrors).
+type RowError struct {
+	Row     string // the row's label: "body:3", "body: product 2"
+	Message string
+}
+
+// DeleteProducts deletes the products numbered pns in one entry, as
+// DeleteProduct matches them, and lists the numbers that matched none.
+// When none matches, nothing is appended.
+func (l *Writer) DeleteProducts(uuid string, pns []string) (a store.Applied, notFound []string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, err := l.Website(uuid) // the store's state: writes hold l.mu
+	if err != nil {
+		return a, nil, err
+	}
+	var b store.Batch
+	for _, pn := range pns {
+		key, ok := g.StoredNumber(pn)
+		if !ok {
+			notFound = append(notFound, pn)
+			continue
+		}
+		b.DeleteProduct(key)
+	}
+	a, err = l.apply(g, &b)
+	return a, notFound, err
+}
+
+// DeleteProduct deletes the product numbered pn (compared folded, as
+// search compares product numbers; a variant's number is not its
+// product's), or answers engine.NotFound when there is none.
+func (l *Writer) DeleteProduct(uuid, pn string) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, err := l.Website(uuid) // the store's state: writes hold l.mu
+	if err != nil {
+		return store.Applied{}, err
+	}
+	key, ok := g.StoredNumber(pn)
+	if !ok {
+		return store.Applied{}, engine.NotFound("productNumber", "no product %q", pn)
+	}
+	var b store.Batch
+	b.DeleteProduct(key)
+	return l.apply(g, &b)
+}
+
+// SetConfig replaces the stored configuration with f and serves every
+// website it holds; websites it no longer names stop being served (their
+// catalog stays stored). f is checked first, as config.Parse and
+// engine.CheckWebsite check it, and every website of it is opened before it is
+// stored: a file the engine cannot serve changes nothing and the error
+// says why. A website that already failed to open (engine.Engine.Failed) and
+// whose configuration f leaves as it was stays unserved, reported, and
+// does not stop the change. A website whose indexed fields or language
+// changed has its product index rebuilt; the others load theirs.
+func (l *Writer) SetConfig(f *config.File) (store.Applied, error) {
+	if err := f.Validate(); err != nil {
+		return store.Applied{}, engine.Invalid("config", "%v; nothing changed", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range f.Websites {
+		w := &f.Websites[i]
+		if err := engine.CheckWebsite(w, w.Lang(l.lang)); err != nil && !l.stillFailing(f, w.UUID) {
+			return store.Applied{}, engine.Invalid("config", "websites[%d]: %v; nothing changed", i, err)
+		}
+	}
+	for i := range f.Websites {
+		l.save.forget(f.Websites[i].UUID) // Open saves what it rebuilds
+	}
+	gens, failed := OpenEach(l.st, f, l.lang, l.log)
+	for _, fl := range failed {
+		if errors.Is(fl.Err, store.ErrUnavailable) { // a rebuild's save: the disk refused it
+			return store.Applied{}, fl
+		}
+		if !l.stillFailing(f, fl.UUID) {
+			i := slices.IndexFunc(f.Websites, func(w config.Website) bool { return w.UUID == fl.UUID })
+			return store.Applied{}, engine.Invalid("config", "websites[%d] (%s) cannot be served: %v; nothing changed", i, fl.UUID, fl.Err)
+		}
+	}
+	var b store.Batch
+	b.SetConfig(f)
+	a, err := l.st.Apply(&b, true)
+	if err != nil {
+		return a, err
+	}
+	for _, g := range gens {
+		g.Seq = a.Seq
+	}
+	l.eng.Replace(gens, failed)
+	l.saveReplayed(gens)
+	return a, nil
+}
+
+// stillFailing reports whether the website uuid already failed to open
+// and f configures it as the served configuration did; l.mu is held.
+func (l *Writer) stillFailing(f *config.File, uuid string) bool {
+	if !slices.ContainsFunc(l.eng.Failed(), func(fl engine.WebsiteFailure) bool { return fl.UUID == uuid }) {
+		return false
+	}
+	cur, err := l.st.Config()
+	if err != nil || cur == nil {
+		return false
+	}
+	was, ok := cur.Website(uuid)
+	now, _ := f.Website(uuid)
+	a, errA := json.Marshal(was)
+	b, errB := json.Marshal(now)
+	return ok && errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// DeleteContent deletes a content item, or answers engine.NotFound when there
+// is none (kinds compared exactly, ids by store.ContentID).
+func (l *Writer) DeleteContent(uuid string, kind catalog.ContentKind, id string) (store.Applied, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	g, err := l.Website(uuid)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	ok, err := l.st.HasContent(g.Website.UUID, kind, id)
+	if err != nil {
+		return store.Applied{}, err
+	}
+	if !ok {
+		return store.Applied{}, engine.NotFound("id", "no %s item %q", kind, id)
+	}
+	var b store.Batch
+	b.DeleteContent(kind, id)
+	return l.apply(g, &b)
+}

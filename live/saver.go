@@ -1,0 +1,175 @@
+package live
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/index"
+	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/store"
+)
+
+// saver saves product indexes that writes changed, in the background and
+// one at a time, so a restart loads a recent index and replays only the
+// log after it (Open). A write never waits for a save; a save holds
+// Live's lock only to hand over the compacted index (rebase). Saves are
+// at least saveEvery apart (a million products take seconds of a core to
+// save), each paced to half a core (pacer) so searches keep the rest, and
+// of the generations waiting for one website only the newest is saved.
+// A save the disk refused is tried again saveEvery later, until it
+// succeeds.
+type saver struct {
+	mu      sync.Mutex
+	pending map[string]*engine.Generation // website → the newest generation to save
+	running bool
+	closed  bool
+	last    time.Time      // when the last save ended
+	wake    chan struct{}  // closed by Close: save what waits, now
+	idle    sync.WaitGroup // held while a save loop runs
+}
+
+// saveEvery is the least time between two background saves: the log
+// replayed at a restart covers what came after the last one.
+const saveEvery = 30 * time.Second
+
+// saveLater queues g's product index for saving.
+func (l *Writer) saveLater(g *engine.Generation) {
+	sv := &l.save
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if sv.closed {
+		return
+	}
+	sv.pending[g.Website.UUID] = g
+	if sv.running {
+		return
+	}
+	sv.running = true
+	sv.idle.Add(1)
+	background.Go(l.saveLoop)
+}
+
+// forget drops website uuid's queued save: a rebuild or a configuration
+// change saves a newer index. (A save already under way ends; the store
+// refuses it when it is older under the same settings, ErrStaleSegment.)
+func (sv *saver) forget(uuid string) {
+	sv.mu.Lock()
+	delete(sv.pending, uuid)
+	sv.mu.Unlock()
+}
+
+// retrySave queues again, after a save the disk refused, the save of
+// the website uuid's served generation, unless another waits, the
+// website is no longer served or the saver is closed (a restart then
+// replays the log since the last save).
+func (l *Writer) retrySave(uuid string) {
+	cur, ok := l.eng.Website(uuid)
+	sv := &l.save
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if _, queued := sv.pending[uuid]; ok && !queued && !sv.closed {
+		sv.pending[uuid] = cur
+	}
+}
+
+// saveLoop saves queued generations until none is left.
+func (l *Writer) saveLoop() {
+	sv := &l.save
+	defer sv.idle.Done()
+	for {
+		sv.mu.Lock()
+		wait := time.Until(sv.last.Add(saveEvery))
+		sv.mu.Unlock()
+		if wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-sv.wake:
+			}
+		}
+		sv.mu.Lock()
+		var g *engine.Generation
+		for uuid, p := range sv.pending {
+			g = p
+			delete(sv.pending, uuid)
+			break
+		}
+		if g == nil {
+			sv.running = false
+			sv.mu.Unlock()
+			return
+		}
+		sv.mu.Unlock()
+		w := g.Website
+		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
+		compact := g.Products.Compact()
+		// Paced: a save of a large index would take a core from the
+		// searches for seconds; it takes half of one, for twice as long,
+		// unless Close is waiting on it.
+		pace := newPacer(func() bool {
+			select {
+			case <-sv.wake:
+				return true
+			default:
+				return false
+			}
+		})
+		switch err := saveProducts(l.st, w, compact, stamp, l.log, pace); {
+		case errors.Is(err, store.ErrStaleSegment): // a rebuild saved a newer one meanwhile
+		case errors.Is(err, store.ErrUnavailable):
+			l.log.Warn("saving the index failed: the disk refused a write; it is saved again once the disk takes writes", "website", w.UUID, "err", err)
+			l.retrySave(w.UUID)
+		case err != nil:
+			l.log.Warn("saving the index failed: a restart replays the log since the last save", "website", w.UUID, "err", err)
+		case compact != g.Products:
+			l.rebase(g, compact, stamp.Fingerprint)
+		}
+		sv.mu.Lock()
+		sv.last = time.Now()
+		sv.mu.Unlock()
+	}
+}
+
+// rebase serves compact, the compacted product index of g, in place of
+// the holes and tail the served index has gathered since the save began:
+// the product writes logged after g are replayed onto it (few: saves are
+// 30 s apart), under Live's lock so that no write lands between. Nothing
+// changes when the website's indexed fields or language changed since.
+func (l *Writer) rebase(g *engine.Generation, compact *index.Segment, fp string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cur, ok := l.eng.Website(g.Website.UUID)
+	if !ok {
+		return
+	}
+	lang := cur.Website.Lang(l.lang)
+	if fingerprint(cur.Website, lang) != fp || cur.ProductSeq < g.ProductSeq {
+		return
+	}
+	seg := compact
+	if cur.ProductSeq > g.ProductSeq {
+		pl, err := readProductLog(l.st, cur.Website, g.ProductSeq)
+		if err == nil {
+			seg, err = pl.replay(cur.Website, lang, compact)
+		}
+		if err != nil {
+			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
+			return
+		}
+	}
+	l.eng.Swap(cur.WithProducts(seg, cur.Seq, cur.ProductSeq, false)) // compacted: doc ids renumbered
+}
+
+// Close finishes the saves queued and stops saving; the store may be
+// closed after. Indexes that column writes change after Close are not
+// saved (a restart replays the log for them).
+func (l *Writer) Close() {
+	l.save.mu.Lock()
+	if !l.save.closed {
+		l.save.closed = true
+		close(l.save.wake)
+	}
+	l.save.mu.Unlock()
+	l.save.idle.Wait()
+}
