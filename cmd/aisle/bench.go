@@ -27,58 +27,6 @@ import (
 	"github.com/aisle-search/aisle/events"
 )
 
-// benchReport is what aisle bench measured, also written as JSON.
-type benchReport struct {
-	Catalog     string             `json:"catalog"`
-	Products    int                `json:"products"`
-	Machine     string             `json:"machine"`
-	Import      bench.ImportReport `json:"import"`
-	Serve       serveReport        `json:"serve"`
-	Classes     []classReport      `json:"classes"`
-	NDCG        float64            `json:"ndcg10,omitempty"`
-	NDCGTerms   int                `json:"ndcgTerms,omitempty"`
-	Concurrent  int                `json:"concurrency"`
-	P99LimitMs  float64            `json:"p99LimitMs"`
-	HTTPSeconds float64            `json:"httpSecondsPerRun"`
-	// Hostile is what each hostile body cost the server (--hostile).
-	Hostile []bench.HostileResult `json:"hostile,omitempty"`
-}
-
-// serveReport is the `aisle serve` process the HTTP runs load: started
-// on the imported data directory, as a shop would run it.
-type serveReport struct {
-	LoadSeconds float64 `json:"loadSeconds"` // start to first answer
-	RSSBytes    int64   `json:"rssBytes"`    // resident set once ready and settled (bench.SettledRSS)
-	RSSOverJSON float64 `json:"rssOverJSON"`
-}
-
-type classReport struct {
-	Class     string       `json:"class"`
-	InProcess bench.Result `json:"inProcess"`
-	// Closed loop: Concurrent connections sending as fast as answered.
-	HTTPQPS   float64 `json:"httpQPS"`
-	HTTPP50ms float64 `json:"httpP50ms"`
-	HTTPP95ms float64 `json:"httpP95ms"`
-	HTTPP99ms float64 `json:"httpP99ms"`
-	Requests  int     `json:"requests"`
-	Errors    int     `json:"errors"`
-	// ServerShareUs is the p50 of a search minus the p50 of /healthz on
-	// one connection, alternating (bench.MeasureServerShare).
-	ServerShareUs float64 `json:"serverShareUs"`
-	// HealthP50us is that p50 of /healthz. On a machine whose idle cores
-	// halt (this project's VM), a round trip either finds the server's
-	// core awake (about 10 µs) or waits for it to wake (60 µs or more),
-	// and a search that waited runs with its caches cold: the share's
-	// p50s fall in one mode or the other, and this says which.
-	HealthP50us float64 `json:"healthP50us"`
-	// Open loop: the highest rate held with p99 under the limit, and the
-	// latency at half that rate.
-	MaxRate      float64 `json:"maxRateAtP99Limit,omitempty"`
-	MaxRateP99ms float64 `json:"p99AtMaxRateMs,omitempty"`
-	HalfP50ms    float64 `json:"p50AtHalfRateMs,omitempty"`
-	HalfP99ms    float64 `json:"p99AtHalfRateMs,omitempty"`
-}
-
 // serverSharePairs is how many /healthz and search pairs measure each
 // class's server share.
 const serverSharePairs = 2000
@@ -167,7 +115,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if err := st.Close(); err != nil {
 		return err
 	}
-	rep := benchReport{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
+	rep := bench.Report{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
 		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		P99LimitMs: bench.Millis(*limit), HTTPSeconds: dur.Seconds()}
 	queries := suite.Queries(g)
@@ -180,7 +128,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		return fmt.Errorf("bench: %w", err)
 	}
 	defer srv.close()
-	rep.Serve = serveReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.SettledRSS(srv.cmd.Process.Pid, 5*time.Second)}
+	rep.Serve = bench.ServeReport{LoadSeconds: srv.load.Seconds(), RSSBytes: bench.SettledRSS(srv.cmd.Process.Pid, 5*time.Second)}
 	if imp.JSONBytes > 0 {
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
 	}
@@ -213,7 +161,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		if err != nil {
 			return err
 		}
-		cr := classReport{Class: c.String(), InProcess: res[0]}
+		cr := bench.ClassReport{Class: c.String(), InProcess: res[0]}
 		bodies := make([][]byte, len(reqs))
 		for i, r := range reqs {
 			bodies[i] = r.Body
@@ -392,7 +340,7 @@ func findPeers() (string, error) {
 	return "", errors.New("bench: the peer engines live in the bench/peers module of an Aisle checkout; run aisle bench inside the checkout, or: cd bench/peers && go run ./cmd/peerbench --help")
 }
 
-func printReport(out io.Writer, r *benchReport) {
+func printReport(out io.Writer, r *bench.Report) {
 	im := &r.Import
 	fmt.Fprintf(out, "\nAisle on %s: %s catalog, %d products (%.0f MB of JSON)\n", r.Machine, r.Catalog, r.Products, float64(im.JSONBytes)/1e6)
 	fmt.Fprintf(out, "import: feed %.1fs (%.0f products/s), index %.1fs (%.0f/s), total %.1fs (%.0f/s)\n",
@@ -424,7 +372,7 @@ type liveFlags struct {
 
 // runLiveBench is aisle bench --live: the write phases against the
 // running server, then a restart, timed until the server answers.
-func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, dir string, srv *serveProc, f liveFlags) error {
+func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Report, g *engine.Generation, suite *bench.Suite, dir string, srv *serveProc, f liveFlags) error {
 	reqs, err := bench.Requests(g, suite.Key, suite.Queries(g), bench.ClassFacets, f.queries, uint64(bench.ClassFacets))
 	if err != nil {
 		return err
@@ -472,7 +420,7 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRepor
 // runEventsBench is aisle bench --events: behaviour events posted to the
 // running server over conc connections for dur, one per request, then
 // in batches of batch; every answer comes once its events are durable.
-func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, srv *serveProc, conc, batch int, dur time.Duration) error {
+func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Report, g *engine.Generation, suite *bench.Suite, srv *serveProc, conc, batch int, dur time.Duration) error {
 	pns := make([]string, g.Products.Len())
 	for d := range pns {
 		pns[d] = g.Products.Key(uint32(d))
@@ -499,7 +447,7 @@ func runEventsBench(ctx context.Context, stdout, stderr io.Writer, rep *benchRep
 // runHostileBench is aisle bench --hostile: each hostile body sent
 // rounds times to the running server, one at a time, with the server's
 // CPU a request.
-func runHostileBench(ctx context.Context, stdout, stderr io.Writer, rep *benchReport, g *engine.Generation, suite *bench.Suite, srv *serveProc, rounds int, jsonOut string) error {
+func runHostileBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Report, g *engine.Generation, suite *bench.Suite, srv *serveProc, rounds int, jsonOut string) error {
 	w := suite.Website
 	pageKey, boxKey := "none", "none"
 	if len(w.Pages) > 0 {

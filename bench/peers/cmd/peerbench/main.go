@@ -60,34 +60,12 @@ type options struct {
 	products, queries, rounds                 int
 }
 
-// engineReport is one engine's load figures.
-type engineReport struct {
-	Engine       string  `json:"engine"`
-	BuildSeconds float64 `json:"buildSeconds"`
-	DiskBytes    int64   `json:"diskBytes"`
-	// MemoryBytes is the server's resident set for engines in their own
-	// process, and what an in-process one adds to this process's.
-	MemoryBytes int64   `json:"memoryBytes"`
-	MemoryKind  string  `json:"memoryKind"`
-	NDCG        float64 `json:"ndcg10,omitempty"`
-}
-
-type report struct {
-	Catalog  string           `json:"catalog"`
-	Products int              `json:"products"`
-	Machine  string           `json:"machine"`
-	Date     string           `json:"date"`
-	Engines  []engineReport   `json:"engines"`
-	Skipped  []string         `json:"skipped,omitempty"`
-	Results  [][]bench.Result `json:"results"`
-}
-
 // peer is a started peer engine.
 type peer struct {
 	searcher bench.Searcher
 	search   func(term string, k int) ([]string, error)
 	close    func() error
-	rep      engineReport
+	rep      bench.PeerEngine
 }
 
 func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
@@ -107,7 +85,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	rep := report{Catalog: o.catalog, Date: time.Now().UTC().Format(time.DateOnly),
+	rep := bench.PeerReport{Catalog: o.catalog, Date: time.Now().UTC().Format(time.DateOnly),
 		Machine: fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
 	fmt.Fprintf(stderr, "aisle: importing %s…\n", o.catalog)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -118,7 +96,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	defer st.Close()
 	rep.Products = g.Products.Len()
 	_, rssBefore := bench.Memory()
-	rep.Engines = append(rep.Engines, engineReport{Engine: "aisle", BuildSeconds: imp.TotalSeconds, DiskBytes: imp.DiskBytes,
+	rep.Engines = append(rep.Engines, bench.PeerEngine{Engine: "aisle", BuildSeconds: imp.TotalSeconds, DiskBytes: imp.DiskBytes,
 		MemoryBytes: imp.RSSBytes, MemoryKind: "process RSS (Aisle alone)"})
 	searchers := []bench.Searcher{bench.AisleSearcher(g)}
 	ndcg := map[string]func(string, int) ([]string, error){"aisle": bench.SearchNumbers(g, suite.Key)}
@@ -207,7 +185,7 @@ func run(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func chartTitle(r *report) string {
+func chartTitle(r *bench.PeerReport) string {
 	return fmt.Sprintf("%s catalog, %d products: latency per query class (%s)", r.Catalog, r.Products, r.Date)
 }
 
@@ -220,7 +198,7 @@ func redraw(from, to string) error {
 	if err != nil {
 		return err
 	}
-	var rep report
+	var rep bench.PeerReport
 	if err := json.Unmarshal(b, &rep); err != nil {
 		return fmt.Errorf("%s: %w", from, err)
 	}
@@ -247,7 +225,7 @@ func startPeer(name, dir string, suite *bench.Suite, rssBefore int64) (*peer, er
 		}
 		_, rss := bench.Memory()
 		return &peer{searcher: peers.BleveSearcher(b), search: k(b.Search), close: b.Close,
-			rep: engineReport{Engine: name, BuildSeconds: b.Build.Seconds(), DiskBytes: b.SizeBytes(),
+			rep: bench.PeerEngine{Engine: name, BuildSeconds: b.Build.Seconds(), DiskBytes: b.SizeBytes(),
 				MemoryBytes: max(rss-rssBefore, 0), MemoryKind: "RSS it adds to this process, mapped index files included"}}, nil
 	case "postgres":
 		p, err := peers.NewPostgres(dir, suite.Products)
@@ -255,7 +233,7 @@ func startPeer(name, dir string, suite *bench.Suite, rssBefore int64) (*peer, er
 			return nil, err
 		}
 		return &peer{searcher: peers.PostgresSearcher(p), search: k(p.Search), close: p.Close,
-			rep: engineReport{Engine: name, BuildSeconds: p.Build.Seconds(), DiskBytes: p.SizeBytes(),
+			rep: bench.PeerEngine{Engine: name, BuildSeconds: p.Build.Seconds(), DiskBytes: p.SizeBytes(),
 				MemoryBytes: p.RSSBytes(), MemoryKind: "server RSS, summed over its processes"}}, nil
 	case "sphinx":
 		s, err := peers.NewSphinx(dir, suite.Products)
@@ -263,7 +241,7 @@ func startPeer(name, dir string, suite *bench.Suite, rssBefore int64) (*peer, er
 			return nil, err
 		}
 		return &peer{searcher: peers.SphinxSearcher(s), search: k(s.Search), close: s.Close,
-			rep: engineReport{Engine: name, BuildSeconds: s.Build.Seconds(), DiskBytes: s.SizeBytes(),
+			rep: bench.PeerEngine{Engine: name, BuildSeconds: s.Build.Seconds(), DiskBytes: s.SizeBytes(),
 				MemoryBytes: s.RSSBytes(), MemoryKind: "searchd RSS"}}, nil
 	}
 	return nil, fmt.Errorf("unknown engine %q", name)
