@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -24,76 +22,31 @@ import (
 
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/engine"
-	"github.com/aisle-search/aisle/events"
 )
 
 // serverSharePairs is how many /healthz and search pairs measure each
 // class's server share.
 const serverSharePairs = 2000
 
-// peerEngines are the engines the bench/peers module adds.
-var peerEngines = []string{"bleve", "postgres", "sphinx"}
-
+// runBench is aisle bench: the suite imported into a data directory, a
+// real `aisle serve` started on it, then each query class measured in
+// process and over HTTP, printed and written as JSON (--json); or,
+// instead of the classes, the writes (--live), event ingestion
+// (--events) or the hostile bodies (--hostile) against that server; or
+// the peer comparison (--engines), which bench/peers runs.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cat := fs.String("catalog", "demo", "the suite's `CATALOG`: "+strings.Join(bench.Suites, ", "))
-	n := fs.Int("products", 100000, "generated catalog size `N` (demo only)")
-	shared := fs.String("shared", "", "the shared data `DIR` (found above the working directory when empty)")
-	engines := fs.String("engines", "aisle", "comma-separated `ENGINES`: aisle, or aisle with peers ("+strings.Join(peerEngines, ", ")+"), which runs bench/peers")
-	data := fs.String("data", "", "import into this pebble `DIR` (a temporary one when empty)")
-	nq := fs.Int("queries", 500, "requests per query class `Q`")
-	rounds := fs.Int("rounds", 2, "in-process passes over the requests")
-	conc := fs.Int("concurrency", 8, "HTTP connections `C` for the closed-loop run")
-	dur := fs.Duration("duration", 5*time.Second, "length of each HTTP run")
-	rate := fs.Bool("rate-search", true, "search the highest HTTP rate with p99 under --p99")
-	limit := fs.Duration("p99", 20*time.Millisecond, "p99 `LIMIT` for the rate search")
-	jsonOut := fs.String("json", "", "also write the report as JSON to `FILE`")
-	svgOut := fs.String("svg", "", "with peers: write a latency chart to `FILE`")
-	live := fs.Bool("live", false, "measure writes while serving instead of the query classes: update visibility, sustained writes beside searches, a 100,000-product partial update, a restart")
-	updates := fs.Int("updates", 1000, "with --live: single-product updates to time")
-	writeBatch := fs.Int("write-batch", 5000, "with --live: products per write in the sustained run")
-	writeRate := fs.Float64("write-rate", 5000, "with --live: product updates a second the sustained run paces its writes to (0: each write as soon as the last answers)")
-	budget := fs.Duration("live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
-	evs := fs.Bool("events", false, "measure event ingestion instead of the query classes: single events, then batches, over --concurrency connections, each durable when answered")
-	eventBatch := fs.Int("event-batch", 50, "with --events: events per batch request")
-	hostile := fs.Bool("hostile", false, "send the hostile bodies (bench.HostileBodies) instead of the query classes, one at a time, and report the server's CPU per request")
-	hostileRounds := fs.Int("hostile-rounds", 20, "with --hostile: times each body is sent")
-	if err := fs.Parse(args); err != nil {
+	f, err := parseBenchFlags(args, stderr)
+	if err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() > 0:
-		return fmt.Errorf("bench: unexpected argument %q", fs.Arg(0))
-	case *n < 1:
-		return fmt.Errorf("bench: --products %d: want at least 1", *n)
-	case *conc < 1:
-		return fmt.Errorf("bench: --concurrency %d: want at least 1", *conc)
-	case *dur <= 0:
-		return fmt.Errorf("bench: --duration %s: want a positive duration, so each load run ends", *dur)
-	case *nq < 1 || *rounds < 1:
-		return fmt.Errorf("bench: --queries %d --rounds %d: want at least 1 each", *nq, *rounds)
-	case *limit <= 0:
-		return fmt.Errorf("bench: --p99 %s: want a positive limit", *limit)
-	case *eventBatch < 1 || *eventBatch > events.MaxBatch:
-		return fmt.Errorf("bench: --event-batch %d: want 1 to %d", *eventBatch, events.MaxBatch)
+	if f.peers() {
+		return runPeerBench(ctx, stdout, stderr, f.peerArgs())
 	}
-	names := strings.Split(*engines, ",")
-	for _, e := range names {
-		if e != "aisle" && !slices.Contains(peerEngines, e) {
-			return fmt.Errorf("bench: unknown engine %q (aisle, %s)", e, strings.Join(peerEngines, ", "))
-		}
-	}
-	if len(names) > 1 || names[0] != "aisle" {
-		return runPeerBench(ctx, stdout, stderr, []string{"--catalog", *cat, "--products", fmt.Sprint(*n),
-			"--shared", *shared, "--engines", *engines, "--queries", fmt.Sprint(*nq), "--rounds", fmt.Sprint(*rounds),
-			"--json", *jsonOut, "--svg", *svgOut})
-	}
-	suite, err := bench.LoadSuite(*cat, *n, *shared)
+	suite, err := bench.LoadSuite(f.catalog, f.products, f.shared)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	dir := *data
+	dir := f.data
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "aisle-bench-")
 		if err != nil {
@@ -102,7 +55,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	fmt.Fprintf(stderr, "importing the %s catalog into %s…\n", *cat, dir)
+	fmt.Fprintf(stderr, "importing the %s catalog into %s…\n", f.catalog, dir)
 	g, st, imp, err := bench.Import(ctx, dir, suite, log, func(done int) {
 		if done%100000 == 0 {
 			fmt.Fprintf(stderr, "  %d products fed\n", done)
@@ -115,10 +68,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if err := st.Close(); err != nil {
 		return err
 	}
-	rep := bench.Report{Catalog: *cat, Products: g.Products.Len(), Import: imp, Concurrent: *conc,
+	rep := bench.Report{Catalog: f.catalog, Products: g.Products.Len(), Import: imp, Concurrent: f.concurrency,
 		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
-		P99LimitMs: bench.Millis(*limit), HTTPSeconds: dur.Seconds()}
-	queries := suite.Queries(g)
+		P99LimitMs: bench.Millis(f.p99), HTTPSeconds: f.duration.Seconds()}
 
 	// The HTTP runs load a real `aisle serve` on the imported directory,
 	// in its own process: its memory is the server's alone, and the load
@@ -132,15 +84,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	if imp.JSONBytes > 0 {
 		rep.Serve.RSSOverJSON = float64(rep.Serve.RSSBytes) / float64(imp.JSONBytes)
 	}
-	url := srv.url + "/serve/search"
-	if *evs {
-		return runEventsBench(ctx, stdout, stderr, &rep, g, suite, srv, *conc, *eventBatch, *dur)
-	}
-	if *hostile {
-		return runHostileBench(ctx, stdout, stderr, &rep, g, suite, srv, *hostileRounds, *jsonOut)
-	}
-	if *live {
-		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, liveFlags{*updates, *writeBatch, *writeRate, *budget, *dur, *nq})
+	switch {
+	case f.events:
+		return runEventsBench(ctx, stdout, stderr, &rep, g, suite, srv, f.concurrency, f.eventBatch, f.duration)
+	case f.hostile:
+		return runHostileBench(ctx, stdout, stderr, &rep, g, suite, srv, f.hostileRounds, f.jsonOut)
+	case f.live:
+		return runLiveBench(ctx, stdout, stderr, &rep, g, suite, dir, srv, &f)
 	}
 
 	// The steady state: the lists Open and Import warm in the background
@@ -151,53 +101,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	fmt.Fprintf(stderr, "impact lists and term weights built (waited %.1fs)\n", time.Since(warm).Seconds())
 	aisle := bench.AisleSearcher(g)
+	queries := suite.Queries(g)
 	for _, c := range suite.Classes {
-		reqs, err := bench.Requests(g, suite.Key, queries, c, *nq, uint64(c))
+		reqs, err := bench.Requests(g, suite.Key, queries, c, f.queries, uint64(c))
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "class %d (%s): in process…\n", c, c)
-		res, err := bench.Compare([]bench.Searcher{aisle}, c, reqs, *rounds)
+		cr, err := measureClass(ctx, &f, c, aisle, reqs, srv, stderr)
 		if err != nil {
 			return err
-		}
-		cr := bench.ClassReport{Class: c.String(), InProcess: res[0]}
-		bodies := make([][]byte, len(reqs))
-		for i, r := range reqs {
-			bodies[i] = r.Body
-		}
-		fmt.Fprintf(stderr, "class %d (%s): HTTP, %d connections for %s…\n", c, c, *conc, *dur)
-		lr, err := bench.Load(ctx, bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: *conc, Duration: *dur})
-		if err != nil {
-			return err
-		}
-		if lr.Errors > 0 && lr.Errors == lr.Requests {
-			return fmt.Errorf("bench: class %s: all %d HTTP requests failed; the server said:\n%s", c, lr.Requests, srv.out.String())
-		}
-		cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, bench.Millis(lr.P50), bench.Millis(lr.P95), bench.Millis(lr.P99)
-		cr.Requests, cr.Errors = lr.Requests, lr.Errors
-		share, err := bench.MeasureServerShare(ctx, url, bodies, serverSharePairs)
-		if err != nil {
-			return fmt.Errorf("bench: class %s: %w", c, err)
-		}
-		cr.ServerShareUs = float64(share.Share) / float64(time.Microsecond)
-		cr.HealthP50us = float64(share.Health) / float64(time.Microsecond)
-		if *rate && lr.QPS > 0 {
-			// Open loop needs more connections than closed: a late answer
-			// must not hold back the next request's send.
-			opt := bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: max(4**conc, 32), Duration: *dur}
-			rs, err := bench.FindMaxRate(ctx, opt, lr.QPS/2, *limit, func(r float64, res bench.LoadResult, held bool) {
-				verdict := "held"
-				if !held {
-					verdict = "missed"
-				}
-				fmt.Fprintf(stderr, "  %.0f/s: p99 %.2fms, %d errors: %s\n", r, bench.Millis(res.P99), res.Errors, verdict)
-			})
-			if err != nil {
-				return err
-			}
-			cr.MaxRate, cr.MaxRateP99ms = rs.MaxRate, bench.Millis(rs.AtMax.P99)
-			cr.HalfP50ms, cr.HalfP99ms = bench.Millis(rs.AtHalf.P50), bench.Millis(rs.AtHalf.P99)
 		}
 		rep.Classes = append(rep.Classes, cr)
 		if ctx.Err() != nil {
@@ -210,14 +122,75 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		}
 	}
 	printReport(stdout, &rep)
-	if *jsonOut != "" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("bench: encode the report: %w", err)
+	return writeReport(f.jsonOut, &rep)
+}
+
+// measureClass measures one query class over its requests: in process
+// (aisle, f.rounds passes), then against the server: closed loop over
+// f.concurrency connections for f.duration, the server's share of a
+// search, and with f.rateSearch the highest open-loop rate whose p99
+// stays under f.p99, and half that rate.
+func measureClass(ctx context.Context, f *benchFlags, c bench.Class, aisle bench.Searcher, reqs []bench.Request, srv *serveProc, stderr io.Writer) (bench.ClassReport, error) {
+	fmt.Fprintf(stderr, "class %d (%s): in process…\n", c, c)
+	res, err := bench.Compare([]bench.Searcher{aisle}, c, reqs, f.rounds)
+	if err != nil {
+		return bench.ClassReport{}, err
+	}
+	cr := bench.ClassReport{Class: c.String(), InProcess: res[0]}
+	bodies := make([][]byte, len(reqs))
+	for i, r := range reqs {
+		bodies[i] = r.Body
+	}
+	url := srv.url + "/serve/search"
+	fmt.Fprintf(stderr, "class %d (%s): HTTP, %d connections for %s…\n", c, c, f.concurrency, f.duration)
+	lr, err := bench.Load(ctx, bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: f.concurrency, Duration: f.duration})
+	if err != nil {
+		return cr, err
+	}
+	if lr.Errors > 0 && lr.Errors == lr.Requests {
+		return cr, fmt.Errorf("bench: class %s: all %d HTTP requests failed; the server said:\n%s", c, lr.Requests, srv.out.String())
+	}
+	cr.HTTPQPS, cr.HTTPP50ms, cr.HTTPP95ms, cr.HTTPP99ms = lr.QPS, bench.Millis(lr.P50), bench.Millis(lr.P95), bench.Millis(lr.P99)
+	cr.Requests, cr.Errors = lr.Requests, lr.Errors
+	share, err := bench.MeasureServerShare(ctx, url, bodies, serverSharePairs)
+	if err != nil {
+		return cr, fmt.Errorf("bench: class %s: %w", c, err)
+	}
+	cr.ServerShareUs = float64(share.Share) / float64(time.Microsecond)
+	cr.HealthP50us = float64(share.Health) / float64(time.Microsecond)
+	if !f.rateSearch || lr.QPS <= 0 {
+		return cr, nil
+	}
+	// Open loop needs more connections than closed: a late answer must
+	// not hold back the next request's send.
+	opt := bench.LoadOptions{URL: url, Bodies: bodies, Concurrency: max(4*f.concurrency, 32), Duration: f.duration}
+	rs, err := bench.FindMaxRate(ctx, opt, lr.QPS/2, f.p99, func(r float64, res bench.LoadResult, held bool) {
+		verdict := "held"
+		if !held {
+			verdict = "missed"
 		}
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("bench: write the report: %w", err)
-		}
+		fmt.Fprintf(stderr, "  %.0f/s: p99 %.2fms, %d errors: %s\n", r, bench.Millis(res.P99), res.Errors, verdict)
+	})
+	if err != nil {
+		return cr, err
+	}
+	cr.MaxRate, cr.MaxRateP99ms = rs.MaxRate, bench.Millis(rs.AtMax.P99)
+	cr.HalfP50ms, cr.HalfP99ms = bench.Millis(rs.AtHalf.P50), bench.Millis(rs.AtHalf.P99)
+	return cr, nil
+}
+
+// writeReport writes rep as indented JSON to path, ending in a newline;
+// an empty path writes nothing.
+func writeReport(path string, rep *bench.Report) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("bench: encode the report: %w", err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("bench: write the report: %w", err)
 	}
 	return nil
 }
@@ -362,17 +335,9 @@ func printReport(out io.Writer, r *bench.Report) {
 	tw.Flush()
 }
 
-// liveFlags are aisle bench --live's settings.
-type liveFlags struct {
-	updates, batch int
-	rate           float64
-	budget, dur    time.Duration
-	queries        int
-}
-
 // runLiveBench is aisle bench --live: the write phases against the
 // running server, then a restart, timed until the server answers.
-func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Report, g *engine.Generation, suite *bench.Suite, dir string, srv *serveProc, f liveFlags) error {
+func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Report, g *engine.Generation, suite *bench.Suite, dir string, srv *serveProc, f *benchFlags) error {
 	reqs, err := bench.Requests(g, suite.Key, suite.Queries(g), bench.ClassFacets, f.queries, uint64(bench.ClassFacets))
 	if err != nil {
 		return err
@@ -386,7 +351,7 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Repo
 		pns[d] = g.Products.Key(uint32(d))
 	}
 	lr, err := bench.Live(ctx, bench.LiveOptions{URL: srv.url, AdminKey: "bench", Website: suite.Website.UUID, Key: suite.Key,
-		Products: pns, Searches: bodies, Updates: f.updates, Adds: f.updates, Bulk: 100000, BatchSize: f.batch, WriteRate: f.rate, Duration: f.dur, Budget: f.budget,
+		Products: pns, Searches: bodies, Updates: f.updates, Adds: f.updates, Bulk: 100000, BatchSize: f.writeBatch, WriteRate: f.writeRate, Duration: f.duration, Budget: f.liveBudget,
 		Log: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return fmt.Errorf("bench: %w\nthe server said:\n%s", err, srv.out.String())
@@ -403,13 +368,13 @@ func runLiveBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.Repo
 	defer again.close()
 	fmt.Fprintf(stdout, "\nAisle on %s: %s catalog, %d products; aisle serve ready in %.1fs\n", rep.Machine, rep.Catalog, rep.Products, rep.Serve.LoadSeconds)
 	fmt.Fprintf(stdout, "single-product updates: %d of %d in the %s budget; visible to search p50 %.0fms, p99 %.0fms (the write's answer p50 %.0fms, p99 %.0fms)\n",
-		lr.Updates, lr.UpdatesPlanned, f.budget, lr.VisibleP50ms, lr.VisibleP99ms, lr.WriteP50ms, lr.WriteP99ms)
+		lr.Updates, lr.UpdatesPlanned, f.liveBudget, lr.VisibleP50ms, lr.VisibleP99ms, lr.WriteP50ms, lr.WriteP99ms)
 	pace := "unpaced"
 	if lr.SustainedRate > 0 {
 		pace = fmt.Sprintf("paced to %.0f/s", lr.SustainedRate)
 	}
 	fmt.Fprintf(stdout, "sustained writes of %d products (%s) for %s: %.0f updates/s; class-3 search p99 %.2fms alone, %.2fms beside the writes (%.1f×, %d errors)\n",
-		lr.SustainedBatch, pace, f.dur, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchP99Writing/lr.SearchP99ms, lr.SearchErrors)
+		lr.SustainedBatch, pace, f.duration, lr.SustainedUpdatesPerSec, lr.SearchP99ms, lr.SearchP99Writing, lr.SearchP99Writing/lr.SearchP99ms, lr.SearchErrors)
 	fmt.Fprintf(stdout, "a partial update of %d products: searchable in %.1fs\n", lr.BulkProducts, lr.BulkSeconds)
 	fmt.Fprintf(stdout, "new products, one at a time: %d; found by search p50 %.0fms, p99 %.0fms; their deletes gone p50 %.0fms, p99 %.0fms\n",
 		lr.Adds, lr.AddP50ms, lr.AddP99ms, lr.DeleteP50ms, lr.DeleteP99ms)
@@ -472,12 +437,5 @@ func runHostileBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.R
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if jsonOut != "" {
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("bench: encode the report: %w", err)
-		}
-		return os.WriteFile(jsonOut, append(b, '\n'), 0o644)
-	}
-	return nil
+	return writeReport(jsonOut, rep)
 }

@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
-
-	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/bench"
 	"github.com/aisle-search/aisle/internal/golden"
@@ -39,13 +40,23 @@ func TestPrintReportGolden(t *testing.T) {
 	golden.Check(t, "bench_table.txt", out.Bytes())
 }
 
-// TestReportJSONGolden: the report's JSON, member names and order, for
-// a fixed report.
-func TestReportJSONGolden(t *testing.T) {
+// TestWriteReportGolden: the report's JSON as writeReport writes it,
+// for a fixed report; with no path it writes nothing.
+func TestWriteReportGolden(t *testing.T) {
 	rep := sampleBenchReport()
-	b, err := json.MarshalIndent(rep, "", "  ")
+	path := filepath.Join(t.TempDir(), "report.json")
+	if err := writeReport(path, &rep); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "bench_report.json", append(b, '\n'))
+	golden.Check(t, "bench_report.json", b)
+	if err := writeReport("", &rep); err != nil {
+		t.Fatalf("no path: %v", err)
+	}
+	if err := writeReport(filepath.Join(t.TempDir(), "missing", "report.json"), &rep); err == nil || !strings.Contains(err.Error(), "write the report") {
+		t.Fatalf("into a missing directory: %v", err)
+	}
 }
