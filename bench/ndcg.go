@@ -1,6 +1,10 @@
-// Package bench measures Aisle: relevance (NDCG on human judgments),
-// in-process query cost, and HTTP throughput and latency under load. The
-// aisle bench and aisle eval commands are thin layers over it.
+// Package bench measures Aisle: relevance (NDCG on human judgments,
+// hit rates on real baskets), in-process query cost beside peer engines,
+// HTTP throughput and latency under load, writes while serving, event
+// ingestion, and what hostile bodies cost the server. It also reads the
+// reports those runs save and renders them as the markdown tables of
+// docs/benchmarks.md (LoadReports, RenderReportTables). The aisle bench,
+// aisle eval and aisle tune commands are thin layers over it.
 package bench
 
 import (
