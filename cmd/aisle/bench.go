@@ -33,8 +33,12 @@ const serverSharePairs = 2000
 // process and over HTTP, printed and written as JSON (--json); or,
 // instead of the classes, the writes (--live), event ingestion
 // (--events) or the hostile bodies (--hostile) against that server; or
-// the peer comparison (--engines), which bench/peers runs.
+// the peer comparison (--engines), which bench/peers runs. aisle bench
+// report renders the saved reports into docs/benchmarks.md.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+	if len(args) > 0 && args[0] == "report" {
+		return runBenchReport(args[1:], stdout, stderr)
+	}
 	f, err := parseBenchFlags(args, stderr)
 	if err != nil {
 		return err
@@ -297,20 +301,29 @@ func runPeerBench(ctx context.Context, stdout, stderr io.Writer, args []string) 
 
 // findPeers finds bench/peers above the working directory.
 func findPeers() (string, error) {
+	mod, err := findAbove(filepath.Join("bench", "peers", "go.mod"))
+	if err != nil {
+		return "", errors.New("bench: the peer engines live in the bench/peers module of an Aisle checkout; run aisle bench inside the checkout, or: cd bench/peers && go run ./cmd/peerbench --help")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// findAbove finds rel, a path relative to a checkout's root, in the
+// working directory or the nearest directory above it that holds it.
+func findAbove(rel string) (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := wd; ; d = filepath.Dir(d) {
-		p := filepath.Join(d, "bench", "peers")
-		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+		p := filepath.Join(d, rel)
+		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 		if filepath.Dir(d) == d {
-			break
+			return "", fmt.Errorf("no %s in or above %s", rel, wd)
 		}
 	}
-	return "", errors.New("bench: the peer engines live in the bench/peers module of an Aisle checkout; run aisle bench inside the checkout, or: cd bench/peers && go run ./cmd/peerbench --help")
 }
 
 func printReport(out io.Writer, r *bench.Report) {

@@ -29,6 +29,8 @@ Usage:
                bought; report held-out NDCG; add the fit as a draft version)
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
                [--concurrency C] [--duration D] [--json FILE]
+  aisle bench report [--check] [--doc FILE] [--reports DIR]
+               (docs/benchmarks.md's tables made from the reports in docs/reports)
 
 Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
 AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.
