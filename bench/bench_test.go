@@ -39,8 +39,8 @@ func TestNDCG(t *testing.T) {
 	}
 }
 
-// TestHomeDepotNDCG measures relevance on the real judgments; the figure
-// goes in docs/benchmarks.md.
+// TestHomeDepotNDCG measures relevance on the real judgments, as aisle
+// eval does.
 func TestHomeDepotNDCG(t *testing.T) {
 	data := datasets.SkipOrDir(t)
 	ev, err := EvalHomeDepot(data, 10)

@@ -56,8 +56,8 @@ func TestEvalInstacartHandBuilt(t *testing.T) {
 	}
 }
 
-// TestInstacartHitRates measures the real baskets; the figures go in
-// docs/benchmarks.md. Repurchase is the strong signal in groceries.
+// TestInstacartHitRates measures the real baskets, as aisle eval does.
+// Repurchase is the strong signal in groceries.
 func TestInstacartHitRates(t *testing.T) {
 	data := datasets.SkipOrDir(t)
 	hr, err := EvalInstacart(data, 10, 10)

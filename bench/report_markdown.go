@@ -103,7 +103,7 @@ func CheckReportTables(doc []byte, reports map[string]*SavedReport, linkDir stri
 		}
 	}
 	if len(stale) > 0 {
-		return fmt.Errorf("%w: %s differ from the reports: run aisle bench report", ErrReportTablesStale, strings.Join(stale, ", "))
+		return fmt.Errorf("%w: %s: not what the reports make; run aisle bench report", ErrReportTablesStale, strings.Join(stale, ", "))
 	}
 	return nil
 }

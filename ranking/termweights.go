@@ -23,8 +23,7 @@ import (
 // termWeightsShare: a term gets its weights when it is in at least one
 // doc id in this many (and in ImpactMinDocs docs or more): 2 bytes a doc
 // of the term and 1.5 bits a doc id of the segment. At 1,000,000 demo
-// products, 1,000 two-word searches, each both ways in one run
-// (docs/benchmarks.md, "Common terms' weights"):
+// products, 1,000 two-word searches, each both ways in one run:
 //
 //	share  terms  memory  sum    p99
 //	32     195    86 MB   -25%   1.68 -> 1.20 ms

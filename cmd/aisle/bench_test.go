@@ -216,7 +216,7 @@ var liveLineRE = []*regexp.Regexp{
 }
 
 // TestBenchLive: aisle bench --live runs its phases against a real
-// aisle serve and reports each (issue 9's targets; the figures are in
+// aisle serve and reports each (their targets are in
 // docs/benchmarks.md).
 func TestBenchLive(t *testing.T) {
 	t.Setenv("AISLE_TEST_AS_MAIN", "1") // for the serve process
