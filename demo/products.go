@@ -1,6 +1,7 @@
 // Package demo generates the shop `aisle demo` serves: a realistic,
-// deterministic catalog, its content pages and its configuration, with no
-// setup and no external data. The same generator feeds the benchmarks, so it
+// deterministic catalog, its content pages, its configuration (an English
+// website and a Danish one) and its visitors' events, with no setup and
+// no external data. The same generator feeds the benchmarks, so it
 // streams and stays fast at a million products.
 package demo
 

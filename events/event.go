@@ -1,10 +1,13 @@
 // Package events holds what a shop's visitors did, as Aisle records it:
 // the event kinds of POST /serve/collect/{kind} (a product viewed, a
-// result clicked, the cart, a purchase, a search, a page view), their
-// members and limits, and their one encoding, JSON, used on the wire and
-// in the change log. It parses and checks an event; it does not store,
-// count or serve it (the store logs events, and what they are folded
-// into comes later: popularity, co-occurrence, user histories).
+// result clicked, the cart, a purchase, a search, a page view), the
+// batches of POST /serve/collect, their members and limits, and their
+// one encoding, JSON, used on the wire, in the change log and in a
+// behaviour log (aisle import --events). It decodes and checks events
+// (Decode, DecodeBody, DecodeBatch, DecodeChecked, Check) and replaces a
+// customer's email and id with keyed hashes (IdentityKey.Seal). It does
+// not store or count them: the store logs events, and package behaviour
+// folds them into counters, neighbours and visitors' histories.
 package events
 
 // Kind is what happened.

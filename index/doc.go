@@ -1,6 +1,10 @@
-// Package index holds one catalog generation in memory: the text postings,
-// the filter and facet bitmaps, the numeric and sort columns, and the stored
-// documents, all addressed by dense uint32 doc ids.
+// Package index holds a catalog generation's searchable form, a Segment:
+// the text postings, the filter and facet bitmaps, the numeric and sort
+// columns, and the stored documents, all addressed by dense uint32 doc
+// ids. A segment is immutable: a write makes a new one that shares what
+// it did not change (WithDocs for documents, WithColumns for prices and
+// other column values), and a segment saves to the store's tables and
+// loads from them (Save, Load) so a start need not build it again.
 package index
 
 // TextField identifies a searchable text source. The set is fixed so that

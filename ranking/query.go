@@ -1,6 +1,9 @@
-// Package ranking turns a search phrase into weighted term expansions and
-// scores candidate docs with BM25F, then picks the requested page with a
-// bounded heap.
+// Package ranking turns a search phrase into weighted term expansions
+// (Parse), matches them (Match, MatchSets), and scores candidate docs
+// with BM25F, walking postings or looking common terms' weights up. A
+// page is read from the impact-ordered lists when they settle it (Top),
+// and otherwise picked from every candidate's score with a bounded heap
+// (TopN).
 package ranking
 
 import (

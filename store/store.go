@@ -1,6 +1,11 @@
-// Package store is Aisle's pebble database: the ordered change log and the
-// state it is applied into (products, content items, configuration). It
-// is the source of truth every generation is built from.
+// Package store is Aisle's pebble database: the ordered change log
+// (product and content writes, configuration, visitors' events) and the
+// state it is applied into (products, content items, configuration),
+// the source of truth every generation is built from; beside them, what
+// a start reads instead of rebuilding: each website's saved index
+// segments and behaviour snapshots. A snapshot is also what remains of
+// the events log compaction removed (CompactEvents). The store keeps the
+// secret customers' identities are hashed under (Secret).
 package store
 
 import (

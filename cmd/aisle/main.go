@@ -1,5 +1,6 @@
 // Command aisle runs the Aisle search service: a demo shop, imports of a
-// catalog into a data directory, and serving it.
+// catalog or a behaviour log into a data directory, and serving it; and
+// the tools that measure and tune it: eval, tune and bench.
 package main
 
 import (
