@@ -2,17 +2,11 @@ package engine
 
 import (
 	"crypto/rand"
-	"fmt"
 	"maps"
-	"slices"
 	"sync"
-	"time"
-
-	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/events"
-	"github.com/aisle-search/aisle/store"
 )
 
 // Behaviours holds each website's behaviour model (package behaviour),
@@ -21,12 +15,11 @@ import (
 // index generations: events never make a generation, and a model outlives
 // the website's re-indexing.
 type Behaviours struct {
-	mu       sync.RWMutex
-	models   map[string]*behaviour.Model // by website UUID
-	savedSeq map[string]uint64           // the entry each website's last snapshot reaches
-	catalog  *Engine                     // resolves views of a page to its product; nil: none
-	key      *events.IdentityKey         // seals emails and customer ids (UseSecret)
-	budget   behaviour.Budget            // each model's (UseBudget)
+	mu      sync.RWMutex
+	models  map[string]*behaviour.Model // by website UUID
+	catalog *Engine                     // resolves views of a page to its product; nil: none
+	key     *events.IdentityKey         // seals emails and customer ids (UseSecret)
+	budget  behaviour.Budget            // each model's (UseBudget)
 }
 
 // UseSecret makes the emails and customer ids of events, and of the
@@ -169,140 +162,23 @@ func (g *Generation) inCatalog(e *events.Event) *events.Event {
 	return e
 }
 
-// Replay loads each website's behaviour snapshot (store.Snapshot), when
-// it has one the log still holds, and folds the events logged after it
-// (or all of them), each website's in log order, reading only the
-// events; it says how many it folded and how many snapshots it loaded.
-// A start calls it before serving. A snapshot that does not read back
-// is skipped, and that website's events are all folded.
-func (b *Behaviours) Replay(st *store.Store) (folded, loaded int, err error) {
-	websites, err := st.EventWebsites()
-	if err != nil {
-		return 0, 0, err
-	}
-	snapshots, err := st.SnapshotWebsites() // some may have no events left (Compact)
-	if err != nil {
-		return 0, 0, err
-	}
-	websites = slices.Compact(slices.Sorted(slices.Values(append(websites, snapshots...))))
-	for _, w := range websites {
-		var m *behaviour.Model
-		data, err := st.Snapshot(w)
-		if err != nil {
-			return folded, loaded, err
-		}
-		if data != nil {
-			if m, err = behaviour.DecodeSnapshot(data, b.budget); err != nil || m.Seq() > st.Seq() {
-				m = nil // replayed from the start instead
-			}
-		}
-		var from uint64 // the entry the loaded snapshot reaches
-		if m != nil {
-			loaded++
-			from = m.Seq()
-		} else {
-			m = behaviour.NewBudget(b.budget)
-		}
-		err = st.EventsAfter(w, m.Seq(), func(seq uint64, raw []json.RawMessage) error {
-			for i, data := range raw {
-				var e events.Event
-				if err := json.Unmarshal(data, &e); err != nil {
-					return fmt.Errorf("log entry %d, event %d: %w", seq, i+1, err)
-				}
-				b.foldInto(m, &e)
-				folded++
-			}
-			m.Through(seq)
-			return nil
-		})
-		if err != nil {
-			return folded, loaded, err
-		}
-		b.mu.Lock()
-		b.models[w] = m
-		if from > 0 && m.Seq() == from { // nothing after it: no need to save it again
-			if b.savedSeq == nil {
-				b.savedSeq = map[string]uint64{}
-			}
-			b.savedSeq[w] = from
-		}
-		b.mu.Unlock()
-	}
-	return folded, loaded, nil
+// Budget is each model's budget (UseBudget).
+func (b *Behaviours) Budget() behaviour.Budget { return b.budget }
+
+// FoldInto adds e to m as Fold adds it to its website's model: what a
+// replay does to a model before it serves it (Serve).
+func (b *Behaviours) FoldInto(m *behaviour.Model, e *events.Event) { b.foldInto(m, e) }
+
+// Serve makes m website uuid's model.
+func (b *Behaviours) Serve(uuid string, m *behaviour.Model) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.models[uuid] = m
 }
 
-// Snapshot saves the snapshot of every model that folded events since
-// its last (store.PutSnapshot), so the next start folds only what comes
-// after (and Compact may remove what it covers); it says how many it
-// saved. Folding waits while a model is encoded.
-func (b *Behaviours) Snapshot(st *store.Store) (int, error) {
-	b.mu.RLock()
-	models := make(map[string]*behaviour.Model, len(b.models))
-	for w, m := range b.models {
-		models[w] = m
-	}
-	b.mu.RUnlock()
-	n := 0
-	for w, m := range models {
-		if m.Seq() == 0 || b.saved(w) == m.Seq() {
-			continue
-		}
-		seq := m.Seq()
-		if err := st.PutSnapshot(w, m.AppendSnapshot(nil)); err != nil {
-			return n, err
-		}
-		b.mu.Lock()
-		if b.savedSeq == nil {
-			b.savedSeq = map[string]uint64{}
-		}
-		b.savedSeq[w] = seq
-		b.mu.Unlock()
-		n++
-	}
-	return n, nil
-}
-
-// Compact removes from st's log the entries of events alone that each
-// website's saved snapshot reaches (saved by Snapshot, or loaded by
-// Replay) and whose events are all older than behaviour.LongHalfLife,
-// the behaviour's longest window, before now: oldest first, up to the
-// first entry with a later event (store.CompactEvents). A start loads
-// the snapshot and folds only the entries after it, so the log stops
-// growing with time; an entry after the saved snapshot is never
-// removed. A start that cannot read the snapshot (of another layout)
-// folds what is left, which lacks only events whose weight has halved
-// in the long window and vanished from the short one. Call it after
-// Snapshot; it says how many entries it removed.
-func (b *Behaviours) Compact(st *store.Store, now time.Time) (int, error) {
-	b.mu.RLock()
-	saved := maps.Clone(b.savedSeq)
-	b.mu.RUnlock()
-	before := now.Add(-behaviour.LongHalfLife).UnixMilli()
-	expired := func(raw []json.RawMessage) bool {
-		for _, data := range raw {
-			var e struct {
-				Time int64 `json:"time"`
-			}
-			if json.Unmarshal(data, &e) != nil || e.Time >= before {
-				return false
-			}
-		}
-		return true
-	}
-	removed := 0
-	for _, w := range slices.Sorted(maps.Keys(saved)) {
-		n, err := st.CompactEvents(w, saved[w], expired)
-		removed += n
-		if err != nil {
-			return removed, fmt.Errorf("compact the event log of %s: %w", w, err)
-		}
-	}
-	return removed, nil
-}
-
-// saved is the log entry website's last saved snapshot reaches.
-func (b *Behaviours) saved(website string) uint64 {
+// Models is every website's model, by website.
+func (b *Behaviours) Models() map[string]*behaviour.Model {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return b.savedSeq[website]
+	return maps.Clone(b.models)
 }

@@ -71,7 +71,7 @@ func newFuzzSite(tb testing.TB) *fuzzSite {
 	eng := engine.New("admin-key", g)
 	bhv := engine.NewBehaviours()
 	bhv.UseCatalog(eng)
-	if _, _, err := bhv.Replay(st); err != nil {
+	if _, _, err := live.NewBehaviourStore(st, bhv).Replay(); err != nil {
 		tb.Fatal(err)
 	}
 	eng.UseBehaviours(bhv)

@@ -75,7 +75,7 @@ func TestFoldCountsOnlyCatalogProducts(t *testing.T) {
 	}
 
 	blind := engine.NewBehaviours()
-	if _, _, err := blind.Replay(st); err != nil {
+	if _, _, err := kept(st, blind).Replay(); err != nil {
 		t.Fatal(err)
 	}
 	bm := blind.Model(shopUUID)
@@ -140,14 +140,14 @@ func TestCompactAfterSnapshot(t *testing.T) {
 	}
 	compact := func(b *engine.Behaviours, at time.Time, want int) {
 		t.Helper()
-		if n, err := b.Compact(st, at); err != nil || n != want {
+		if n, err := kept(st, b).Compact(at); err != nil || n != want {
 			t.Fatalf("Compact: %d removed, %v; want %d", n, err, want)
 		}
 	}
 
 	first := collect(old, "u1", "A100", "B100") // two entries
 	compact(bhv, now, 0)                        // no snapshot yet: nothing is covered
-	if saved, err := bhv.Snapshot(st); err != nil || saved != 1 {
+	if saved, err := kept(st, bhv).Snapshot(); err != nil || saved != 1 {
 		t.Fatalf("Snapshot: %d, %v", saved, err)
 	}
 	afterSnapshot := collect(old, "u2", "C100") // as old, but after the snapshot
@@ -157,7 +157,7 @@ func TestCompactAfterSnapshot(t *testing.T) {
 	}
 	live := describe(bhv)
 	restarted := newBehaviours()
-	if n, loaded, err := restarted.Replay(st); err != nil || n != 1 || loaded != 1 {
+	if n, loaded, err := kept(st, restarted).Replay(); err != nil || n != 1 || loaded != 1 {
 		t.Fatalf("Replay after compacting: %d events, %d snapshots, %v; want 1 and 1", n, loaded, err)
 	}
 	if got := describe(restarted); got != live {
@@ -165,7 +165,7 @@ func TestCompactAfterSnapshot(t *testing.T) {
 	}
 
 	last := collect(recent, "u1", "C100")
-	if saved, err := bhv.Snapshot(st); err != nil || saved != 1 {
+	if saved, err := kept(st, bhv).Snapshot(); err != nil || saved != 1 {
 		t.Fatalf("Snapshot: %d, %v", saved, err)
 	}
 	compact(bhv, now, 1) // the old one; the recent one stays
@@ -178,7 +178,7 @@ func TestCompactAfterSnapshot(t *testing.T) {
 	}
 	live = describe(bhv)
 	restarted = newBehaviours()
-	if n, loaded, err := restarted.Replay(st); err != nil || n != 0 || loaded != 1 {
+	if n, loaded, err := kept(st, restarted).Replay(); err != nil || n != 0 || loaded != 1 {
 		t.Fatalf("Replay with no events left: %d events, %d snapshots, %v; want 0 and 1", n, loaded, err)
 	}
 	if got := describe(restarted); got != live || !strings.Contains(live, "u1 viewed [C100 B100 A100]") {

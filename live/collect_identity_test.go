@@ -52,7 +52,7 @@ func TestCollectLinksNeedTheKey(t *testing.T) {
 	if err := send("alice-phone", "shop-key"); err != nil || !linked("alice-phone") {
 		t.Errorf("with the website's key: %v; the link did not move", err)
 	}
-	if _, err := bhv.Snapshot(st); err != nil {
+	if _, err := kept(st, bhv).Snapshot(); err != nil {
 		t.Fatal(err)
 	}
 	for _, prefix := range []string{"l/", "v/", "b/", "m/"} { // the log, its events, snapshots, metadata

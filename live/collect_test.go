@@ -274,7 +274,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	}
 	// Without the catalog the page names no product: the view does not count.
 	blind := engine.NewBehaviours()
-	if _, _, err := blind.Replay(st); err != nil {
+	if _, _, err := kept(st, blind).Replay(); err != nil {
 		t.Fatal(err)
 	}
 	if n := blind.Model(shopUUID).Count("A100", behaviour.Views, behaviour.Long, t0.Add(time.Hour)); n > 1.01 {
@@ -287,7 +287,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	}
 	replayed := newBehaviours()
 	replayed.UseCatalog(eng)
-	if n, loaded, err := replayed.Replay(st); err != nil || n != 6 || loaded != 0 {
+	if n, loaded, err := kept(st, replayed).Replay(); err != nil || n != 6 || loaded != 0 {
 		t.Fatalf("Replay: %d events, %d snapshots, %v", n, loaded, err)
 	}
 	if got := describe(replayed); got != live {
@@ -295,10 +295,10 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	}
 	// A snapshot, then one more event: a start loads the snapshot and
 	// folds the one event after it, to the same behaviour.
-	if saved, err := bhv.Snapshot(st); err != nil || saved != 1 {
+	if saved, err := kept(st, bhv).Snapshot(); err != nil || saved != 1 {
 		t.Fatalf("Snapshot: %d saved, %v", saved, err)
 	}
-	if saved, err := bhv.Snapshot(st); err != nil || saved != 0 {
+	if saved, err := kept(st, bhv).Snapshot(); err != nil || saved != 0 {
 		t.Errorf("a second Snapshot with nothing new saved %d, %v", saved, err)
 	}
 	c.now = func() time.Time { return t0.Add(10 * time.Minute) }
@@ -309,21 +309,21 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	live = describe(bhv)
 	fromSnapshot := newBehaviours()
 	fromSnapshot.UseCatalog(eng)
-	if n, loaded, err := fromSnapshot.Replay(st); err != nil || n != 1 || loaded != 1 {
+	if n, loaded, err := kept(st, fromSnapshot).Replay(); err != nil || n != 1 || loaded != 1 {
 		t.Fatalf("Replay after a snapshot: %d events, %d snapshots, %v; want 1 and 1", n, loaded, err)
 	}
 	if got := describe(fromSnapshot); got != live {
 		t.Errorf("the behaviour from the snapshot:\n%s\nthe live one:\n%s", got, live)
 	}
-	if saved, err := fromSnapshot.Snapshot(st); err != nil || saved != 1 {
+	if saved, err := kept(st, fromSnapshot).Snapshot(); err != nil || saved != 1 {
 		t.Errorf("Snapshot after folding one event past the snapshot: %d saved, %v", saved, err)
 	}
 	unchanged := newBehaviours()
 	unchanged.UseCatalog(eng)
-	if _, loaded, err := unchanged.Replay(st); err != nil || loaded != 1 {
+	if _, loaded, err := kept(st, unchanged).Replay(); err != nil || loaded != 1 {
 		t.Fatalf("Replay: %d snapshots, %v", loaded, err)
 	}
-	if saved, err := unchanged.Snapshot(st); err != nil || saved != 0 {
+	if saved, err := kept(st, unchanged).Snapshot(); err != nil || saved != 0 {
 		t.Errorf("Snapshot right after loading one, nothing folded since: %d saved, %v", saved, err)
 	}
 	// A snapshot that does not read back is passed over: every event is
@@ -333,7 +333,7 @@ func TestCollectFoldsAndReplays(t *testing.T) {
 	}
 	again := newBehaviours()
 	again.UseCatalog(eng)
-	if n, loaded, err := again.Replay(st); err != nil || n != 7 || loaded != 0 || describe(again) != live {
+	if n, loaded, err := kept(st, again).Replay(); err != nil || n != 7 || loaded != 0 || describe(again) != live {
 		t.Errorf("Replay past a corrupt snapshot: %d events, %d snapshots, %v", n, loaded, err)
 	}
 	if n := bhv.Model("00000000-0000-4000-8000-0000000000b2").Events(); n != 0 {
@@ -412,7 +412,7 @@ func TestImportEventsInEntries(t *testing.T) {
 		t.Errorf("%d events in %d entries, want %d in 6 (groups of 10,000, one entry per website in each)", seen, entries, n)
 	}
 	bhv := engine.NewBehaviours()
-	if got, _, err := bhv.Replay(st); err != nil || got != n {
+	if got, _, err := kept(st, bhv).Replay(); err != nil || got != n {
 		t.Errorf("Replay: %d, %v", got, err)
 	}
 }

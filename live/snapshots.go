@@ -5,20 +5,16 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/aisle-search/aisle/engine"
-	"github.com/aisle-search/aisle/store"
 )
 
 // Snapshots keeps a data directory's behaviour snapshots current while
-// it is served: it saves them (engine.Behaviours.Snapshot) and then compacts
-// the event log they cover (engine.Behaviours.Compact) every Every, once soon
+// it is served: it saves them (BehaviourStore.Snapshot) and then compacts
+// the event log they cover (BehaviourStore.Compact) every Every, once soon
 // after a start that folded AfterReplay events or more (so a crash does
 // not fold them all again), and once at Close, after the collector has
 // committed its last events, so the next start folds none.
 type Snapshots struct {
-	st    *store.Store
-	bhv   *engine.Behaviours
+	bs    *BehaviourStore
 	log   *slog.Logger
 	every time.Duration
 	stop  chan struct{}
@@ -29,7 +25,7 @@ type Snapshots struct {
 type SnapshotOptions struct {
 	// Every is how often the snapshots are saved; 0 means 10 minutes.
 	Every time.Duration
-	// Folded is how many events the start folded (engine.Behaviours.Replay);
+	// Folded is how many events the start folded (BehaviourStore.Replay);
 	// AfterReplay or more saves the snapshots at once. AfterReplay 0
 	// means 1,000,000.
 	Folded, AfterReplay int
@@ -37,9 +33,9 @@ type SnapshotOptions struct {
 	Log *slog.Logger
 }
 
-// StartSnapshots starts saving bhv's snapshots into st as opt says;
-// Close stops it.
-func StartSnapshots(st *store.Store, bhv *engine.Behaviours, opt SnapshotOptions) *Snapshots {
+// StartSnapshots starts saving bs's snapshots as opt says; Close stops
+// it.
+func StartSnapshots(bs *BehaviourStore, opt SnapshotOptions) *Snapshots {
 	if opt.Every <= 0 {
 		opt.Every = 10 * time.Minute
 	}
@@ -49,7 +45,7 @@ func StartSnapshots(st *store.Store, bhv *engine.Behaviours, opt SnapshotOptions
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
-	s := &Snapshots{st: st, bhv: bhv, log: opt.Log, every: opt.Every, stop: make(chan struct{})}
+	s := &Snapshots{bs: bs, log: opt.Log, every: opt.Every, stop: make(chan struct{})}
 	if opt.Folded >= opt.AfterReplay {
 		s.wg.Go(func() { s.save(fmt.Sprintf("%d events folded at start", opt.Folded)) })
 	}
@@ -84,17 +80,17 @@ func (s *Snapshots) Close() {
 // the server.
 func (s *Snapshots) save(why string) {
 	start := time.Now()
-	saved, err := s.bhv.Snapshot(s.st)
+	saved, err := s.bs.Snapshot()
 	if err != nil {
 		s.log.Warn("behaviour snapshot failed: the next start folds the events again", "err", err)
 		return
 	}
 	if saved > 0 {
 		s.log.Info("behaviour snapshot saved", "websites", saved, "why", why, "took", time.Since(start).Round(time.Millisecond),
-			"memory", fmt.Sprintf("%.1f MB", float64(s.bhv.Bytes())/1e6))
+			"memory", fmt.Sprintf("%.1f MB", float64(s.bs.bhv.Bytes())/1e6))
 	}
 	start = time.Now()
-	if removed, err := s.bhv.Compact(s.st, start); err != nil {
+	if removed, err := s.bs.Compact(start); err != nil {
 		s.log.Warn("event log compaction failed: the entries stay until the next snapshot", "err", err)
 	} else if removed > 0 {
 		s.log.Info("event log compacted", "entries", removed, "took", time.Since(start).Round(time.Millisecond))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/store"
 )
 
 // syncBuffer is a log's buffer that a saving goroutine and the test
@@ -53,7 +54,7 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 	lg := slog.New(slog.NewTextHandler(&log, nil))
 
 	// Few folded at start, a long period: nothing saved before Close.
-	s := StartSnapshots(st, bhv, SnapshotOptions{Every: time.Hour, Folded: 1, AfterReplay: 2, Log: lg})
+	s := StartSnapshots(kept(st, bhv), SnapshotOptions{Every: time.Hour, Folded: 1, AfterReplay: 2, Log: lg})
 	time.Sleep(50 * time.Millisecond)
 	if strings.Contains(log.String(), "snapshot saved") {
 		t.Errorf("saved before its period:\n%s", log.String())
@@ -66,7 +67,7 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 	}
 	next := engine.NewBehaviours()
 	next.UseCatalog(eng)
-	if folded, loaded, err := next.Replay(st); err != nil || folded != 0 || loaded != 1 {
+	if folded, loaded, err := kept(st, next).Replay(); err != nil || folded != 0 || loaded != 1 {
 		t.Errorf("the start after Close: %d events folded, %d snapshots loaded, %v; want 0 and 1", folded, loaded, err)
 	}
 
@@ -76,7 +77,7 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 	collect("u3")
 	log = syncBuffer{}
 	lg = slog.New(slog.NewTextHandler(&log, nil))
-	s = StartSnapshots(st, next, SnapshotOptions{Every: 20 * time.Millisecond, Folded: 5, AfterReplay: 5, Log: lg})
+	s = StartSnapshots(kept(st, next), SnapshotOptions{Every: 20 * time.Millisecond, Folded: 5, AfterReplay: 5, Log: lg})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), "events folded at start") && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
@@ -91,4 +92,14 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 			t.Errorf("no save %q:\n%s", want, log.String())
 		}
 	}
+}
+
+// behaviourStores are the tests' BehaviourStores, one a Behaviours, as a
+// server keeps one beside its Behaviours.
+var behaviourStores sync.Map
+
+// kept is b's BehaviourStore in st.
+func kept(st *store.Store, b *engine.Behaviours) *BehaviourStore {
+	v, _ := behaviourStores.LoadOrStore(b, NewBehaviourStore(st, b))
+	return v.(*BehaviourStore)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
+	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -126,7 +127,7 @@ func TestCrashKeepsAnsweredEvents(t *testing.T) {
 	// the events after it) is the one every stored event makes, folded
 	// once each.
 	loaded := engine.NewBehaviours()
-	if _, _, err := loaded.Replay(st); err != nil {
+	if _, _, err := live.NewBehaviourStore(st, loaded).Replay(); err != nil {
 		t.Fatal(err)
 	}
 	scratch := behaviour.New()

@@ -198,7 +198,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	bhv.UseSecret(secret)
 	start := time.Now()
-	n, loaded, err := bhv.Replay(st)
+	kept := live.NewBehaviourStore(st, bhv)
+	n, loaded, err := kept.Replay()
 	if err != nil {
 		return fmt.Errorf("replay the visitors' events: %w", err)
 	}
@@ -208,7 +209,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	// Closed after the collector (defers run last first): every event
 	// answered is in the last snapshot, and the next start folds none.
-	snapshots := live.StartSnapshots(st, bhv, live.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
+	snapshots := live.StartSnapshots(kept, live.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
 	defer snapshots.Close()
 	eng.UseBehaviours(bhv)
 	collector := live.NewCollector(st, eng, bhv)
