@@ -18,7 +18,8 @@ import (
 type Engine struct {
 	sites    atomic.Pointer[siteTable]
 	adminKey string
-	bhv      *Behaviours // popularity for search boosts; nil: none
+	bhv      *Behaviours      // popularity for search boosts; nil: none
+	now      func() time.Time // UseClock's; nil: the wall clock
 }
 
 // siteTable is the set of served websites; it is never modified, only
@@ -180,7 +181,21 @@ func (e *Engine) Search(ctx context.Context, req *SearchRequest, apiKey string) 
 	if e.bhv != nil {
 		m = e.bhv.Model(g.Website.UUID)
 	}
-	return g.answer(ctx, req, m, time.Now())
+	return g.answer(ctx, req, m, e.Now())
+}
+
+// UseClock makes now the time the engine answers as of (searches), and
+// that its callers date pages, recommendations and events by (Now), in
+// place of the wall clock; call it before serving. Tests pin time with
+// it, so answers that decay with age do not change from day to day.
+func (e *Engine) UseClock(now func() time.Time) { e.now = now }
+
+// Now is the time answers are as of: the wall clock unless UseClock.
+func (e *Engine) Now() time.Time {
+	if e.now != nil {
+		return e.now()
+	}
+	return time.Now()
 }
 
 // UseBehaviours makes searches boost by the popularity bhv holds

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"strings"
-	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -32,7 +31,7 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 	}
 	cc := watchClient(ctx)
 	defer cc.stop()
-	res, err := s.eng.Page(cc, key, &req, bearer(ctx), time.Now())
+	res, err := s.eng.Page(cc, key, &req, bearer(ctx), s.eng.Now())
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"time"
-
 	"github.com/valyala/fasthttp"
 
 	"github.com/aisle-search/aisle/engine"
@@ -30,7 +28,7 @@ func (s *Server) recoms(ctx *fasthttp.RequestCtx) error {
 	}
 	cc := watchClient(ctx)
 	defer cc.stop()
-	res, err := s.eng.Recoms(cc, &req, bearer(ctx), bhv, time.Now())
+	res, err := s.eng.Recoms(cc, &req, bearer(ctx), bhv, s.eng.Now())
 	if err != nil {
 		return err
 	}

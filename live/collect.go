@@ -49,9 +49,10 @@ type pendingEvents struct {
 var ErrCollectorClosed = errors.New("the event collector is closed")
 
 // NewCollector logs events of the websites eng serves into st, and
-// folds each into bhv once it is committed, until Close.
+// folds each into bhv once it is committed, until Close; events are
+// stamped with eng's clock (Engine.Now).
 func NewCollector(st *store.Store, eng *engine.Engine, bhv *engine.Behaviours) *Collector {
-	c := &Collector{st: st, eng: eng, bhv: bhv, now: time.Now, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+	c := &Collector{st: st, eng: eng, bhv: bhv, now: eng.Now, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
 	go c.commitLoop()
 	return c
 }

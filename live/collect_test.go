@@ -85,6 +85,27 @@ func TestCollectLogsEvents(t *testing.T) {
 	}
 }
 
+// TestCollectDatesByTheEnginesClock: a collector stamps events with
+// its engine's clock (Engine.UseClock), which is the wall clock until
+// one is set.
+func TestCollectDatesByTheEnginesClock(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	if d := time.Since(eng.Now()); d < 0 || d > time.Minute {
+		t.Errorf("Now without a clock is %v from the wall clock", d)
+	}
+	at := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	eng.UseClock(func() time.Time { return at })
+	c := NewCollector(st, eng, engine.NewBehaviours())
+	defer c.Close()
+	e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "A100", User: "u1"}
+	if _, err := c.Collect(&e, ""); err != nil {
+		t.Fatal(err)
+	}
+	if e.Time != at.UnixMilli() || !eng.Now().Equal(at) {
+		t.Errorf("event time %d, engine's Now %v; want both %v", e.Time, eng.Now(), at)
+	}
+}
+
 // TestCollectGroupsCommits: events collected while a commit is under way
 // share the next one, an entry per website; every Collect answers the
 // entry that holds its event, and nothing is lost or logged twice.

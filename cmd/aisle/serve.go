@@ -36,6 +36,9 @@ type serveFlags struct {
 	// rates: per-client limits of the public routes, "PER_SECOND[:BURST]"
 	// each ("0": none); trustedProxies: CIDRs, comma-separated.
 	rateCollect, rateSearch, ratePages, rateRecoms, trustedProxies string
+	// clock is not a flag: the time answers and events are as of
+	// (engine.Engine.UseClock), for tests; nil: the wall clock.
+	clock func() time.Time
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -186,6 +189,9 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		fmt.Fprintf(stdout, "Admin API key (generated; pass --admin-key to fix it): %s\n", adminKey)
 	}
 	eng := engine.New(adminKey, gens...)
+	if f.clock != nil {
+		eng.UseClock(f.clock)
+	}
 	eng.Replace(gens, failed)
 	writer := live.New(st, eng, lang, log)
 	defer writer.Close() // before the store closes: background saves end first
