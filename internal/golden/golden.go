@@ -53,13 +53,14 @@ func Check(t testing.TB, name string, got []byte) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what the test produced (rerun with -update to accept, then review the diff):\n%s", path, lineDiff(string(want), string(got)))
+		t.Errorf("%s differs from what the test produced (rerun with -update to accept, then review the diff):\n%s", path, Diff(string(want), string(got)))
 	}
 }
 
-// lineDiff shows the first lines where want and got part, with a little
-// context: enough to read a changed golden file in a test log.
-func lineDiff(want, got string) string {
+// Diff shows the first lines where want and got part, with a little
+// context: enough to read a changed golden file, or one record of it, in
+// a test log.
+func Diff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	i := 0
 	for i < len(w) && i < len(g) && w[i] == g[i] {
