@@ -43,13 +43,22 @@ func (s *syncBuffer) String() string {
 // serveOnce serves the store until the returned stop is called.
 func serveOnce(t *testing.T, st *store.Store, logs io.Writer) (addr string, stop func()) {
 	t.Helper()
+	return serveWith(t, st, serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en"}, slog.New(slog.NewTextHandler(logs, nil)))
+}
+
+// serveWith serves the store with the flags f until the returned stop is
+// called. The test process keeps its GOMAXPROCS unless f sets procs:
+// serve's default doubles it.
+func serveWith(t *testing.T, st *store.Store, f serveFlags, log *slog.Logger) (addr string, stop func()) {
+	t.Helper()
+	if f.procs == "" {
+		f.procs = strconv.Itoa(runtime.GOMAXPROCS(0))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		// The test process keeps its GOMAXPROCS: serve's default doubles it.
-		f := serveFlags{addr: "127.0.0.1:0", adminKey: "admin", lang: "en", procs: strconv.Itoa(runtime.GOMAXPROCS(0))}
-		done <- serveStore(ctx, st, f, io.Discard, slog.New(slog.NewTextHandler(logs, nil)), func(s served) { ready <- s.addr })
+		done <- serveStore(ctx, st, f, io.Discard, log, func(s served) { ready <- s.addr })
 	}()
 	select {
 	case addr = <-ready:
