@@ -50,6 +50,7 @@ type replayGroup struct {
 func replayGroups() []replayGroup {
 	return []replayGroup{
 		{"search", searchReplays()},
+		{"pages", pageReplays()},
 	}
 }
 
