@@ -51,6 +51,7 @@ func replayGroups() []replayGroup {
 	return []replayGroup{
 		{"search", searchReplays()},
 		{"pages", pageReplays()},
+		{"recoms", recomReplays()},
 	}
 }
 

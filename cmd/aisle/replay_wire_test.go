@@ -159,6 +159,12 @@ func formatBody(body []byte) string {
 	return fmt.Sprintf("(raw, %d bytes)\n%s\n", len(body), body)
 }
 
+// The demo's websites (demo.Config): the English shop and the Danish one.
+const (
+	replayShop  = "00000000-0000-4000-8000-000000000001"
+	replayButik = "00000000-0000-4000-8000-000000000002"
+)
+
 // postJSON is a POST of a JSON body to path, with the headers given
 // after its Content-Type.
 func postJSON(name, path, body string, header ...string) replayRequest {
