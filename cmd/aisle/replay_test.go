@@ -52,6 +52,7 @@ func replayGroups() []replayGroup {
 		{"search", searchReplays()},
 		{"pages", pageReplays()},
 		{"recoms", recomReplays()},
+		{"collect", collectReplays()},
 	}
 }
 
