@@ -53,6 +53,7 @@ func replayGroups() []replayGroup {
 		{"pages", pageReplays()},
 		{"recoms", recomReplays()},
 		{"collect", collectReplays()},
+		{"admin", adminReplays()},
 	}
 }
 
