@@ -54,6 +54,7 @@ func replayGroups() []replayGroup {
 		{"recoms", recomReplays()},
 		{"collect", collectReplays()},
 		{"admin", adminReplays()},
+		{"http", httpReplays()},
 	}
 }
 
