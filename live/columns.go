@@ -27,8 +27,8 @@ import (
 // not a column change (a new product, or one whose text, keys or sort
 // values change), and then nothing else is meaningful. A product put
 // twice counts with its last JSON. The products are compared on every
-// core.
-func columnChanges(g *engine.Generation, numbers []string, data [][]byte) (changes []index.ColumnChange, ok bool, err error) {
+// core, at least perWorker a goroutine.
+func columnChanges(g *engine.Generation, numbers []string, data [][]byte, perWorker int) (changes []index.ColumnChange, ok bool, err error) {
 	last := make(map[string]int, len(numbers)) // store.ProductID → its last put
 	var order []string
 	for i, pn := range numbers {
@@ -41,7 +41,7 @@ func columnChanges(g *engine.Generation, numbers []string, data [][]byte) (chang
 	changes = make([]index.ColumnChange, len(order))
 	notColumn := make([]bool, len(order))
 	errs := make([]error, len(order))
-	workers := min(background.Cores(), max(1, len(order)/patchesPerWorker))
+	workers := min(background.Cores(), max(1, len(order)/perWorker))
 	background.Each(workers, func(w int) {
 		var before, after index.Doc
 		for k := w; k < len(order); k += workers {

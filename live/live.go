@@ -38,15 +38,18 @@ type Writer struct {
 	lang analysis.Language // for websites that set no language
 	log  *slog.Logger
 	save saver
+	// patchesPerWorker is how many products a goroutine merges or
+	// compares at least (the const's; tests set 1 to use every core).
+	patchesPerWorker int
 }
 
-// NewLive applies writes to the websites eng serves from st; lang is the
+// New applies writes to the websites eng serves from st; lang is the
 // stemming language of websites whose configuration names none.
 func New(st *store.Store, eng *engine.Engine, lang analysis.Language, log *slog.Logger) *Writer {
 	if log == nil {
 		log = slog.Default()
 	}
-	l := &Writer{st: st, eng: eng, lang: lang, log: log, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}
+	l := &Writer{st: st, eng: eng, lang: lang, log: log, patchesPerWorker: patchesPerWorker, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}
 	l.saveReplayed(eng.Websites())
 	return l
 }
@@ -97,7 +100,7 @@ func (l *Writer) apply(g *engine.Generation, b *store.Batch) (store.Applied, err
 	if b.OnlyProductPuts() {
 		numbers, data := b.ProductPuts()
 		var err error
-		if cw.changes, cw.ok, err = columnChanges(g, numbers, data); err != nil {
+		if cw.changes, cw.ok, err = columnChanges(g, numbers, data, l.patchesPerWorker); err != nil {
 			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
 		}
 	}

@@ -376,9 +376,8 @@ func TestLiveColumnWrites(t *testing.T) {
 // parallel, each product's patches in order, and the rejected rows are
 // listed in batch order, as a merge on one core gives.
 func TestLivePatchProductsOnEveryCore(t *testing.T) {
-	defer func(n int) { patchesPerWorker = n }(patchesPerWorker)
-	patchesPerWorker = 1
 	_, eng, live, _ := liveShop(t)
+	live.patchesPerWorker = 1
 	var patches [][]byte
 	for round := range 20 {
 		for _, pn := range []string{"A100", "B100", "C100", "D100", "A200"} {
@@ -485,9 +484,8 @@ func TestSaverServesTheCompactedIndex(t *testing.T) {
 // threads too (package background), so the searches beside it keep the
 // cores; the saver saves on one.
 func TestLiveWritesInTheBackground(t *testing.T) {
-	defer func(n int) { patchesPerWorker = n }(patchesPerWorker)
-	patchesPerWorker = 1
 	_, eng, live, _ := liveShop(t)
+	live.patchesPerWorker = 1
 	live.save.mu.Lock()
 	live.save.running = true // no saver thread yet: only the writes' are counted
 	live.save.mu.Unlock()

@@ -146,7 +146,7 @@ func readProductLog(st *store.Store, w *config.Website, after uint64) (*productL
 func (pl *productLog) replay(w *config.Website, lang analysis.Language, seg *index.Segment) (*index.Segment, error) {
 	g := engine.ProductsOf(w, lang, seg)
 	if numbers, data, puts := pl.writes.puts(); puts {
-		changes, ok, err := columnChanges(g, numbers, data)
+		changes, ok, err := columnChanges(g, numbers, data, patchesPerWorker)
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func (l *Writer) PatchProducts(uuid string, patches [][]byte, label func(i int) 
 		}
 		pg.patches = append(pg.patches, i)
 	}
-	mergeGroups(g, groups, patches, errs)
+	mergeGroups(g, groups, patches, errs, l.patchesPerWorker)
 	var rejected []RowError
 	for i, err := range errs {
 		if err == nil {
@@ -83,9 +83,10 @@ func (l *Writer) PatchProducts(uuid string, patches [][]byte, label func(i int) 
 	return a, rejected, err
 }
 
-// patchesPerWorker is how many products a merge goroutine takes at least:
-// fewer are merged on one.
-var patchesPerWorker = 256
+// patchesPerWorker is how many products a merge or compare goroutine
+// takes at least, by default (Writer.patchesPerWorker): fewer are
+// merged on one.
+const patchesPerWorker = 256
 
 // patchGroup is one product's patches (their indexes, in order) and the
 // product they leave.
@@ -101,9 +102,10 @@ type patchGroup struct {
 
 // mergeGroups merges each group's patches into its product as the index
 // serves it, the groups on every core, and compares each merged product
-// with what it was; patch i's failure goes to errs[i].
-func mergeGroups(g *engine.Generation, groups []*patchGroup, patches [][]byte, errs []error) {
-	workers := min(background.Cores(), max(1, len(groups)/patchesPerWorker))
+// with what it was, at least perWorker groups a goroutine; patch i's
+// failure goes to errs[i].
+func mergeGroups(g *engine.Generation, groups []*patchGroup, patches [][]byte, errs []error, perWorker int) {
+	workers := min(background.Cores(), max(1, len(groups)/perWorker))
 	background.Each(workers, func(w int) {
 		var before, after index.Doc
 		for k := w; k < len(groups); k += workers {
