@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
 	"sync"
@@ -12,25 +11,6 @@ import (
 	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/store"
 )
-
-// syncBuffer is a log's buffer that a saving goroutine and the test
-// share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestSnapshotsFollowTheServer: started, Snapshots saves the behaviour
 // every Every and at once after a start that folded AfterReplay events;
@@ -50,7 +30,7 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 		}
 	}
 	collect("u1")
-	var log syncBuffer
+	var log lockedBuffer
 	lg := slog.New(slog.NewTextHandler(&log, nil))
 
 	// Few folded at start, a long period: nothing saved before Close.
@@ -75,8 +55,7 @@ func TestSnapshotsFollowTheServer(t *testing.T) {
 	c = NewCollector(st, eng, next)
 	defer c.Close()
 	collect("u3")
-	log = syncBuffer{}
-	lg = slog.New(slog.NewTextHandler(&log, nil))
+	log.take()
 	s = StartSnapshots(kept(st, next), SnapshotOptions{Every: 20 * time.Millisecond, Folded: 5, AfterReplay: 5, Log: lg})
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), "events folded at start") && time.Now().Before(deadline) {
