@@ -57,9 +57,7 @@ func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progres
 	}
 	// The website goes into the store as `aisle import --config` puts it,
 	// so a server started on dir serves the suite's configuration.
-	var b store.Batch
-	b.SetConfig(&config.File{Websites: []config.Website{*s.Website}})
-	if _, err := st.Append(&b, false); err != nil {
+	if _, err := live.StoreConfig(st, &config.File{Websites: []config.Website{*s.Website}}, analysis.English); err != nil {
 		return fail(fmt.Errorf("import %s: store the configuration: %w", s.Name, err))
 	}
 	start := time.Now()

@@ -91,9 +91,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		if err != nil {
 			return err
 		}
-		var b store.Batch
-		b.SetConfig(cfg)
-		if _, err := st.Append(&b, true); err != nil {
+		lang, err := analysis.ParseLanguage(f.lang)
+		if err != nil {
+			return err
+		}
+		if _, err := live.StoreConfig(st, cfg, lang); err != nil {
 			return fmt.Errorf("store config: %w", err)
 		}
 	}

@@ -154,15 +154,10 @@ func (t *tuning) shop(dir, website, judgments string, lang analysis.Language) er
 	if err != nil {
 		return err
 	}
-	if err := t.cfg.Validate(); err != nil {
+	var invalid *engine.Error
+	if _, err := live.StoreConfig(st, t.cfg, t.lang); errors.As(err, &invalid) {
 		return fmt.Errorf("tune: the tuned configuration is invalid: %w", err)
-	}
-	if err := engine.CheckWebsite(t.w, t.lang); err != nil {
-		return fmt.Errorf("tune: the tuned configuration is invalid: %w", err)
-	}
-	var b store.Batch
-	b.SetConfig(t.cfg)
-	if _, err := st.Apply(&b, true); err != nil {
+	} else if err != nil {
 		return fmt.Errorf("tune: store the draft: %w", err)
 	}
 	fmt.Fprintf(t.stdout, "stored: search configuration %q of website %s has draft version %d beside the live one; search it with \"id\": %d, publish it by making it live\n", t.key, t.w.UUID, id, id)
