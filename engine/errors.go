@@ -6,8 +6,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-
-	"github.com/aisle-search/aisle/store"
 )
 
 // Kind classifies an error for the adapters, which map it to a status code
@@ -21,9 +19,9 @@ const (
 	KindNotFound
 	KindUnauthorized
 	KindTooLarge
-	// KindUnavailable is a write the disk refused (store.ErrUnavailable):
-	// nothing changed, and the same write succeeds once the disk takes
-	// writes again.
+	// KindUnavailable is a write the disk refused (the write side's
+	// live.AsError tells it): nothing changed, and the same write
+	// succeeds once the disk takes writes again.
 	KindUnavailable
 )
 
@@ -70,20 +68,11 @@ func templateError(err error) *Error {
 	return &Error{Kind: KindInternal, Code: "TEMPLATE_ERROR", Message: err.Error(), err: err}
 }
 
-// errUnavailable is store.ErrUnavailable told to a client.
-var errUnavailable = &Error{Kind: KindUnavailable, Code: "STORAGE_UNAVAILABLE",
-	Message: "the server's disk refused the write, so nothing changed; searches are still answered; send it again shortly"}
-
-// AsError finds the client-facing error in err's chain: a disk that
-// refused a write is errUnavailable; anything else is internal and its
-// text is not shown to clients.
+// AsError finds the client-facing error in err's chain; anything else
+// is internal and its text is not shown to clients.
 func AsError(err error) *Error {
-	var e *Error
-	switch {
-	case errors.As(err, &e):
+	if e, ok := errors.AsType[*Error](err); ok {
 		return e
-	case errors.Is(err, store.ErrUnavailable):
-		return errUnavailable
 	}
 	return &Error{Kind: KindInternal, Code: "INTERNAL", Message: "internal error"}
 }

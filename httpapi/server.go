@@ -349,7 +349,7 @@ type errorInfo struct {
 }
 
 func (s *Server) writeError(ctx *fasthttp.RequestCtx, err error) {
-	e := engine.AsError(err)
+	e := live.AsError(err)
 	if e.Kind == engine.KindInternal {
 		s.opt.Logger.Error("request failed", "path", string(ctx.Path()), "err", err)
 	}

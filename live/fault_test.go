@@ -58,7 +58,7 @@ func TestDiskFaultsAreAnswered(t *testing.T) {
 
 			faults.On()
 			for name, write := range map[string]func() error{"a product write": put, "an event": view} {
-				if err := write(); !errors.Is(err, store.ErrUnavailable) || engine.AsError(err).Kind != engine.KindUnavailable {
+				if err := write(); !errors.Is(err, store.ErrUnavailable) || AsError(err).Kind != engine.KindUnavailable {
 					t.Errorf("%s on a %s: %v, want store.ErrUnavailable", name, fault.Name, err)
 				}
 			}

@@ -1,0 +1,23 @@
+package live
+
+import (
+	"errors"
+
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/store"
+)
+
+// errUnavailable is store.ErrUnavailable told to a client.
+var errUnavailable = &engine.Error{Kind: engine.KindUnavailable, Code: "STORAGE_UNAVAILABLE",
+	Message: "the server's disk refused the write, so nothing changed; searches are still answered; send it again shortly"}
+
+// AsError is engine.AsError, and tells a write the disk refused
+// (store.ErrUnavailable anywhere in err's chain) as errUnavailable
+// (engine.KindUnavailable): what an adapter answers for any error of a
+// read or a write.
+func AsError(err error) *engine.Error {
+	if _, ok := errors.AsType[*engine.Error](err); !ok && errors.Is(err, store.ErrUnavailable) {
+		return errUnavailable
+	}
+	return engine.AsError(err)
+}
