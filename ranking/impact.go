@@ -48,6 +48,15 @@ type Impacts struct {
 	// exhaustive scoring that follows. NewImpacts sets DefaultReadCost;
 	// 0 sets no bound (tests on small catalogs, to reach the lists).
 	ReadCost int
+	// TermWeightsShare: a term in ImpactMinDocs docs or more that is in
+	// at least one doc id in TermWeightsShare keeps its weights by doc id
+	// (termweights.go), built with its list, for ScoreBM25F to look up
+	// rather than walk its postings: 2 bytes a doc of the term and 1.5
+	// bits a doc id of the segment. A term it leaves out keeps its list
+	// of a by doc instead (termlist.go). NewImpacts sets
+	// DefaultTermWeightsShare; 0 gives no term weights. Set it before the
+	// first search.
+	TermWeightsShare uint64
 
 	seg   *index.Segment
 	p     Params
@@ -70,7 +79,7 @@ type impactEntry struct {
 	ready   atomic.Bool // list (and weights) built
 	queued  bool        // held with Impacts.qmu
 	list    impactList
-	weights *termWeights // nil unless the term is common (wantsTermWeights)
+	weights *termWeights // nil unless the term is common (Impacts.wantsTermWeights)
 	sums    *termList    // when it is not (termlist.go)
 }
 
@@ -91,7 +100,7 @@ type impactList struct {
 // NewImpacts makes seg's impact lists under p's field weights and length
 // normalisations; none is built yet.
 func NewImpacts(seg *index.Segment, p *Params) *Impacts {
-	imp := &Impacts{seg: seg, p: *p, ReadCost: DefaultReadCost}
+	imp := &Impacts{seg: seg, p: *p, ReadCost: DefaultReadCost, TermWeightsShare: DefaultTermWeightsShare}
 	var sc Scratch
 	imp.lw = *sc.lengthWeights(seg, p)
 	return imp
@@ -132,7 +141,7 @@ func (imp *Impacts) buildEntry(term uint32, e *impactEntry) {
 // its list; nil for a term that has none, and, in Background mode,
 // until a background thread has built them.
 func (imp *Impacts) termWeights(term uint32) *termWeights {
-	if !wantsTermWeights(imp.seg, imp.seg.DocFreq(term)) {
+	if !imp.wantsTermWeights(imp.seg.DocFreq(term)) {
 		return nil
 	}
 	if e := imp.built(term); e != nil {
@@ -256,7 +265,7 @@ func (imp *Impacts) build(term uint32, l *impactList) (tw *termWeights, tl *term
 	}
 	imp.hits = TopNOrdered(docs, imp.ws, nil, seg.Order(), impactLen+1, imp.hits[:0])
 	l.fill(imp.hits, impactLen, imp.ws)
-	if wantsTermWeights(seg, seg.DocFreq(term)) {
+	if imp.wantsTermWeights(seg.DocFreq(term)) {
 		tw = newTermWeights(acc, docs, seg.Slots())
 		if d := seg.DenseDocs(term); tw != nil && slices.Equal(tw.docs, d) {
 			tw.docs = d // the index's copy: a bitset kept once

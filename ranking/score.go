@@ -433,7 +433,7 @@ func (sc *Scratch) scoreBM25F(seg *index.Segment, imp *Impacts, q *Query, cand C
 // imp has them and its postings (sc.posts) far outnumber the candidates;
 // false when the postings are to be walked.
 func (sc *Scratch) lookUp(imp *Impacts, term uint32, p *Params, scale, k1 float32) bool {
-	if !wantsTermWeights(imp.seg, imp.seg.DocFreq(term)) {
+	if !imp.wantsTermWeights(imp.seg.DocFreq(term)) {
 		return false // most routes: no weights kept, nothing to count
 	}
 	postings := 0

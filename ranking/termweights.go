@@ -3,8 +3,6 @@ package ranking
 import (
 	"math/bits"
 	"slices"
-
-	"github.com/aisle-search/aisle/index"
 )
 
 // Term weights: a common term's a (the sum over its fields of tf times
@@ -20,16 +18,16 @@ import (
 // They are built with the term's impact list (Impacts.build), from the
 // same sums, so a lookup gives the walk's a to the bit.
 
-// termWeightsShare: a term gets its weights when it is in at least one
-// doc id in this many (and in ImpactMinDocs docs or more): 2 bytes a doc
-// of the term and 1.5 bits a doc id of the segment. At 1,000,000 demo
-// products, 1,000 two-word searches, each both ways in one run:
+// DefaultTermWeightsShare is Impacts.TermWeightsShare unless set: a
+// term gets its weights when it is in at least one doc id in 64 (and in
+// ImpactMinDocs docs or more). At 1,000,000 demo products, 1,000
+// two-word searches, each both ways in one run:
 //
 //	share  terms  memory  sum    p99
 //	32     195    86 MB   -25%   1.68 -> 1.20 ms
 //	64     416    138 MB  -36%   1.71 -> 1.06 ms
 //	128    771    213 MB  -42%   1.89 -> 1.09 ms
-var termWeightsShare uint64 = 64 // a variable for tests
+const DefaultTermWeightsShare = 64
 
 // termWeightsLookups: a route's weights are looked up rather than its
 // postings walked when its postings outnumber the candidates by this
@@ -136,7 +134,8 @@ func (tw *termWeights) index(d uint32) (uint16, bool) {
 	return tw.at[tw.rank[d>>6]+uint32(bits.OnesCount64(w&(1<<bit-1)))], true
 }
 
-// wantsTermWeights reports whether a term of df docs in seg gets them.
-func wantsTermWeights(seg *index.Segment, df uint64) bool {
-	return df >= ImpactMinDocs && df*termWeightsShare >= uint64(seg.Slots())
+// wantsTermWeights reports whether a term of df docs in imp's segment
+// gets them (Impacts.TermWeightsShare).
+func (imp *Impacts) wantsTermWeights(df uint64) bool {
+	return df >= ImpactMinDocs && df*imp.TermWeightsShare >= uint64(imp.seg.Slots())
 }

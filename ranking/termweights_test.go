@@ -14,17 +14,18 @@ import (
 // filters leaving few candidates and a WithDocs segment: every doc's
 // score is the same to the bit.
 func TestTermWeightsMatchTheWalk(t *testing.T) {
-	defer func(s uint64) { forcePath, termWeightsShare = 0, s }(termWeightsShare)
+	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(4, 21))
 	cat := newScoringCatalog(t, r)
 	var impacts map[*index.Segment]map[Params]*Impacts
+	var share uint64
 	lookedUp, listed := 0, 0
 	for i := range 800 {
 		if i%400 == 0 {
 			// The first half with the common terms' weights; the second
 			// with their lists of a by doc (termlist.go), which a
 			// catalog this small keeps only with weights for none.
-			termWeightsShare = []uint64{termWeightsShare, 0}[i/400]
+			share = []uint64{DefaultTermWeightsShare, 0}[i/400]
 			impacts = map[*index.Segment]map[Params]*Impacts{cat.built: {}, cat.live: {}}
 		}
 		phrase := cat.text(1, 3)
@@ -43,6 +44,7 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 		imp := impacts[seg][pk]
 		if imp == nil {
 			imp = NewImpacts(seg, &p)
+			imp.TermWeightsShare = share
 			impacts[seg][pk] = imp
 		}
 		forcePath = []int{1, -1}[i%2]

@@ -23,18 +23,16 @@ import (
 // and page sizes: the same docs, the same scores to the bit, in the same
 // order. Most searches must be answered from the lists, so a Top
 // that always gave up would fail.
-func TestTopMatchesExhaustive(t *testing.T) { testTopMatchesExhaustive(t) }
+func TestTopMatchesExhaustive(t *testing.T) { testTopMatchesExhaustive(t, DefaultTermWeightsShare) }
 
 // TestTopMatchesExhaustiveWithLists is TestTopMatchesExhaustive with the
 // common terms keeping lists of a by doc (termlist.go), which Top reads
 // a doc's a from, rather than weights by doc id.
-func TestTopMatchesExhaustiveWithLists(t *testing.T) {
-	defer func(s uint64) { termWeightsShare = s }(termWeightsShare)
-	termWeightsShare = 0
-	testTopMatchesExhaustive(t)
-}
+func TestTopMatchesExhaustiveWithLists(t *testing.T) { testTopMatchesExhaustive(t, 0) }
 
-func testTopMatchesExhaustive(t *testing.T) {
+// testTopMatchesExhaustive is TestTopMatchesExhaustive with the impact
+// lists' TermWeightsShare at share.
+func testTopMatchesExhaustive(t *testing.T, share uint64) {
 	r := rand.New(rand.NewPCG(7, 11))
 	vocab := strings.Fields("drill drills driller lamp lamps table chair cordless hammer garden hose steel black white set with for bulb light lights outdoor door doorbell doorknob doormat doorstop")
 	cat := newRandomCatalog(t, r, strings.Join(vocab, " "), 8000, 4, 1, 8, []uint32{0, 7, 300, 4001}, "drill", "lamp", "drill drill")
@@ -122,6 +120,7 @@ func testTopMatchesExhaustive(t *testing.T) {
 		imp := impacts[seg][pk]
 		if imp == nil {
 			imp = unboundedImpacts(seg, &p)
+			imp.TermWeightsShare = share
 			impacts[seg][pk] = imp
 		}
 		var bo *BoostOrder
