@@ -32,8 +32,8 @@ const denseMaxSlots = 8 << 20
 // merging, the shorter list of each pair plus a search into the longer.
 func (sc *Scratch) preferDense(seg *index.Segment, q *Query, p *Params) bool {
 	c := len(sc.Docs)
-	if forcePath != 0 {
-		return forcePath > 0 && seg.Slots() <= denseMaxSlots
+	if sc.forcePath != 0 {
+		return sc.forcePath > 0 && seg.Slots() <= denseMaxSlots
 	}
 	if c < denseMinCandidates || seg.Slots() > denseMaxSlots {
 		return false
@@ -56,10 +56,6 @@ func (sc *Scratch) preferDense(seg *index.Segment, q *Query, p *Params) bool {
 	}
 	return dense < merge
 }
-
-// forcePath, for tests, makes every search merge (-1) or, on segments
-// small enough, score densely (1); 0 leaves it to preferDense.
-var forcePath int
 
 // denseMinCandidates is the fewest candidates scored densely: under it
 // the bitset and the array cost more than they save.

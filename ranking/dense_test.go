@@ -14,7 +14,6 @@ import (
 // field weights, candidate sets and a WithDocs segment (holes, a tail
 // arena): every doc's score is the same to the bit.
 func TestDenseMatchesMerge(t *testing.T) {
-	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(3, 5))
 	cat := newScoringCatalog(t, r)
 	for i := range 400 {
@@ -27,8 +26,8 @@ func TestDenseMatchesMerge(t *testing.T) {
 		seg, q, cand, p, relaxed, phrase := rs.seg, rs.q, rs.cand, rs.p, rs.relaxed, rs.phrase
 		scores := [2]map[uint32]float32{}
 		for k, path := range []int{1, -1} {
-			forcePath = path
 			sc := GetScratch()
+			sc.forcePath = path
 			sc.ScoreBM25F(seg, &q, cand, &p, relaxed, nil)
 			scores[k] = map[uint32]float32{}
 			for j, d := range sc.Docs {

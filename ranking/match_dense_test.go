@@ -20,7 +20,6 @@ import (
 // routes), stop words, a product number, fields left out, and words
 // matching nothing (relaxed).
 func TestDenseMatchIsMatch(t *testing.T) {
-	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(8, 13))
 	common := strings.Repeat("drill lamp table steel black with for ", 6)
 	cat := newRandomCatalog(t, r, common+"chair cordless hammer garden hose white set bulb light outdoor door shade brass",
@@ -75,12 +74,12 @@ func TestDenseMatchIsMatch(t *testing.T) {
 		}
 		// Scored from the set (dense scoring reads its bits) or from the
 		// bitmap, walking densely or merging: the same scores.
-		forcePath = []int{1, -1}[i%2]
 		fromSet, fromBitmap := GetScratch(), GetScratch()
+		fromSet.forcePath = []int{1, -1}[i%2]
+		fromBitmap.forcePath = fromSet.forcePath
 		p := DefaultParams()
 		fromSet.ScoreBM25F(seg, &q, allSet, &p, relaxed, nil)
 		fromBitmap.ScoreBM25F(seg, &q, wantAll, &p, relaxed, nil)
-		forcePath = 0
 		if !slices.Equal(fromSet.Docs, fromBitmap.Docs) || !slices.Equal(fromSet.Score, fromBitmap.Score) {
 			t.Fatalf("%q: scored from the set and from the bitmap differ", phrase)
 		}

@@ -223,6 +223,11 @@ type Scratch struct {
 	lwAvg    [index.NumTextFields]float32
 	lwParams Params
 	lwSet    bool
+	// forcePath makes the scratch's searches merge (-1) or, on segments
+	// small enough, score densely (1), as a test sets it on its own
+	// scratch to compare the two; 0, as GetScratch returns it, leaves
+	// it to preferDense.
+	forcePath int
 }
 
 var scratchPool sync.Pool
@@ -234,6 +239,7 @@ func GetScratch() *Scratch {
 		sc = &Scratch{}
 	}
 	sc.Docs, sc.Score = sc.Docs[:0], sc.Score[:0]
+	sc.forcePath = 0
 	return sc
 }
 

@@ -14,7 +14,6 @@ import (
 // filters leaving few candidates and a WithDocs segment: every doc's
 // score is the same to the bit.
 func TestTermWeightsMatchTheWalk(t *testing.T) {
-	defer func() { forcePath = 0 }()
 	r := rand.New(rand.NewPCG(4, 21))
 	cat := newScoringCatalog(t, r)
 	var impacts map[*index.Segment]map[Params]*Impacts
@@ -47,8 +46,9 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 			imp.TermWeightsShare = share
 			impacts[seg][pk] = imp
 		}
-		forcePath = []int{1, -1}[i%2]
+		path := []int{1, -1}[i%2]
 		walk, look := GetScratch(), GetScratch()
+		walk.forcePath, look.forcePath = path, path
 		walk.ScoreBM25F(seg, &q, cand, &p, relaxed, nil)
 		imp.ScoreBM25F(look, &q, cand, &p, relaxed, nil)
 		if len(walk.Docs) != len(look.Docs) {
@@ -56,7 +56,7 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 		}
 		for j := range walk.Docs {
 			if math.Float32bits(walk.Score[j]) != math.Float32bits(look.Score[j]) {
-				t.Fatalf("%q (path %d) doc %d: %v walking, %v looking up", phrase, forcePath, walk.Docs[j], walk.Score[j], look.Score[j])
+				t.Fatalf("%q (path %d) doc %d: %v walking, %v looking up", phrase, path, walk.Docs[j], walk.Score[j], look.Score[j])
 			}
 		}
 		// Count the routes looked up, as lookUp decides.
@@ -71,7 +71,7 @@ func TestTermWeightsMatchTheWalk(t *testing.T) {
 				if n >= termWeightsLookups*len(walk.Docs) && imp.termWeights(e.Term) != nil {
 					lookedUp++
 				}
-				if forcePath > 0 && imp.termList(e.Term) != nil {
+				if path > 0 && imp.termList(e.Term) != nil {
 					listed++
 				}
 			}
