@@ -24,10 +24,12 @@ import (
 // million demo products, 2,000 two-word searches, Match alone, each way
 // in one run: roaring 407 ms; 1 in 1,024: 289 ms; 4,096: 274 ms; 16,384:
 // 274 ms. At 20,000 Flipkart products a search is as fast either way.
-var denseMatchShare uint64 = 4096 // a variable for tests
+const denseMatchShare = 4096
 
-// wantsDenseMatch reports whether q is matched densely on seg.
-func wantsDenseMatch(seg *index.Segment, q *Query) bool {
+// wantsDenseMatch reports whether q is matched densely on seg when each
+// word's routes are to hold at least one doc id in share: MatchSets asks
+// at denseMatchShare.
+func wantsDenseMatch(seg *index.Segment, q *Query, share uint64) bool {
 	if len(q.Words) < 2 {
 		return false
 	}
@@ -38,7 +40,7 @@ func wantsDenseMatch(seg *index.Segment, q *Query) bool {
 				n += seg.DocFreq(e.Term)
 			}
 		}
-		if n*denseMatchShare < uint64(seg.Slots()) {
+		if n*share < uint64(seg.Slots()) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package ranking
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -140,20 +141,45 @@ func checkMatchSet(t *testing.T, name string, seg *index.Segment, m *MatchSet, w
 }
 
 // TestMatchGoesDense: Match takes the dense path when every word's
-// routes hold enough docs, and never for one word.
+// routes hold enough docs, and never for one word: at the share the
+// rarer word's routes just reach, densely; at one less, and at 1 (every
+// doc id), not.
 func TestMatchGoesDense(t *testing.T) {
-	defer func(s uint64) { denseMatchShare = s }(denseMatchShare)
 	r := rand.New(rand.NewPCG(2, 5))
 	cat := newScoringCatalog(t, r)
-	q := Parse(cat.live, an, "drill lamp", Options{})
-	if !wantsDenseMatch(cat.live, &q) {
+	seg := cat.live
+	q := Parse(seg, an, "drill lamp", Options{})
+	if !wantsDenseMatch(seg, &q, denseMatchShare) {
 		t.Fatal("two common words not matched densely")
 	}
-	if one := Parse(cat.live, an, "drill", Options{}); wantsDenseMatch(cat.live, &one) {
+	if one := Parse(seg, an, "drill", Options{}); wantsDenseMatch(seg, &one, denseMatchShare) {
 		t.Fatal("one word matched densely: its own bitmap is cheaper")
 	}
-	denseMatchShare = 1
-	if wantsDenseMatch(cat.live, &q) {
-		t.Fatal("words in fewer docs than denseMatchShare asks matched densely")
+	rarest := uint64(math.MaxUint64)
+	for _, w := range q.Words {
+		var n uint64
+		for _, e := range w.Exp {
+			if !e.ScoreOnly {
+				n += seg.DocFreq(e.Term)
+			}
+		}
+		rarest = min(rarest, n)
+	}
+	at := (uint64(seg.Slots()) + rarest - 1) / rarest // the fewest with rarest·at ≥ slots
+	if at < 2 {
+		t.Fatalf("the rarer word's routes hold %d of %d doc ids: too many to test the share", rarest, seg.Slots())
+	}
+	type want struct {
+		share uint64
+		dense bool
+	}
+	cases := []want{{at, true}, {at - 1, false}}
+	if at > 2 {
+		cases = append(cases, want{1, false})
+	}
+	for _, tc := range cases {
+		if got := wantsDenseMatch(seg, &q, tc.share); got != tc.dense {
+			t.Errorf("routes of %d docs of %d doc ids at share %d: dense %v, want %v", rarest, seg.Slots(), tc.share, got, tc.dense)
+		}
 	}
 }

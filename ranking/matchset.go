@@ -119,7 +119,7 @@ func MatchSets(seg *index.Segment, q *Query) (all, direct *MatchSet, relaxed boo
 		all = &MatchSet{bm: seg.All().Clone()}
 		return all, all, false, func() {}
 	}
-	if wantsDenseMatch(seg, q) {
+	if wantsDenseMatch(seg, q, denseMatchShare) {
 		return matchDense(seg, q)
 	}
 	a, d, relaxed := matchRoaring(seg, q)
