@@ -13,11 +13,16 @@ type BoostOrder struct {
 }
 
 // boostOrderLen is how many boosted docs a BoostOrder keeps.
-var boostOrderLen = 4096 // a variable for tests
+const boostOrderLen = 4096
 
 // NewBoostOrder sorts boost's boosted docs (keys from order, or the doc
 // ids when nil) and keeps the first boostOrderLen.
 func NewBoostOrder(boost []float32, order []uint32) *BoostOrder {
+	return newBoostOrder(boost, order, boostOrderLen)
+}
+
+// newBoostOrder is NewBoostOrder keeping the first n boosted docs.
+func newBoostOrder(boost []float32, order []uint32, n int) *BoostOrder {
 	var docs []uint32
 	var bs []float32
 	for d, b := range boost {
@@ -25,11 +30,11 @@ func NewBoostOrder(boost []float32, order []uint32) *BoostOrder {
 			docs, bs = append(docs, uint32(d)), append(bs, b)
 		}
 	}
-	hits := TopNOrdered(docs, bs, nil, order, boostOrderLen+1, nil)
+	hits := TopNOrdered(docs, bs, nil, order, n+1, nil)
 	bo := &BoostOrder{}
-	if len(hits) > boostOrderLen {
-		bo.Rest = hits[boostOrderLen].Score
-		hits = hits[:boostOrderLen]
+	if len(hits) > n {
+		bo.Rest = hits[n].Score
+		hits = hits[:n]
 	}
 	bo.Docs, bo.Boost = make([]uint32, len(hits)), make([]float32, len(hits))
 	for i, h := range hits {

@@ -249,12 +249,10 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	for k := 1; k <= 60; k += 7 {
 		check(all, boost, bo, k, true)
 	}
-	// More boosted docs than a BoostOrder keeps: the kept ones are not
-	// candidates, so the best candidates lie past its end, bounded by its
-	// Rest ("lamp"'s list is short and complete, read in key order, while
-	// boosts rise with the key).
-	defer func(n int) { boostOrderLen = n }(boostOrderLen)
-	boostOrderLen = 64
+	// More boosted docs than a BoostOrder keeps (64 here): the kept ones
+	// are not candidates, so the best candidates lie past its end,
+	// bounded by its Rest ("lamp"'s list is short and complete, read in
+	// key order, while boosts rise with the key).
 	for d := range boost {
 		boost[d] = float32(d) / 10000
 		if d < 100 {
@@ -263,7 +261,7 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	}
 	cand := roaring.New()
 	cand.AddRange(100, 700)
-	check(cand, boost, NewBoostOrder(boost, seg.Order()), 10, false)
+	check(cand, boost, newBoostOrder(boost, seg.Order(), 64), 10, false)
 }
 
 // TestTopBuildsListsInTheBackground: in Background mode a search whose
