@@ -132,7 +132,7 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 	if staticNeeded {
 		work += g.Products.Slots()
 	}
-	if cur == nil || work < boostSyncWork { // the generation's first, or a small one: built now
+	if cur == nil || work < g.tune.syncBoostWork() { // the generation's first, or a small one: built now
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if latest := c.cur.Load(); current(latest) {
@@ -155,7 +155,7 @@ func (g *Generation) boost(v *version, m *behaviour.Model, now time.Time) []floa
 // static part, docs) than this, about a millisecond, is done on the
 // search's time, so a small shop sees events at once; a larger one in
 // the background.
-var boostSyncWork = 20000 // a variable for tests
+const boostSyncWork = 20000
 
 // seedBoosts carries old's boost vectors over to g, whose products are
 // old's after a write that kept every doc id (doc writes leave holes and

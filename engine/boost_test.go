@@ -267,10 +267,9 @@ func TestBoostFactorsMatchABruteForceOracle(t *testing.T) {
 // write's generation starts from its predecessor's vector rather than
 // none.
 func TestBoostRebuiltInTheBackground(t *testing.T) {
-	defer func(n int) { boostSyncWork = n }(boostSyncWork)
-	boostSyncWork = 0
 	const q = `{"query":"hammer","key":"b","products":{"count":10}}`
 	g := boostShop(t, nil, hammers())
+	g.tune.backgroundBoosts = true
 	m := behaviour.New()
 	m.MaxStale = 0
 	if got := strings.Join(boostSearch(t, g, m, q), " "); got != "h1 h2 h3 h4 h5 s1" {

@@ -57,6 +57,7 @@ type Generation struct {
 	impacts map[*version]*ranking.Impacts
 	// ranked are the behaviour's rankings resolved to Products' docs.
 	ranked *rankedCaches
+	tune   tuning // the zero value but in tests (tuning.go)
 }
 
 type searchConfig struct {

@@ -279,7 +279,7 @@ func (r *SearchResult) view() *render.SearchView {
 // search must be scored exhaustively.
 func (g *Generation) top(v *version, q *ranking.Query, relaxed, sorted bool, all, result ranking.Candidates, boost []float32, k int) ([]ranking.Hit, bool) {
 	imp := g.impacts[v]
-	if imp == nil || q.Wildcard || sorted || result.GetCardinality() < uint64(topMin) {
+	if imp == nil || q.Wildcard || sorted || result.GetCardinality() < g.tune.minTop() {
 		return nil, false
 	}
 	// A filter keeping few of the matches makes the lists' kept docs
@@ -331,7 +331,7 @@ func (g *Generation) Warming() bool {
 
 // topMin is the result size from which a search reads its impact
 // lists.
-var topMin = 4096 // a variable for tests
+const topMin = 4096
 
 func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking.Options, m *behaviour.Model, now time.Time) (*ProductResult, error) {
 	ps := req.Products

@@ -22,7 +22,6 @@ import (
 // proximity and pages further down: the same products with the same
 // scores in the same order.
 func TestTopPagesMatchExhaustive(t *testing.T) {
-	defer func(m int) { topMin = m }(topMin)
 	r := rand.New(rand.NewPCG(26, 12))
 	words := []string{"steel", "hammer", "hammers", "drill", "drills", "oak", "table", "lamp", "red", "garden", "hose", "saw", "blade", "cordless"}
 	var products []catalog.Product
@@ -73,7 +72,7 @@ func TestTopPagesMatchExhaustive(t *testing.T) {
 		body += "}}"
 		var pages [2]string
 		for j, min := range []int{math.MaxInt, 1} {
-			topMin = min
+			gen.tune.topMin = min
 			res, err := gen.SearchWith(shopRequest(t, body), m, boostNow)
 			if err != nil {
 				t.Fatal(err)
