@@ -4,7 +4,7 @@ package behaviour
 // memory is bounded whatever they send: a model holds at most Visitors
 // histories and Links links. Products are bounded by the catalog (the
 // engine folds only products it holds) and by maxProducts; orders by
-// maxOrders.
+// Orders.
 type Budget struct {
 	// Visitors is how many visitors' histories a model keeps, at least
 	// 1. A new visitor that would pass it first evicts the least lately
@@ -13,7 +13,15 @@ type Budget struct {
 	// Links is how many emails' and customer ids' links it keeps, at
 	// least 2; past it the least lately written go first (linkTable).
 	Links int
+	// Orders is how many order numbers a model remembers at least (and
+	// twice as many at most) to count each order once; 0 means
+	// DefaultOrders.
+	Orders int
 }
+
+// DefaultOrders is how many order numbers a model remembers by default:
+// 49,152, which fill its 65,536 slots three quarters.
+const DefaultOrders = 3 << 14
 
 // DefaultMaxVisitors is how many visitors a model keeps by default: a
 // shop of a million visitors. A visitor takes about 33 bytes (record and
@@ -31,7 +39,11 @@ func BudgetFor(visitors int) Budget { return Budget{Visitors: visitors, Links: 2
 
 // checked is b with each bound at its least.
 func (b Budget) checked() Budget {
-	return Budget{Visitors: max(b.Visitors, 1), Links: max(b.Links, 2)}
+	orders := b.Orders
+	if orders <= 0 {
+		orders = DefaultOrders
+	}
+	return Budget{Visitors: max(b.Visitors, 1), Links: max(b.Links, 2), Orders: orders}
 }
 
 // makeRoom evicts the least lately active visitors, when m holds its

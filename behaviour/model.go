@@ -64,7 +64,7 @@ type Model struct {
 	// campaigns are the retail media campaigns' counts, by id.
 	campaigns map[string]CampaignStats
 	// orders and oldOrders hold the hashes of the order numbers counted
-	// lately: when orders holds maxOrders, it becomes oldOrders and the
+	// lately: when orders holds budget.Orders, it becomes oldOrders and the
 	// oldest are forgotten, so memory stays bounded and a repeated
 	// purchase event (a retry, a reload of the thank-you page) is still
 	// counted once.
@@ -253,16 +253,12 @@ func (m *Model) cart(user string, pns []string, at int64) {
 	}
 }
 
-// maxOrders is how many order numbers the model remembers at least (and
-// twice as many at most) to count each order once.
-var maxOrders = 3 << 14 // 49,152, which fill 65,536 slots three quarters; a variable for tests
-
 func (m *Model) purchase(e *events.Event, at int64) {
 	h := m.hash.sum(e.Website, e.OrderNumber)
 	if m.orders.has(h) || m.oldOrders.has(h) {
 		return
 	}
-	if m.orders.n >= maxOrders {
+	if m.orders.n >= m.budget.Orders {
 		m.oldOrders, m.orders = m.orders, orderSet{slots: make([]uint64, len(m.orders.slots))}
 	}
 	m.orders.add(h)

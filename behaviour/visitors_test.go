@@ -73,12 +73,13 @@ func TestSessionsChainViews(t *testing.T) {
 }
 
 // TestOrdersRememberedBounded: an order is counted once while it is
-// among the last maxOrders to 2 × maxOrders orders, and the memory of
-// orders stays within that.
+// among the last Budget.Orders to 2 × Budget.Orders orders, and the
+// memory of orders stays within that.
 func TestOrdersRememberedBounded(t *testing.T) {
-	defer func(n int) { maxOrders = n }(maxOrders)
-	maxOrders = 100
-	m := New()
+	const maxOrders = 100
+	b := DefaultBudget
+	b.Orders = maxOrders
+	m := NewBudget(b)
 	for i := range 1000 {
 		fold(m, order("u", fmt.Sprint("O", i), time.Duration(i)*time.Second, "P"))
 		if i >= 150 { // a retry of an order 150 back
