@@ -1,6 +1,13 @@
-// Package engine executes requests against the current catalog generation:
-// it compiles configurations, applies filters, counts facets, ranks, and
-// projects the page of results into JSON. It knows nothing of HTTP.
+// Package engine is Aisle's read side: it executes requests against each
+// website's current generation (Engine): searches, managed pages,
+// recommendations and retail media; it compiles configurations, applies
+// filters, counts facets, ranks, and projects the page of results into
+// JSON. It also makes generations (IndexProducts, IndexStoredProducts,
+// IndexKeeping, IndexContent, Assemble) and keeps the visitors'
+// behaviour they read (Behaviours), but it writes nothing: package live
+// changes the store and hands engine the generations to serve
+// (Engine.Swap, Engine.Replace). It knows nothing of HTTP or of the
+// store.
 package engine
 
 import (

@@ -1,6 +1,7 @@
 // Package httpapi is the fasthttp adapter: it decodes and checks request
-// bodies, calls the engine, encodes answers, and maps errors to status
-// codes in one place. It holds no business rules.
+// bodies, calls the engine for reads and package live for writes and
+// events, encodes answers, and maps errors to status codes in one place.
+// It holds no business rules.
 package httpapi
 
 import (
