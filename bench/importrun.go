@@ -43,7 +43,7 @@ type ImportReport struct {
 }
 
 // Import feeds the suite's products into a store in dir through
-// engine.Import, as `aisle import` does. It returns the generation with
+// live.Import, as `aisle import` does. It returns the generation with
 // the store still open; close the store after the generation's last use.
 func Import(ctx context.Context, dir string, s *Suite, log *slog.Logger, progress func(done int)) (*engine.Generation, *store.Store, ImportReport, error) {
 	var rep ImportReport

@@ -16,7 +16,7 @@ import (
 )
 
 // LiveOptions describes `aisle bench --live`: writes through the admin API
-// of a running server while it serves searches (issue 9's targets).
+// of a running server while it serves searches.
 type LiveOptions struct {
 	URL       string   // the server, http://HOST:PORT
 	AdminKey  string   // its admin key

@@ -86,7 +86,7 @@ func (e *Engine) ForKey(key string) (*Generation, bool) {
 
 // Swap makes g the current generation of its website (g.Website.UUID),
 // serving it beside the others when it is new. Callers serialise swaps
-// (Live holds its lock); readers never wait.
+// (the write side serialises them); readers never wait.
 func (e *Engine) Swap(g *Generation) {
 	old := e.sites.Load().list
 	gens := make([]*Generation, 0, len(old)+1)

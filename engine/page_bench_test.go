@@ -16,8 +16,8 @@ import (
 
 // BenchmarkPage: the demo's page "demo" (the Garden department, four
 // facets) loaded first, 24 products, in json and in html, at 100,000
-// demo products; AISLE_BENCH_MILLION=1: at 1,000,000, as issue 11
-// times it (p99 under 5 ms for json, 7 ms for html). The requests vary
+// demo products; AISLE_BENCH_MILLION=1: at 1,000,000 (target: p99 under
+// 5 ms for json, 7 ms for html). The requests vary
 // their window, a brand or a price range among the user's filters, and
 // a base filter of the request.
 func BenchmarkPage(b *testing.B) {
@@ -28,7 +28,7 @@ func BenchmarkPage(b *testing.B) {
 	g := demoGeneration(b, n, 42, nil)
 	// The same with a retail media campaign of three Garden products at
 	// positions 1 and 5, targeting the Garden department: what injection
-	// adds (issue 11: under 50 µs at p50).
+	// adds (target: under 50 µs at p50).
 	var garden []string
 	demo.Each(n, 42, func(p *catalog.Product) error {
 		if len(garden) < 3 && p.Hierarchies[0][0] == "Garden" {

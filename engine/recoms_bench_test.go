@@ -100,8 +100,8 @@ func setupRecomsBench(b *testing.B) {
 	})
 }
 
-// BenchmarkRecoms: a call of four requests with filters and context, as
-// issue 10 times it (100,000 products; about a million events here).
+// BenchmarkRecoms: a call of four requests with filters and context
+// (100,000 products; about a million events here).
 func BenchmarkRecoms(b *testing.B) {
 	setupRecomsBench(b)
 	r := &recomsBench
@@ -158,7 +158,7 @@ func BenchmarkSearchPopularity(b *testing.B) {
 
 // BenchmarkRecomsLatency: the four-request call of BenchmarkRecoms with
 // a different context product and visitor each time, reporting p50 and
-// p99 of the calls (issue 10's target: p99 under 2 ms at 100,000
+// p99 of the calls (target: p99 under 2 ms at 100,000
 // products and ten million events; AISLE_BENCH_VISITORS=230000).
 func BenchmarkRecomsLatency(b *testing.B) {
 	setupRecomsBench(b)

@@ -167,7 +167,7 @@ func TestErrorBodies(t *testing.T) {
 		{name: "content-type-xml", ct: "application/xml", body: `{"query":"x","key":"demo"}`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
 		{name: "content-type-form", ct: "application/x-www-form-urlencoded", body: `query=x`, status: 415, code: "UNSUPPORTED_MEDIA_TYPE"},
 		// 500 TEMPLATE_ERROR: the shop's template failed; its message is
-		// the shop's to read (issue 11), and no half page is sent.
+		// the shop's to read, and no half page is sent.
 		{name: "internal-template", server: "broken", ct: js, body: `{"query":"hammer","key":"shop","format":"html","products":{"count":5}}`, status: 500, code: "TEMPLATE_ERROR"},
 	}
 	for _, tc := range cases {

@@ -32,7 +32,7 @@ var (
 	diffWords  = []string{"drill", "drils", "hamm", "sofa", "couch", "lamp", "brass", "coper", "garden", "oak", "makita", "muller", "tools", "*", "", "cordless drill", "red lamp", "ladder saw"}
 )
 
-// TestLiveEqualsFreshBuild is issue 9's differential test: random
+// TestLiveEqualsFreshBuild is the write side's differential test: random
 // upserts, partial updates, deletes, content writes, configuration
 // changes and restarts against two websites in one store; after every
 // step, random searches (text, filters, facets, sorts, typos, prefixes,

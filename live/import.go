@@ -32,8 +32,9 @@ type ImportStats struct {
 // write and returns the generation serving the result. On a store without
 // products (a first import) it indexes the feed in the same pass, keeping
 // the JSON the store writes as the stored documents, so each product is
-// encoded once and never read back; otherwise the index is rebuilt from
-// the store's whole state after the commit.
+// encoded once and never read back; otherwise the website is opened
+// after the commit as a start opens it (Open: the saved index with the
+// import's entries replayed onto it, or a rebuild).
 func Import(st *store.Store, w *config.Website, lang analysis.Language, products func(fn func(*catalog.Product) error) error, log *slog.Logger, progress engine.Progress) (*engine.Generation, ImportStats, error) {
 	return importFeed(st, w, nil, lang, products, log, progress)
 }

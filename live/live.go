@@ -77,8 +77,9 @@ func (l *Writer) Website(uuid string) (*engine.Generation, error) {
 // Apply appends b as a change of the website uuid, synced, and swaps in
 // that website's generation that includes it. When the append fails
 // nothing changed; when the append succeeded but the new generation
-// could not be made, the change is stored (and served after the next
-// successful write or restart) and the error says so.
+// could not be made, the change is stored (and served once the website
+// is opened again: a restart, or a configuration change) and the error
+// says so.
 func (l *Writer) Apply(uuid string, b *store.Batch) (store.Applied, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

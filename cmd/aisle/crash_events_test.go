@@ -19,7 +19,7 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// TestCrashKeepsAnsweredEvents: issue 10's crash test. A child aisle
+// TestCrashKeepsAnsweredEvents: the events' crash test. A child aisle
 // serve takes events from eight connections at once (group commits) and
 // is killed with SIGKILL at a random moment, round after round on one
 // directory (every third round it is stopped cleanly instead, saving

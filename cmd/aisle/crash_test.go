@@ -25,7 +25,7 @@ var crashRounds = flag.Int("crash.rounds", 5, "TestCrashKeepsAnsweredWrites and 
 // crashBatch is how many products each write of the crash test holds.
 const crashBatch = 10
 
-// TestCrashKeepsAnsweredWrites: issue 9's crash test. A child aisle serve
+// TestCrashKeepsAnsweredWrites: the writes' crash test. A child aisle serve
 // takes a stream of writes through the admin API, new batches of products
 // and price updates of them in turn (column writes, replayed from the log
 // at a restart), and is killed with SIGKILL at a random moment, round

@@ -226,7 +226,7 @@ func TestFailedImportKeepsDirectory(t *testing.T) {
 
 // TestImportWhileServingSaysSo: "aisle import --data DIR ... while a
 // server holds the directory, says so in one clear line instead of a
-// pebble lock error" (issue 9); the server goes on serving, and once it
+// pebble lock error"; the server goes on serving, and once it
 // stops the import runs.
 func TestImportWhileServingSaysSo(t *testing.T) {
 	data := shopDir(t, "--config", writeFile(t, t.TempDir(), "shop.json", shopConfig))
@@ -251,7 +251,7 @@ func TestImportWhileServingSaysSo(t *testing.T) {
 
 // TestImportURLPushesToARunningServer: "aisle import --url http://HOST:PORT
 // --admin-key KEY --website UUID FILE… pushes a file into a running
-// server" (issue 9): the products are checked with the import's rules and
+// server": the products are checked with the import's rules and
 // sent in batches, searchable at once; a bad product stops the push
 // before anything of its batch is sent, and a wrong key or website is the
 // server's error in one line.

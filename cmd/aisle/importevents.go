@@ -20,7 +20,7 @@ import (
 // optionally, their time in Unix milliseconds) appended to the change
 // log of the data directory's websites, in one pass: each line is
 // checked as it is written, and a bad line takes back what the import
-// wrote (engine.ImportEvents), so it imports nothing; aisle serve folds
+// wrote (live.ImportEvents), so it imports nothing; aisle serve folds
 // the events into the visitors' behaviour when it starts.
 func importEvents(ctx context.Context, st *store.Store, files []string, stdout, stderr io.Writer, quiet bool) error {
 	cfg, err := st.Config()
