@@ -39,16 +39,13 @@ func PatchProduct(base *Product, patch []byte) (*Product, error) {
 	if err := json.Unmarshal(patch, &present); err != nil {
 		return nil, describeJSON(err, productFields, false)
 	}
+	given := givenMembers(present)
 	p := *base
-	clearMembers(&p, present) // so decoding allocates what it sets, never writing into base's
+	clearMembers(&p, given) // so decoding allocates what it sets, never writing into base's
 	if err := json.Unmarshal(patch, &p); err != nil {
 		return nil, describeJSON(err, productFields, false)
 	}
-	_, formatted := present["priceFormatted"]
-	_, price := present["price"]
-	_, previous := present["previousPrice"]
-	_, currency := present["currency"]
-	if !formatted && (price || previous || currency) {
+	if !given["priceFormatted"] && (given["price"] || given["previousPrice"] || given["currency"]) {
 		p.PriceFormatted = ""
 	}
 	p.Normalize()
@@ -58,12 +55,29 @@ func PatchProduct(base *Product, patch []byte) (*Product, error) {
 	return &p, nil
 }
 
-// clearMembers zeroes p's fields whose JSON names are in present, so that
-// decoding the patch replaces them whole instead of merging maps.
-func clearMembers(p *Product, present map[string]json.RawMessage) {
+// givenMembers is the product members a patch's object members give,
+// by their JSON names. The decoder takes a member's name in any case
+// (Unicode simple folding, as strings.EqualFold compares), so
+// "EXTRADATA" gives extraData.
+func givenMembers(present map[string]json.RawMessage) map[string]bool {
+	given := make(map[string]bool, len(present))
+	for key := range present {
+		for _, name := range productJSONNames() {
+			if strings.EqualFold(key, name) {
+				given[name] = true
+			}
+		}
+	}
+	return given
+}
+
+// clearMembers zeroes p's fields whose JSON names are given, so that
+// decoding the patch replaces them whole instead of merging maps or
+// writing into the slices p shares.
+func clearMembers(p *Product, given map[string]bool) {
 	v := reflect.ValueOf(p).Elem()
 	for i, name := range productJSONNames() {
-		if _, ok := present[name]; ok {
+		if given[name] {
 			v.Field(i).SetZero()
 		}
 	}

@@ -54,6 +54,57 @@ func TestPatch(t *testing.T) {
 	}
 }
 
+// TestPatchMemberNamesAnyCase: the decoder takes a member's name in any
+// case (Unicode simple folding: "EXTRADATA", "inſtock"), and such a
+// member replaces the stored one whole and recomputes what derives from
+// it, as its exact name does, leaving the base as it was; a row refused
+// after such a member changes nothing either.
+func TestPatchMemberNamesAnyCase(t *testing.T) {
+	stored := Product{ProductNumber: "A1", Title: "Drill", Price: 50, Currency: "EUR",
+		ExtraData: map[string]string{"color": "green"}, Hierarchies: [][]string{{"Tools", "Drills"}}}
+	stored.Normalize()
+	raw, err := json.Marshal(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		patch string
+		check func(p *Product) bool
+	}{
+		{`{"EXTRADATA":{"size":"m"}}`, func(p *Product) bool { return len(p.ExtraData) == 1 && p.ExtraData["size"] == "m" }},
+		{`{"Hierarchies":[["Garden"]]}`, func(p *Product) bool { return len(p.Hierarchies) == 1 && p.Hierarchies[0][0] == "Garden" }},
+		{`{"PRICE":40}`, func(p *Product) bool { return p.Price == 40 && p.PriceFormatted == FormatPrice(40, "EUR") }},
+		{`{"inſtock":true}`, func(p *Product) bool { return p.InStock }},
+	} {
+		var base Product
+		if err := json.Unmarshal(raw, &base); err != nil {
+			t.Fatal(err)
+		}
+		p, err := PatchProduct(&base, []byte(tc.patch))
+		if err != nil || !tc.check(p) {
+			t.Errorf("%s: %+v, %v", tc.patch, p, err)
+		}
+		if after, _ := json.Marshal(&base); string(after) != string(raw) {
+			t.Errorf("%s: PatchProduct changed its base:\n%s\nwas\n%s", tc.patch, after, raw)
+		}
+	}
+	// A refused row after an applied one: the applied result is kept as it was.
+	var base Product
+	if err := json.Unmarshal(raw, &base); err != nil {
+		t.Fatal(err)
+	}
+	first, err := PatchProduct(&base, []byte(`{"extraData":{"size":"m"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PatchProduct(first, []byte(`{"ExtraData":{"size":"xl"},"title":" "}`)); err == nil {
+		t.Fatal("a blank title was accepted")
+	}
+	if len(first.ExtraData) != 1 || first.ExtraData["size"] != "m" {
+		t.Errorf("a refused patch changed the product it was given: %v", first.ExtraData)
+	}
+}
+
 // samePatch checks that PatchProduct on the decoded product gives what
 // Patch gives, and leaves the product it was given as it was.
 func samePatch(t *testing.T, stored, patch []byte) {
