@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
 	"github.com/aisle-search/aisle/analysis"
@@ -196,4 +197,35 @@ func BenchmarkRecomsLatency(b *testing.B) {
 		i++
 	}
 	reportLatencies(b, lats)
+}
+
+// BenchmarkAlternatives: ALTERNATIVES computed for 32 context products
+// (each alone, as a call's first request for it asks), the first 10
+// taken: what scoring the candidates costs on the recommendations shop.
+func BenchmarkAlternatives(b *testing.B) {
+	setupRecomsBench(b)
+	r := &recomsBench
+	now := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	g, ok := r.eng.Website(r.uuid)
+	if !ok {
+		b.Fatal("no website")
+	}
+	m := r.bhv.Model(r.uuid)
+	var ctx []uint32
+	for _, pn := range r.contexts {
+		if d, ok := g.productDoc(pn); ok && len(ctx) < 32 {
+			ctx = append(ctx, d)
+		}
+	}
+	if len(ctx) < 32 {
+		b.Fatalf("%d context products", len(ctx))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, d := range ctx {
+			c := &recomCall{ctx: context.Background(), g: g, m: m, now: now, used: roaring.New()}
+			n := 0
+			c.alternatives([]uint32{d}, func(uint32) bool { n++; return n < 10 })
+		}
+	}
 }
