@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -48,9 +47,26 @@ func (s *Segment) WithDocs(an *analysis.Analyzer, removed []uint32, added []Doc,
 	if err != nil {
 		return nil, err
 	}
+	out := w.outline(s)
+	if err := w.terms(s, out); err != nil {
+		return nil, err
+	}
+	w.fieldLens(s, out)
+	w.stored(s, out)
+	w.keys(s, out)
+	if err := w.columns(s, out, src); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// outline is the result as far as the doc ids go: s with the write's
+// doc count, live docs and key order; its terms, lengths, stored docs,
+// keys and columns still s's.
+func (w *docWrite) outline(s *Segment) *Segment {
 	out := *s
 	out.n = s.n + w.add.n
-	out.live = s.live - uint32(len(removed)) + w.add.n
+	out.live = s.live - uint32(len(w.removed)) + w.add.n
 	out.all = s.all.Clone()
 	out.all.AndNot(w.goneBM)
 	if w.add.n > 0 {
@@ -58,16 +74,7 @@ func (s *Segment) WithDocs(an *analysis.Analyzer, removed []uint32, added []Doc,
 	}
 	out.all.RunOptimize()
 	out.order = w.order
-	if err := w.terms(s, &out); err != nil {
-		return nil, err
-	}
-	w.fieldLens(s, &out)
-	w.stored(s, &out)
-	w.keys(s, &out)
-	if err := w.columns(s, &out, src); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return &out
 }
 
 // docWrite is one WithDocs call: the removed docs and the added ones,
@@ -214,291 +221,6 @@ func (s *Segment) firstHolder(bm *roaring.Bitmap, skip func(uint32) bool) (uint3
 		}
 	}
 	return best, found
-}
-
-// termEdit is what a write does to one term: the removed docs holding it
-// (by field) and the added docs' postings.
-type termEdit struct {
-	old     int32 // id in s, -1 for a term s lacks
-	remDF   uint32
-	remOf   FieldMask // fields where a removed doc holds it
-	added   []FieldPosting
-	addedDF uint32
-}
-
-// terms makes out's dictionary, postings, words and typo lists.
-func (w *docWrite) terms(s, out *Segment) error {
-	edits := map[string]*termEdit{}
-	var posts []FieldPosting
-	for t := range w.rem.terms.len() {
-		str := w.rem.terms.at(t)
-		id, ok := s.terms.find(str)
-		if !ok {
-			return fmt.Errorf("%w: a removed doc holds %q, which the segment lacks", ErrDocChange, str)
-		}
-		e := &termEdit{old: int32(id), remDF: w.rem.post.df[t]}
-		posts = w.rem.TermPostings(uint32(t), posts[:0])
-		for _, fp := range posts {
-			e.remOf |= 1 << fp.Field
-		}
-		edits[str] = e
-	}
-	var fresh []string // terms s lacks, sorted
-	for t := range w.add.terms.len() {
-		str := w.add.terms.at(t)
-		e := edits[str]
-		if e == nil {
-			e = &termEdit{old: -1}
-			if id, ok := s.terms.find(str); ok {
-				e.old = int32(id)
-			} else {
-				fresh = append(fresh, str)
-			}
-			edits[str] = e
-		}
-		e.addedDF = w.add.post.df[t]
-		for _, fp := range w.add.TermPostings(uint32(t), nil) {
-			docs := make([]uint32, len(fp.Docs))
-			for i, d := range fp.Docs {
-				docs[i] = s.n + d
-			}
-			e.added = append(e.added, FieldPosting{Field: fp.Field, Docs: docs, TFs: fp.TFs})
-		}
-	}
-
-	// The dictionary: s's terms still held, merged with the fresh ones.
-	// byOld finds an old term's edit without a lookup per term.
-	byOld := make(map[int32]*termEdit, len(edits))
-	for _, e := range edits {
-		if e.old >= 0 {
-			byOld[e.old] = e
-		}
-	}
-	touched := make([]uint64, (s.terms.len()+63)/64)
-	for id := range byOld {
-		touched[id/64] |= 1 << (id % 64)
-	}
-	dropped := func(id int) (*termEdit, bool) {
-		if touched[id/64]&(1<<(id%64)) == 0 {
-			return nil, false
-		}
-		e := byOld[int32(id)]
-		return e, s.post.df[id]-e.remDF+e.addedDF == 0
-	}
-	remap := make([]uint32, s.terms.len()) // old id → new id, MaxUint32 dropped
-	total := s.terms.len() + len(fresh)
-	out.terms = newDict(total, len(s.terms.text)+len(strings.Join(fresh, "")))
-	p := postings{
-		spanOff: make([]uint32, 1, total+1),
-		spans:   make([]postSpan, 0, len(s.post.spans)+len(fresh)),
-		docs:    s.post.docs,
-		tfs:     s.post.tfs,
-		df:      make([]uint32, 0, total),
-		bitmaps: make([]*roaring.Bitmap, 0, total),
-	}
-	if out.live != out.n {
-		p.live = out.all
-	}
-	var freshIDs []uint32 // new ids of the fresh terms, in order
-	addTerm := func(str string, e *termEdit, old int) {
-		out.terms.add(str)
-		var spans []postSpan
-		if old >= 0 {
-			spans = s.post.spans[s.post.spanOff[old]:s.post.spanOff[old+1]]
-		}
-		df := uint32(0)
-		if old >= 0 {
-			df = s.post.df[old]
-		}
-		if e == nil { // untouched: its base spans as they are, its tail moved
-			for _, sp := range spans {
-				if sp.start&tailSpan != 0 {
-					docs, tfs := s.post.spanDocs(sp)
-					sp.start = uint32(len(p.tdocs)) | tailSpan
-					p.tdocs, p.ttfs = append(p.tdocs, docs...), append(p.ttfs, tfs...)
-				}
-				p.spans = append(p.spans, sp)
-			}
-			p.spanOff = append(p.spanOff, uint32(len(p.spans)))
-			p.df = append(p.df, df)
-			p.bitmaps = append(p.bitmaps, s.post.bitmaps[old])
-			return
-		}
-		df = df - e.remDF + e.addedDF
-		// Base spans: kept while a live doc is in them.
-		var tail [NumTextFields][2][]uint32 // per field: docs, tfs (as uint32)
-		var tailTF [NumTextFields][]uint8
-		for _, sp := range spans {
-			docs, tfs := s.post.spanDocs(sp)
-			if sp.start&tailSpan == 0 {
-				if e.remOf.Has(sp.field) && !w.anyLive(s, docs) {
-					continue
-				}
-				p.spans = append(p.spans, sp)
-				continue
-			}
-			for i, d := range docs {
-				if !w.isGone(d) {
-					tail[sp.field][0] = append(tail[sp.field][0], d)
-					tailTF[sp.field] = append(tailTF[sp.field], tfs[i])
-				}
-			}
-		}
-		for _, fp := range e.added {
-			tail[fp.Field][0] = append(tail[fp.Field][0], fp.Docs...)
-			tailTF[fp.Field] = append(tailTF[fp.Field], fp.TFs...)
-		}
-		for f := range tail {
-			if docs := tail[f][0]; len(docs) > 0 {
-				p.spans = append(p.spans, postSpan{start: uint32(len(p.tdocs)) | tailSpan, n: uint32(len(docs)), field: TextField(f)})
-				p.tdocs, p.ttfs = append(p.tdocs, docs...), append(p.ttfs, tailTF[f]...)
-			}
-		}
-		p.spanOff = append(p.spanOff, uint32(len(p.spans)))
-		p.df = append(p.df, df)
-		var bm *roaring.Bitmap
-		if df >= bitmapMinDF {
-			if old >= 0 && s.post.bitmaps[old] != nil {
-				bm = s.post.bitmaps[old].Clone()
-				bm.AndNot(w.goneBM)
-				for _, fp := range e.added {
-					bm.AddMany(fp.Docs)
-				}
-			} else {
-				bm = roaring.New()
-				for _, sp := range p.spans[p.spanOff[len(p.spanOff)-2]:] {
-					docs, _ := p.spanDocs(sp)
-					bm.AddMany(docs)
-				}
-				bm.And(out.all)
-			}
-			bm.RunOptimize()
-		}
-		p.bitmaps = append(p.bitmaps, bm)
-	}
-	j := 0
-	for id := range s.terms.len() {
-		str := s.terms.at(id)
-		for j < len(fresh) && fresh[j] < str {
-			freshIDs = append(freshIDs, uint32(out.terms.len()))
-			addTerm(fresh[j], edits[fresh[j]], -1)
-			j++
-		}
-		e, drop := dropped(id)
-		if drop {
-			remap[id] = math.MaxUint32
-			continue
-		}
-		remap[id] = uint32(out.terms.len())
-		addTerm(str, e, id)
-	}
-	for ; j < len(fresh); j++ {
-		freshIDs = append(freshIDs, uint32(out.terms.len()))
-		addTerm(fresh[j], edits[fresh[j]], -1)
-	}
-	p.dense = remapDense(s.post.dense, remap)
-	p.setLiveDense(int(out.n))
-	out.post = p
-	out.byLen, out.typo = remapByLen(s.byLen, remap, freshIDs, fresh), newTypoHolder()
-	w.words(s, out, remap)
-	return nil
-}
-
-// anyLive reports whether a removed doc's base list still holds a live
-// doc: one this write keeps that is not a hole of an earlier write.
-func (w *docWrite) anyLive(s *Segment, docs []uint32) bool {
-	for _, d := range docs {
-		if !w.isGone(d) && s.all.Contains(d) {
-			return true
-		}
-	}
-	return false
-}
-
-// remapByLen is the typo lists with old ids remapped (dropped ones
-// left out) and the fresh terms merged in.
-func remapByLen(old [][]uint32, remap, freshIDs []uint32, fresh []string) [][]uint32 {
-	out := make([][]uint32, len(old))
-	for l, ids := range old {
-		list := make([]uint32, 0, len(ids))
-		for _, id := range ids {
-			if r := remap[id]; r != math.MaxUint32 {
-				list = append(list, r)
-			}
-		}
-		out[l] = list
-	}
-	for i, t := range fresh {
-		if hasDigit(t) {
-			continue
-		}
-		l := utf8.RuneCountInString(t)
-		for len(out) <= l {
-			out = append(out, nil)
-		}
-		ids := out[l]
-		at, _ := slices.BinarySearch(ids, freshIDs[i])
-		out[l] = slices.Insert(ids, at, freshIDs[i])
-	}
-	for len(out) > 0 && len(out[len(out)-1]) == 0 {
-		out = out[:len(out)-1]
-	}
-	return out
-}
-
-// words makes out's words: s's with the removed docs' counts taken off
-// (a word at 0 leaves) and the added docs' words merged in, each pointing
-// to its term's new id.
-func (w *docWrite) words(s, out *Segment, remap []uint32) {
-	delta := map[int]int64{} // by s's word id
-	for i := range w.rem.surfaces.len() {
-		if id, ok := s.surfaces.find(w.rem.surfaces.at(i)); ok {
-			delta[id] -= int64(w.rem.surfaceDF[i])
-		}
-	}
-	type freshWord struct {
-		word string
-		term uint32
-		df   uint32
-	}
-	var fresh []freshWord
-	for i := range w.add.surfaces.len() {
-		word := w.add.surfaces.at(i)
-		if id, ok := s.surfaces.find(word); ok {
-			delta[id] += int64(w.add.surfaceDF[i])
-			continue
-		}
-		id, _ := out.terms.find(w.add.terms.at(int(w.add.surfaceTerm[i])))
-		fresh = append(fresh, freshWord{word, uint32(id), w.add.surfaceDF[i]})
-	}
-	n := s.surfaces.len() + len(fresh)
-	out.surfaces = newDict(n, len(s.surfaces.text))
-	out.surfaceTerm = make([]uint32, 0, n)
-	out.surfaceDF = make([]uint32, 0, n)
-	add := func(word string, term, df uint32) {
-		out.surfaces.add(word)
-		out.surfaceTerm = append(out.surfaceTerm, term)
-		out.surfaceDF = append(out.surfaceDF, df)
-	}
-	j := 0
-	for i := range s.surfaces.len() {
-		word := s.surfaces.at(i)
-		for j < len(fresh) && fresh[j].word < word {
-			add(fresh[j].word, fresh[j].term, fresh[j].df)
-			j++
-		}
-		df := int64(s.surfaceDF[i])
-		if len(delta) > 0 {
-			df += delta[i]
-		}
-		if df <= 0 {
-			continue
-		}
-		add(word, remap[s.surfaceTerm[i]], uint32(df))
-	}
-	for ; j < len(fresh); j++ {
-		add(fresh[j].word, fresh[j].term, fresh[j].df)
-	}
 }
 
 // fieldLens makes out's field lengths: s's, the added docs' after them,
