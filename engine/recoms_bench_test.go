@@ -213,7 +213,7 @@ func BenchmarkAlternatives(b *testing.B) {
 	m := r.bhv.Model(r.uuid)
 	var ctx []uint32
 	for _, pn := range r.contexts {
-		if d, ok := g.productDoc(pn); ok && len(ctx) < 32 {
+		if d, ok := g.Doc(pn); ok && len(ctx) < 32 {
 			ctx = append(ctx, d)
 		}
 	}

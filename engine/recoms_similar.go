@@ -3,13 +3,11 @@ package engine
 import (
 	"cmp"
 	"encoding/binary"
-	"math"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/index"
 )
@@ -81,83 +79,46 @@ func (c *recomCall) alternatives(ctxDocs []uint32, yield func(uint32) bool) {
 	}
 }
 
-// alternativesOf is alternatives computed.
+// alternativesOf is alternatives computed: each candidate scored by
+// every signal (recoms_similar_signals.go), in this order, then yielded
+// best first.
 func (c *recomCall) alternativesOf(ctxDocs []uint32, yield func(uint32) bool) {
-	seg := c.g.Products
+	ctx := c.contextProducts(ctxDocs)
+	scores := map[uint32]float64{}
+	c.scoreCoViewed(ctxDocs, scores)
+	leaf, scope := c.contextCategories(ctx)
+	words := c.titleWords(ctx)
+	cand := c.contentCandidates(leaf, scope, words)
+	c.scoreTitleWords(words, cand, scores)
+	c.scoreContent(ctx, leaf, cand, scores)
+	c.yieldBest(scores, yield)
+}
+
+// contextProducts is the context docs' stored products, those that
+// decode.
+func (c *recomCall) contextProducts(ctxDocs []uint32) []contextProduct {
 	var ctx []contextProduct
 	for _, d := range ctxDocs {
 		var p contextProduct
-		if json.Unmarshal(seg.Stored(d), &p) == nil {
+		if json.Unmarshal(c.g.Products.Stored(d), &p) == nil {
 			ctx = append(ctx, p)
 		}
 	}
-	scores := map[uint32]float64{}
-	add := func(d uint32, v float64) { scores[d] += v }
+	return ctx
+}
 
-	// Co-viewed.
-	co := c.m.CoViewed(c.numbers(ctxDocs)...)
-	for _, s := range co {
-		if d, ok := c.g.Doc(s.ProductNumber); ok {
-			add(d, altCoViewed*s.Score/co[0].Score)
-		}
-	}
-
-	// The candidates by content: the context's deepest categories, and
-	// the products sharing a title word with it in their parents (or
-	// anywhere, without categories).
-	var leaves, parents []string
-	for _, p := range ctx {
-		if len(p.Hierarchies) == 0 || len(p.Hierarchies[0]) == 0 {
-			continue
-		}
-		path := p.Hierarchies[0]
-		leaves = appendPath(leaves, path)
-		if len(path) > 1 {
-			parents = appendPath(parents, path[:len(path)-1])
-		}
-	}
-	var leaf, scope *roaring.Bitmap
-	if _, ok := c.g.fields["hierarchies"]; ok && len(leaves) > 0 {
-		leaf, _ = c.filterDocs("hierarchies", "$in", leaves)
-		scope = leaf
-		if len(parents) > 0 {
-			scope, _ = c.filterDocs("hierarchies", "$in", parents)
-		}
-	}
+// contentCandidates is the products scored by content: those in a context
+// product's deepest category (leaf), and those with one of the
+// altCandidateWords rarest title words in their title, within scope
+// when there is one (the context's parent categories); the first
+// altMaxCandidates of them by index order.
+func (c *recomCall) contentCandidates(leaf, scope *roaring.Bitmap, words contextWords) *roaring.Bitmap {
+	seg := c.g.Products
 	cand := roaring.New()
 	if leaf != nil {
 		cand.Or(leaf)
 	}
-
-	// Title words, by IDF: rare words say more about a product.
-	n := float64(seg.Len())
-	type word struct {
-		term uint32
-		idf  float64
-	}
-	var words []word
-	total := 0.0
-	seen := map[uint32]bool{}
-	for _, p := range ctx {
-		c.g.an.Each(p.Title, func(folded []byte, numeric bool, _ int) {
-			term := string(folded)
-			if !numeric {
-				term = c.g.an.Stem(term)
-			}
-			id, ok := seg.Term(term)
-			if !ok || seen[id] || !seg.TermIn(id, index.FieldTitle.Mask()) {
-				return
-			}
-			seen[id] = true
-			df := float64(seg.DocFreq(id))
-			w := word{id, math.Log(1 + (n-df+0.5)/(df+0.5))}
-			words = append(words, w)
-			total += w.idf
-		})
-	}
-	// Candidates by the rarest words; every word scores.
-	slices.SortFunc(words, func(a, b word) int { return cmp.Compare(b.idf, a.idf) })
-	for _, w := range words[:min(len(words), altCandidateWords)] {
+	for _, w := range words.list[:min(len(words.list), altCandidateWords)] {
 		in := seg.TermDocsIn(w.term, index.FieldTitle.Mask())
 		if scope != nil {
 			in = roaring.And(in, scope)
@@ -167,74 +128,21 @@ func (c *recomCall) alternativesOf(ctxDocs []uint32, yield func(uint32) bool) {
 	if cand.GetCardinality() > altMaxCandidates {
 		cand = firstOf(cand, altMaxCandidates)
 	}
-	for _, w := range words { // a candidate with the word in any of its text
-		it := roaring.And(seg.TermDocs(w.term), cand).Iterator()
-		for it.HasNext() {
-			add(it.Next(), altTitle*w.idf/total)
-		}
-	}
+	return cand
+}
 
-	// Category, brand and price.
-	brandIDs := c.contextBrands(ctx)
-	brands := seg.Keyword("brand")
-	price := seg.Numeric("price")
-	if _, ok := c.g.fields["price"]; !ok {
-		price = nil
-	}
-	it := cand.Iterator()
-	for it.HasNext() {
-		d := it.Next()
-		v := 0.0
-		if leaf != nil && leaf.Contains(d) {
-			v += altCategory
-		}
-		if brands != nil && len(brandIDs) > 0 && slices.ContainsFunc(brands.DocValues(d), func(id uint32) bool { return slices.Contains(brandIDs, id) }) {
-			v += altBrand
-		}
-		if price != nil {
-			if p, ok := price.ValueAt(d); ok && p > 0 {
-				best := 0.0
-				for _, cp := range ctx {
-					if cp.Price > 0 {
-						best = max(best, 1-math.Abs(math.Log(p/cp.Price))/math.Ln2)
-					}
-				}
-				v += altPrice * best
-			}
-		}
-		add(d, v)
-	}
-
-	// Best first; equal scores by popularity, then index order.
+// yieldBest yields the docs of positive score, best first; equal scores
+// by popularity, then index order. Only the best altSorted are sorted
+// before the first is yielded; the rest when yield asks for more.
+func (c *recomCall) yieldBest(scores map[uint32]float64, yield func(uint32) bool) {
 	ranked := make([]scored, 0, len(scores))
 	for d, s := range scores {
 		if s > 0 {
 			ranked = append(ranked, scored{d, s})
 		}
 	}
-	byScore := func(a, b scored) int {
-		if x := cmp.Compare(b.score, a.score); x != 0 {
-			return x
-		}
-		return cmp.Compare(a.doc, b.doc)
-	}
-	// The best altSorted first, the rest sorted only if asked for.
 	if len(ranked) > altSorted {
-		best := make([]float64, len(ranked))
-		for i, r := range ranked {
-			best[i] = r.score
-		}
-		slices.Sort(best)
-		cut := best[len(best)-altSorted]
-		head := ranked[:0:0]
-		var tail []scored
-		for _, r := range ranked {
-			if r.score >= cut {
-				head = append(head, r)
-			} else {
-				tail = append(tail, r)
-			}
-		}
+		head, tail := splitBest(ranked, altSorted)
 		slices.SortFunc(head, byScore)
 		if !c.yieldRanked(head, yield) {
 			return
@@ -243,6 +151,35 @@ func (c *recomCall) alternativesOf(ctxDocs []uint32, yield func(uint32) bool) {
 	}
 	slices.SortFunc(ranked, byScore)
 	c.yieldRanked(ranked, yield)
+}
+
+// byScore orders scored docs by score, highest first, then by doc.
+func byScore(a, b scored) int {
+	if x := cmp.Compare(b.score, a.score); x != 0 {
+		return x
+	}
+	return cmp.Compare(a.doc, b.doc)
+}
+
+// splitBest splits ranked (more than n) into the docs scoring at least
+// the n-th best score (n or more, with ties) and the others, each in
+// ranked's order; the others are len(ranked)-n at most.
+func splitBest(ranked []scored, n int) (head, tail []scored) {
+	best := make([]float64, len(ranked))
+	for i, r := range ranked {
+		best[i] = r.score
+	}
+	slices.Sort(best)
+	cut := best[len(best)-n]
+	head, tail = make([]scored, 0, n), make([]scored, 0, len(ranked)-n)
+	for _, r := range ranked {
+		if r.score >= cut {
+			head = append(head, r)
+		} else {
+			tail = append(tail, r)
+		}
+	}
+	return head, tail
 }
 
 // yieldRanked yields ranked docs in order, equal scores by popularity,
@@ -282,22 +219,6 @@ func (c *recomCall) byPopularity(docs []uint32) {
 		}
 	}
 	slices.SortStableFunc(docs, func(a, b uint32) int { return cmp.Compare(pop[b], pop[a]) })
-}
-
-// contextBrands is the brand field's value ids of the context products'
-// brands; none when brand is not an indexed keyword field.
-func (c *recomCall) contextBrands(ctx []contextProduct) []uint32 {
-	kf := c.g.Products.Keyword("brand")
-	if kf == nil {
-		return nil
-	}
-	var out []uint32
-	for _, p := range ctx {
-		if id, ok := kf.Lookup(analysis.FoldString(p.Brand)); ok && p.Brand != "" && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // appendPath appends a category path as a hierarchy value ("a$b$"),
