@@ -613,7 +613,7 @@ func (s *Segment) loadFields(r KVReader, prefix string, meta *segMeta) error {
 				return err
 			}
 			var id int
-			if _, err := fmt.Sscanf(rest, "v%08x", &id); err != nil || id >= len(k.Bitmaps) {
+			if _, err := fmt.Sscanf(rest, "v%08x", &id); err != nil || id < 0 || id >= len(k.Bitmaps) || fmt.Sprintf("v%08x", id) != rest {
 				return corruptf("value key %q (of %d values)", rest, len(k.Bitmaps))
 			}
 			k.Bitmaps[id] = dec.bitmap(v)

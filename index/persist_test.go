@@ -431,6 +431,8 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			kv.m[fmt.Sprintf("x/k/color\x00v%08x", colors)] = kv.m["x/k/color\x00v00000000"]
 		}},
 		{"value key unreadable", "load field color", func(kv *memKV) { kv.m["x/k/color\x00vzz"] = kv.m["x/k/color\x00v00000000"] }},
+		{"value key of a negative id", "load field color", func(kv *memKV) { kv.m["x/k/color\x00v-0000001"] = kv.m["x/k/color\x00v00000000"] }},
+		{"value key with bytes after the id", "load field color", func(kv *memKV) { kv.m["x/k/color\x00v00000000x"] = kv.m["x/k/color\x00v00000000"] }},
 		{"value bitmap unreadable", "load field color", func(kv *memKV) { kv.m["x/k/color\x00v00000000"] = []byte{1, 2, 3, 4, 5, 6, 7} }},
 		{"keyword field without keys", "load field ghost", editMeta(func(m map[string]any) {
 			m["keywords"].(map[string]any)["ghost"] = map[string]any{"values": []string{"a"}}
