@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/goccy/go-json"
-	"github.com/klauspost/compress/s2"
 )
 
 // KVWriter receives a segment's keys in ascending order; the store
@@ -107,84 +105,119 @@ func chunkKey(prefix, kind string, chunk int) []byte {
 }
 
 // Save writes the segment under prefix, so a restart loads it instead of
-// re-indexing. Keys go out in ascending order (kinds D/ T/ W/ a/ dict
-// fl/ k/ meta n/ s/), so the store streams them into a table. Postings
-// go out as delta-coded per-field docs and frequencies, with roaring
-// bitmaps for the terms that keep one. A segment WithDocs made is
-// compacted first (Compact), so what is saved is what a fresh build of
-// the same docs saves.
+// re-indexing: each section in turn (saveX below), so the keys go out in
+// ascending order (kinds D/ T/ W/ a/ dict fl/ k/ meta n/ s/) and the
+// store streams them into a table. Each entry's encoding is an appendX
+// of sections.go, which Load's loadX reads back with its decodeX.
+// Postings go out as delta-coded per-field docs and frequencies, with
+// roaring bitmaps for the terms that keep one. A segment WithDocs made
+// is compacted first (Compact), so what is saved is what a fresh build
+// of the same docs saves.
 func (s *Segment) Save(w KVWriter, prefix string) error {
 	s = s.Compact()
-	key := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
-	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
-		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text),
-		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text), AltKeys: max(0, len(s.keyDoc.docs)-int(s.n)),
-		Members: s.stored.names.Counts()}
-	for d := range s.n {
-		meta.StoredBytes += len(s.stored.doc(d))
-	}
-	for name, k := range s.keyword {
-		meta.Keywords[name] = kwMeta{Values: k.Values, Single: k.single}
-	}
-	for name := range s.numeric {
-		meta.Numeric = append(meta.Numeric, name)
-	}
-	for name := range s.sorts {
-		if s.numeric[name] == nil {
-			meta.Sorts = append(meta.Sorts, name)
+	sw := &sectionWriter{w: w, prefix: prefix}
+	for _, save := range [...]func(*sectionWriter) error{
+		s.saveDocs, s.saveTerms, s.saveWords, s.saveAltKeys, s.saveDict,
+		s.saveFieldLens, s.saveKeywords, s.saveMeta, s.saveNumerics, s.saveSorts,
+	} {
+		if err := save(sw); err != nil {
+			return err
 		}
 	}
-	slices.Sort(meta.Numeric)
-	slices.Sort(meta.Sorts)
-	err := writeChunks(w, prefix, kDoc, int(s.n), docChunk, func(buf []byte, d int) ([]byte, error) {
+	return nil
+}
+
+// sectionWriter writes a segment's keys under prefix; the sections reuse
+// its buffer for their values.
+type sectionWriter struct {
+	w      KVWriter
+	prefix string
+	buf    []byte
+}
+
+// set writes value under prefix and the key's parts.
+func (sw *sectionWriter) set(value []byte, parts ...string) error {
+	return sw.w.Set(segKey(sw.prefix, parts...), value)
+}
+
+// segKey is the key of a segment saved under prefix: prefix and parts.
+func segKey(prefix string, parts ...string) []byte {
+	return []byte(prefix + strings.Join(parts, ""))
+}
+
+// saveDocs writes the docs, docChunk to a key: each one's key and
+// stored bytes (appendDocEntry).
+func (s *Segment) saveDocs(sw *sectionWriter) error {
+	return writeChunks(sw.w, sw.prefix, kDoc, int(s.n), docChunk, func(buf []byte, d int) ([]byte, error) {
 		return appendDocEntry(buf, s.keys.at(d), s.stored.doc(uint32(d))), nil
 	})
-	if err != nil {
-		return err
-	}
+}
+
+// saveTerms writes the terms, termChunk to a key: each one's doc count,
+// bitmap and postings (appendTermEntry).
+func (s *Segment) saveTerms(sw *sectionWriter) error {
 	var posts []FieldPosting
-	err = writeChunks(w, prefix, kTerm, s.terms.len(), termChunk, func(buf []byte, id int) ([]byte, error) {
+	return writeChunks(sw.w, sw.prefix, kTerm, s.terms.len(), termChunk, func(buf []byte, id int) ([]byte, error) {
 		posts = s.TermPostings(uint32(id), posts[:0])
 		return appendTermEntry(buf, s.terms.at(id), s.post.df[id], s.post.bitmaps[id], posts)
 	})
-	if err != nil {
-		return err
-	}
-	err = writeChunks(w, prefix, kSurface, s.surfaces.len(), termChunk, func(buf []byte, i int) ([]byte, error) {
+}
+
+// saveWords writes the words, termChunk to a key: each one's term and
+// doc count (appendWordEntry).
+func (s *Segment) saveWords(sw *sectionWriter) error {
+	return writeChunks(sw.w, sw.prefix, kSurface, s.surfaces.len(), termChunk, func(buf []byte, i int) ([]byte, error) {
 		return appendWordEntry(buf, s.surfaces.at(i), s.surfaceTerm[i], s.surfaceDF[i]), nil
 	})
-	if err != nil {
-		return err
-	}
-	var buf []byte
+}
+
+// saveAltKeys writes each alternative key: the docs listing it, in key
+// order (appendAltKey). A doc's own key is not written: it is loaded
+// with the doc.
+func (s *Segment) saveAltKeys(sw *sectionWriter) error {
 	for i := 0; i < len(s.keyDoc.docs); {
 		k := s.keyDoc.keys.at(i)
-		buf = buf[:0]
+		sw.buf = sw.buf[:0]
 		for ; i < len(s.keyDoc.docs) && s.keyDoc.keys.at(i) == k; i++ {
-			if d := s.keyDoc.docs[i]; foldKey(s.keys.at(int(d))) != k { // a doc's own id is loaded with the doc
-				buf = appendAltKey(buf, d)
+			if d := s.keyDoc.docs[i]; foldKey(s.keys.at(int(d))) != k {
+				sw.buf = appendAltKey(sw.buf, d)
 			}
 		}
-		if len(buf) > 0 {
-			if err := w.Set(key(kAltKey, k), buf); err != nil {
+		if len(sw.buf) > 0 {
+			if err := sw.set(sw.buf, kAltKey, k); err != nil {
 				return err
 			}
 		}
 	}
-	if s.stored.dict != nil {
-		if err := w.Set(key(kDict), s.stored.dictData); err != nil {
-			return err
-		}
+	return nil
+}
+
+// saveDict writes the stored docs' compression dictionary, when they
+// have one.
+func (s *Segment) saveDict(sw *sectionWriter) error {
+	if s.stored.dict == nil {
+		return nil
 	}
+	return sw.set(s.stored.dictData, kDict)
+}
+
+// saveFieldLens writes each text field's per-doc lengths.
+func (s *Segment) saveFieldLens(sw *sectionWriter) error {
 	for f := range s.fieldLen {
-		if err := w.Set(key(kFldLen, string(rune('0'+f))), s.fieldLen[f]); err != nil {
+		if err := sw.set(s.fieldLen[f], kFldLen, fieldLensKey(TextField(f))); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// saveKeywords writes each keyword field's column (appendKeywordColumn)
+// and its values' bitmaps, by name.
+func (s *Segment) saveKeywords(sw *sectionWriter) error {
 	for _, name := range sortedNames(s.keyword) {
 		k := s.keyword[name]
-		buf = appendKeywordColumn(buf[:0], k.offs, k.vals)
-		if err := w.Set(key(kKeyword, name, "\x00col"), buf); err != nil {
+		sw.buf = appendKeywordColumn(sw.buf[:0], k.offs, k.vals)
+		if err := sw.set(sw.buf, kKeyword, name, "\x00", keywordColumnKey); err != nil {
 			return err
 		}
 		for id, bm := range k.Bitmaps {
@@ -192,29 +225,76 @@ func (s *Segment) Save(w KVWriter, prefix string) error {
 			if err != nil {
 				return err
 			}
-			if err := w.Set(key(kKeyword, name, "\x00v", fmt.Sprintf("%08x", id)), b); err != nil {
+			if err := sw.set(b, kKeyword, name, "\x00", keywordValueKey(id)); err != nil {
 				return err
 			}
 		}
 	}
-	mb, err := json.Marshal(meta)
+	return nil
+}
+
+// saveMeta writes the meta: the doc count, the fields and the sections'
+// sizes (segMeta), as JSON.
+func (s *Segment) saveMeta(sw *sectionWriter) error {
+	mb, err := json.Marshal(s.meta())
 	if err != nil {
 		return err
 	}
-	if err := w.Set(key(kMeta), mb); err != nil {
-		return err
+	return sw.set(mb, kMeta)
+}
+
+// meta is s's segMeta.
+func (s *Segment) meta() segMeta {
+	meta := segMeta{Format: FormatVersion, N: s.n, AvgLen: s.avgLen[:], Keywords: map[string]kwMeta{}, Compressed: s.stored.dict != nil,
+		Postings: len(s.post.docs), Spans: len(s.post.spans), Terms: s.terms.len(), TermBytes: len(s.terms.text), KeyBytes: len(s.keys.text),
+		Words: s.surfaces.len(), WordBytes: len(s.surfaces.text), AltKeys: max(0, len(s.keyDoc.docs)-int(s.n)),
+		Members: s.stored.names.Counts(), Sorts: s.textSortNames()}
+	for name := range s.numeric {
+		meta.Numeric = append(meta.Numeric, name)
 	}
-	for _, name := range meta.Numeric {
-		if buf, err = appendNumericColumn(buf[:0], s.numeric[name]); err != nil {
+	slices.Sort(meta.Numeric)
+	for d := range s.n {
+		meta.StoredBytes += len(s.stored.doc(d))
+	}
+	for name, k := range s.keyword {
+		meta.Keywords[name] = kwMeta{Values: k.Values, Single: k.single}
+	}
+	return meta
+}
+
+// textSortNames is the names of s's text sorts (the sorts not of a
+// number field), in order.
+func (s *Segment) textSortNames() []string {
+	var names []string
+	for name := range s.sorts {
+		if s.numeric[name] == nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// saveNumerics writes each number field's column (appendNumericColumn),
+// by name.
+func (s *Segment) saveNumerics(sw *sectionWriter) error {
+	var err error
+	for _, name := range sortedNames(s.numeric) {
+		if sw.buf, err = appendNumericColumn(sw.buf[:0], s.numeric[name]); err != nil {
 			return err
 		}
-		if err := w.Set(key(kNumeric, name), buf); err != nil {
+		if err := sw.set(sw.buf, kNumeric, name); err != nil {
 			return err
 		}
 	}
-	for _, name := range meta.Sorts {
-		buf = appendSortRanks(buf[:0], s.sorts[name])
-		if err := w.Set(key(kSort, name), buf); err != nil {
+	return nil
+}
+
+// saveSorts writes each text sort's ranks (appendSortRanks), by name.
+func (s *Segment) saveSorts(sw *sectionWriter) error {
+	for _, name := range s.textSortNames() {
+		sw.buf = appendSortRanks(sw.buf[:0], s.sorts[name])
+		if err := sw.set(sw.buf, kSort, name); err != nil {
 			return err
 		}
 	}
@@ -342,12 +422,54 @@ func (d *decoder) bitmap(b []byte) *roaring.Bitmap {
 	return bm
 }
 
-// Load reads a segment saved under prefix.
+// Load reads a segment saved under prefix: its meta (loadMeta), then
+// each section in turn (loadX below, each reading what Save's saveX
+// wrote, entry by entry with sections.go's decodeX). The docs and
+// columns load on a goroutine of their own (loadColumns) beside the
+// terms, words and field lengths. A section that fails a check is an
+// error wrapping ErrCorrupt, naming the section ("load terms") and the
+// check; an error of the terms is reported first, as a load in section
+// order would.
 func Load(r KVReader, prefix string) (*Segment, error) {
-	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
+	meta, err := loadMeta(r, prefix)
+	if err != nil {
+		return nil, err
+	}
+	s := loadingSegment(meta.N)
+	colErr := make(chan error, 1)
+	go func() { colErr <- s.loadColumns(r, prefix, meta) }()
+	colDone := false
+	defer func() {
+		if !colDone { // an early error: the reader stays in use until it ends
+			<-colErr
+		}
+	}()
+	if err := s.loadTerms(r, prefix, meta); err != nil {
+		return nil, err
+	}
+	s.byLen, s.typo = typoTerms(&s.terms), newTypoHolder()
+	if err := s.loadWords(r, prefix, meta); err != nil {
+		return nil, err
+	}
+	if err := s.loadFieldLens(r, prefix, meta); err != nil {
+		return nil, err
+	}
+	colDone = true
+	if err := <-colErr; err != nil {
+		return nil, err
+	}
+	if !s.surfaces.sorted() {
+		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
+	}
+	return s, nil
+}
+
+// loadMeta reads the meta under prefix; a segment saved in another
+// FormatVersion is ErrFormat.
+func loadMeta(r KVReader, prefix string) (*segMeta, error) {
 	var meta segMeta
 	found := false
-	if err := r.Scan(p(kMeta), func(_, v []byte) error {
+	if err := r.Scan(segKey(prefix, kMeta), func(_, v []byte) error {
 		found = true
 		return json.Unmarshal(v, &meta)
 	}); err != nil {
@@ -359,7 +481,12 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if meta.Format != FormatVersion {
 		return nil, fmt.Errorf("load segment: %w %d, this build reads %d", ErrFormat, meta.Format, FormatVersion)
 	}
-	n := meta.N
+	return &meta, nil
+}
+
+// loadingSegment is the segment Load fills: n docs, all live, no
+// sections yet.
+func loadingSegment(n uint32) *Segment {
 	s := &Segment{
 		n:       n,
 		live:    n,
@@ -374,22 +501,16 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if n > 0 {
 		s.all.AddRange(0, uint64(n))
 	}
-	var dec decoder
-	// The docs and columns load on a goroutine of their own beside the
-	// terms and words; an error of the terms is reported first, as a
-	// load in section order would.
-	colErr := make(chan error, 1)
-	go func() { colErr <- s.loadColumns(r, prefix, &meta) }()
-	colDone := false
-	defer func() {
-		if !colDone { // an early error: the reader stays in use until it ends
-			<-colErr
-		}
-	}()
-	// With the sizes in the meta, the postings decode into arenas of
-	// their size; without, each chunk's into arenas of their own, joined
-	// once at the end (appending a million products' postings to one
-	// arena copied it over and over as it grew).
+	return s
+}
+
+// loadTerms reads the terms and their postings (decodeTermEntry). With
+// the sizes in the meta, the postings decode into arenas of their size;
+// without, each chunk's into arenas of their own, joined once at the end
+// (appending a million products' postings to one arena copied it over
+// and over as it grew).
+func (s *Segment) loadTerms(r KVReader, prefix string, meta *segMeta) error {
+	n := s.n
 	sized := meta.Postings > 0
 	terms := sizeHint(meta.Terms, n, 256)
 	s.terms = newDict(terms, sizeHint(meta.TermBytes, n, 4096))
@@ -398,10 +519,11 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		s.post = newPostings(terms, postings)
 		s.post.spans = makeHuge[postSpan](0, sizeHint(meta.Spans, n, 1024))
 	}
+	var dec decoder
 	var prevTerm string
 	var parts []postings
 	var bitmaps byteArena
-	err := r.Scan(p(kTerm), func(k, v []byte) error {
+	err := r.Scan(segKey(prefix, kTerm), func(k, v []byte) error {
 		dec = decoder{b: v, arena: &bitmaps}
 		if !sized {
 			// A posting takes two bytes at least (a delta and a
@@ -420,28 +542,24 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load terms: %w", err)
+		return fmt.Errorf("load terms: %w", err)
 	}
 	if !sized {
 		s.post = joinPostings(parts)
 	}
 	s.post.buildDense(int(s.n))
-	for id := 0; id < s.terms.len(); id++ {
-		t := s.terms.at(id)
-		if hasDigit(t) {
-			continue
-		}
-		l := utf8.RuneCountInString(t)
-		for len(s.byLen) <= l {
-			s.byLen = append(s.byLen, nil)
-		}
-		s.byLen[l] = append(s.byLen[l], uint32(id))
-	}
-	s.typo = newTypoHolder()
+	return nil
+}
+
+// loadWords reads the words, each with its term and doc count
+// (decodeWordEntry); the terms are loaded.
+func (s *Segment) loadWords(r KVReader, prefix string, meta *segMeta) error {
+	n := s.n
 	words := sizeHint(meta.Words, n, 256)
 	s.surfaces = newDict(words, sizeHint(meta.WordBytes, n, 4096))
 	s.surfaceTerm, s.surfaceDF = make([]uint32, 0, words), make([]uint32, 0, words)
-	err = r.Scan(p(kSurface), func(k, v []byte) error {
+	var dec decoder
+	err := r.Scan(segKey(prefix, kSurface), func(k, v []byte) error {
 		dec = decoder{b: v}
 		for len(dec.b) > 0 {
 			word, id, df, err := decodeWordEntry(&dec, s.terms.len(), n)
@@ -455,18 +573,26 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load words: %w", err)
+		return fmt.Errorf("load words: %w", err)
 	}
-	err = r.Scan(p(kFldLen), func(k, v []byte) error {
-		f := int(k[len(k)-1] - '0')
-		if f < 0 || f >= int(NumTextFields) || len(v) != int(n) {
-			return corruptf("field lengths %q: %d of %d docs", k, len(v), n)
+	return nil
+}
+
+// loadFieldLens reads the text fields' per-doc lengths (decodeFieldLens;
+// a field without any has none) and checks their means against the
+// meta's.
+func (s *Segment) loadFieldLens(r KVReader, prefix string, meta *segMeta) error {
+	n := s.n
+	err := r.Scan(segKey(prefix, kFldLen), func(k, v []byte) error {
+		f, lens, err := decodeFieldLens(k, v, n)
+		if err != nil {
+			return err
 		}
-		s.fieldLen[f] = slices.Clone(v)
+		s.fieldLen[f] = lens
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("load field lengths: %w", err)
+		return fmt.Errorf("load field lengths: %w", err)
 	}
 	for f := range s.fieldLen {
 		if len(s.fieldLen[f]) != int(n) {
@@ -475,16 +601,9 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	}
 	s.sumFieldLens()
 	if !slices.Equal(s.avgLen[:], meta.AvgLen) {
-		return nil, fmt.Errorf("load field lengths: %w", corruptf("mean lengths %v, saved as %v", s.avgLen, meta.AvgLen))
+		return fmt.Errorf("load field lengths: %w", corruptf("mean lengths %v, saved as %v", s.avgLen, meta.AvgLen))
 	}
-	colDone = true
-	if err := <-colErr; err != nil {
-		return nil, err
-	}
-	if !s.surfaces.sorted() {
-		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
-	}
-	return s, nil
+	return nil
 }
 
 // loadColumns reads the docs, keys, keyword, numeric and sort sections
@@ -496,24 +615,47 @@ func (s *Segment) loadColumns(r KVReader, prefix string, meta *segMeta) error {
 	// section order.
 	fieldsErr := make(chan error, 1)
 	go func() { fieldsErr <- s.loadFields(r, prefix, meta) }()
-	if err := s.loadDocs(r, prefix, meta); err != nil {
+	own, err := s.loadDocs(r, prefix, meta)
+	if err == nil {
+		err = s.loadAltKeys(r, prefix, meta, own)
+	}
+	if err != nil {
 		<-fieldsErr
 		return err
 	}
 	return <-fieldsErr
 }
 
-// loadDocs reads the docs, their keys, the compression dictionary and the
-// alternative keys into s.
-func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
-	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
+// loadDocs reads the docs, their keys (decodeDocEntry) and the
+// compression dictionary into s, and returns the docs' own keys, folded,
+// in doc order.
+func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) ([]keyID, error) {
+	own, loaded, err := s.loadDocChunks(r, prefix, meta)
+	if err != nil {
+		return nil, fmt.Errorf("load documents: %w", err)
+	}
+	if err := s.loadDict(r, prefix); err != nil {
+		return nil, fmt.Errorf("load documents: dictionary: %w", err)
+	}
+	if meta.Compressed != (s.stored.dict != nil) {
+		return nil, fmt.Errorf("load documents: %w", corruptf("dictionary missing or unexpected (compressed %v)", meta.Compressed))
+	}
+	if loaded != meta.N {
+		return nil, fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, meta.N))
+	}
+	s.stored.names = memberNamesOf(meta.Members)
+	return own, nil
+}
+
+// loadDocChunks reads the doc chunks: each doc's key and stored bytes,
+// checked (checkEntry). Sized from the meta, the docs go to one arena;
+// else per chunk, joined once (as postings are). It returns the docs'
+// own keys, folded, and how many docs it read.
+func (s *Segment) loadDocChunks(r KVReader, prefix string, meta *segMeta) ([]keyID, uint32, error) {
 	n := meta.N
 	var dec decoder
-	var err error
 	loaded := uint32(0)
 	own := makeHuge[keyID](0, int(min(n, 1<<20))) // folded own keys, in doc order: near sorted
-	// Sized from the meta, the docs go to one arena; else per chunk,
-	// joined once (as postings are).
 	sized := meta.StoredBytes > 0
 	if sized {
 		s.stored = storedDocs{data: makeHuge[byte](0, sizeHint(meta.StoredBytes, n, 1<<20)), off: makeHuge[uint64](1, int(n)+1)}
@@ -522,7 +664,7 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 		s.keys = newDict(int(n), sizeHint(meta.KeyBytes, n, 1024))
 	}
 	var docParts []storedDocs
-	err = r.Scan(p(kDoc), func(k, v []byte) error {
+	err := r.Scan(segKey(prefix, kDoc), func(k, v []byte) error {
 		dec = decoder{b: v}
 		part := &s.stored
 		if !sized {
@@ -550,36 +692,35 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("load documents: %w", err)
+		return nil, 0, err
 	}
 	if !sized {
 		s.stored = joinStored(docParts)
 	}
-	err = r.Scan(p(kDict), func(k, v []byte) error {
+	return own, loaded, nil
+}
+
+// loadDict reads the stored docs' compression dictionary, when there is
+// one (decodeDict).
+func (s *Segment) loadDict(r KVReader, prefix string) error {
+	return r.Scan(segKey(prefix, kDict), func(k, v []byte) error {
 		if string(k) != prefix+kDict {
 			return nil
 		}
-		s.stored.dictData = slices.Clone(v)
-		if s.stored.dict = s2.NewDict(s.stored.dictData); s.stored.dict == nil {
-			return corruptf("compression dictionary of %d bytes unreadable", len(v))
-		}
-		return nil
+		var err error
+		s.stored.dictData, s.stored.dict, err = decodeDict(v)
+		return err
 	})
-	if err != nil {
-		return fmt.Errorf("load documents: dictionary: %w", err)
-	}
-	if meta.Compressed != (s.stored.dict != nil) {
-		return fmt.Errorf("load documents: %w", corruptf("dictionary missing or unexpected (compressed %v)", meta.Compressed))
-	}
-	if loaded != n {
-		return fmt.Errorf("load documents: %w", corruptf("%d of %d present", loaded, n))
-	}
-	s.stored.names = memberNamesOf(meta.Members)
-	alts := makeHuge[keyID](0, sizeHint(meta.AltKeys, n, 64))
+}
+
+// loadAltKeys reads the alternative keys (decodeAltKey) and makes the
+// key index of them and the docs' own keys (own, from loadDocs).
+func (s *Segment) loadAltKeys(r KVReader, prefix string, meta *segMeta, own []keyID) error {
+	alts := makeHuge[keyID](0, sizeHint(meta.AltKeys, meta.N, 64))
 	var docs []uint32
-	err = r.Scan(p(kAltKey), func(k, v []byte) error {
-		docs, err = decodeAltKey(docs[:0], k, v, n)
-		if err != nil {
+	err := r.Scan(segKey(prefix, kAltKey), func(k, v []byte) error {
+		var err error
+		if docs, err = decodeAltKey(docs[:0], k, v, meta.N); err != nil {
 			return err
 		}
 		key := string(k[len(prefix)+len(kAltKey):])
@@ -595,85 +736,117 @@ func (s *Segment) loadDocs(r KVReader, prefix string, meta *segMeta) error {
 	return nil
 }
 
-// loadFields reads the keyword, number and sort columns into s.
+// loadFields reads the keyword, number and sort columns into s, field by
+// field, in the meta's order.
 func (s *Segment) loadFields(r KVReader, prefix string, meta *segMeta) error {
-	p := func(parts ...string) []byte { return []byte(prefix + strings.Join(parts, "")) }
-	n := meta.N
-	var dec decoder
-	var bitmaps byteArena
+	var bitmaps byteArena // the keyword fields' bitmaps share its chunks
 	for name, km := range meta.Keywords {
-		k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
-		k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))
-		err := r.Scan(p(kKeyword, name, "\x00"), func(key, v []byte) error {
-			rest := string(key[len(prefix)+len(kKeyword)+len(name)+1:])
-			dec = decoder{b: v, arena: &bitmaps}
-			if rest == "col" {
-				var err error
-				k.offs, k.vals, err = decodeKeywordColumn(v)
-				return err
-			}
-			var id int
-			if _, err := fmt.Sscanf(rest, "v%08x", &id); err != nil || id < 0 || id >= len(k.Bitmaps) || fmt.Sprintf("v%08x", id) != rest {
-				return corruptf("value key %q (of %d values)", rest, len(k.Bitmaps))
-			}
-			k.Bitmaps[id] = dec.bitmap(v)
-			return dec.err
-		})
+		k, err := loadKeyword(r, prefix, name, km, meta.N, &bitmaps)
 		if err != nil {
 			return fmt.Errorf("load field %s: %w", name, err)
 		}
-		switch {
-		case k.offs == nil:
-			return fmt.Errorf("load field %s: %w", name, corruptf("column missing"))
-		case len(k.offs) != int(n)+1:
-			return fmt.Errorf("load field %s: %w", name, corruptf("column of %d docs, not %d", len(k.offs)-1, n))
-		case slices.Contains(k.Bitmaps, nil):
-			return fmt.Errorf("load field %s: %w", name, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil)))
-		case !validColumn(k.offs, k.vals, len(k.Values)):
-			return fmt.Errorf("load field %s: %w", name, corruptf("column offsets or values out of range"))
-		}
-		for id, v := range k.Values {
-			k.lookup[foldKey(v)] = uint32(id)
-		}
-		k.initHierarchy()
-		k.initColumns()
 		s.keyword[name] = k
 	}
 	for _, name := range meta.Numeric {
-		var nb *numBuilder
-		err := r.Scan(p(kNumeric, name), func(key, v []byte) error {
-			if string(key) != prefix+kNumeric+name {
-				return nil
-			}
-			var err error
-			nb, err = decodeNumericColumn(v, n)
-			return err
-		})
-		if err == nil && nb == nil {
-			err = corruptf("column missing")
-		}
+		nf, err := loadNumeric(r, prefix, name, meta.N)
 		if err != nil {
 			return fmt.Errorf("load numeric %s: %w", name, err)
 		}
-		nf := nb.build(name, n)
 		s.numeric[name] = nf
-		s.sorts[name] = numericRank(nf, n)
+		s.sorts[name] = numericRank(nf, meta.N)
 	}
 	for _, name := range meta.Sorts {
-		err := r.Scan(p(kSort, name), func(key, v []byte) error {
-			if string(key) != prefix+kSort+name {
-				return nil
-			}
-			var err error
-			s.sorts[name], err = decodeSortRanks(v, n)
-			return err
-		})
-		if _, found := s.sorts[name]; err == nil && !found {
-			err = corruptf("ranks missing")
-		}
+		ranks, err := loadSort(r, prefix, name, meta.N)
 		if err != nil {
 			return fmt.Errorf("load sort %s: %w", name, err)
 		}
+		s.sorts[name] = ranks
 	}
 	return nil
+}
+
+// loadKeyword reads keyword field name of a segment of n docs: its
+// column (decodeKeywordColumn) and a bitmap for each of its values,
+// checked against each other.
+func loadKeyword(r KVReader, prefix, name string, km kwMeta, n uint32, bitmaps *byteArena) (*KeywordField, error) {
+	k := &KeywordField{Name: name, Values: km.Values, single: km.Single, lookup: make(map[string]uint32, len(km.Values))}
+	k.Bitmaps = make([]*roaring.Bitmap, len(km.Values))
+	var dec decoder
+	err := r.Scan(segKey(prefix, kKeyword, name, "\x00"), func(key, v []byte) error {
+		rest := string(key[len(prefix)+len(kKeyword)+len(name)+1:])
+		dec = decoder{b: v, arena: bitmaps}
+		if rest == keywordColumnKey {
+			var err error
+			k.offs, k.vals, err = decodeKeywordColumn(v)
+			return err
+		}
+		id, err := decodeKeywordValueKey(rest, len(k.Bitmaps))
+		if err != nil {
+			return err
+		}
+		k.Bitmaps[id] = dec.bitmap(v)
+		return dec.err
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case k.offs == nil:
+		return nil, corruptf("column missing")
+	case len(k.offs) != int(n)+1:
+		return nil, corruptf("column of %d docs, not %d", len(k.offs)-1, n)
+	case slices.Contains(k.Bitmaps, nil):
+		return nil, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil))
+	case !validColumn(k.offs, k.vals, len(k.Values)):
+		return nil, corruptf("column offsets or values out of range")
+	}
+	for id, v := range k.Values {
+		k.lookup[foldKey(v)] = uint32(id)
+	}
+	k.initHierarchy()
+	k.initColumns()
+	return k, nil
+}
+
+// loadNumeric reads number field name of a segment of n docs
+// (decodeNumericColumn).
+func loadNumeric(r KVReader, prefix, name string, n uint32) (*NumericField, error) {
+	var nb *numBuilder
+	err := r.Scan(segKey(prefix, kNumeric, name), func(key, v []byte) error {
+		if string(key) != prefix+kNumeric+name {
+			return nil
+		}
+		var err error
+		nb, err = decodeNumericColumn(v, n)
+		return err
+	})
+	if err == nil && nb == nil {
+		err = corruptf("column missing")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return nb.build(name, n), nil
+}
+
+// loadSort reads text sort name's ranks of a segment of n docs
+// (decodeSortRanks).
+func loadSort(r KVReader, prefix, name string, n uint32) ([]uint32, error) {
+	var ranks []uint32
+	found := false
+	err := r.Scan(segKey(prefix, kSort, name), func(key, v []byte) error {
+		if string(key) != prefix+kSort+name {
+			return nil
+		}
+		found = true
+		var err error
+		ranks, err = decodeSortRanks(v, n)
+		return err
+	})
+	if err == nil && !found {
+		err = corruptf("ranks missing")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ranks, nil
 }

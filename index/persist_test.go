@@ -484,6 +484,106 @@ func TestLoadRefusesCorruption(t *testing.T) {
 	}
 }
 
+// TestLoadSteps: each step of Load, run alone on a saved segment (the
+// steps it needs run before it), reads its section back as the segment
+// that was saved has it.
+func TestLoadSteps(t *testing.T) {
+	s, _ := buildShuffled(t, randomCorpus(3, 600), 4) // several doc chunks
+	kv := &memKV{m: map[string][]byte{}}
+	if err := s.Save(kv, "x/"); err != nil {
+		t.Fatal(err)
+	}
+	meta, err := loadMeta(kv, "x/")
+	if err != nil || meta.N != s.n {
+		t.Fatalf("meta of %d docs, %v", meta.N, err)
+	}
+	if len(s.keyword) == 0 || len(s.numeric) == 0 || len(meta.Sorts) == 0 || len(s.keyDoc.docs) == int(s.n) || s.stored.dict == nil {
+		t.Fatal("the segment lacks a keyword, number or text sort field, an alternative key or compressed docs")
+	}
+	sameDict := func(a, b dict) bool { return bytes.Equal(a.text, b.text) && slices.Equal(a.off, b.off) }
+	sameBitmaps := func(a, b []*roaring.Bitmap) bool {
+		return slices.EqualFunc(a, b, func(x, y *roaring.Bitmap) bool { return x == nil && y == nil || x != nil && y != nil && x.Equals(y) })
+	}
+	for _, tc := range []struct {
+		name string
+		load func(l *Segment) error
+		same func(l *Segment) bool
+	}{
+		{"terms", func(l *Segment) error { return l.loadTerms(kv, "x/", meta) }, func(l *Segment) bool {
+			if !sameDict(l.terms, s.terms) || !slices.Equal(l.post.df, s.post.df) || !sameBitmaps(l.post.bitmaps, s.post.bitmaps) {
+				return false
+			}
+			for id := range uint32(s.terms.len()) {
+				if !slices.EqualFunc(l.TermPostings(id, nil), s.TermPostings(id, nil), func(a, b FieldPosting) bool {
+					return a.Field == b.Field && slices.Equal(a.Docs, b.Docs) && slices.Equal(a.TFs, b.TFs)
+				}) {
+					return false
+				}
+			}
+			return true
+		}},
+		{"typo lists", func(l *Segment) error {
+			l.byLen = typoTerms(&s.terms)
+			return nil
+		}, func(l *Segment) bool { return slices.EqualFunc(l.byLen, s.byLen, slices.Equal) }},
+		{"words", func(l *Segment) error {
+			l.terms = s.terms
+			return l.loadWords(kv, "x/", meta)
+		}, func(l *Segment) bool {
+			return sameDict(l.surfaces, s.surfaces) && slices.Equal(l.surfaceTerm, s.surfaceTerm) && slices.Equal(l.surfaceDF, s.surfaceDF)
+		}},
+		{"field lengths", func(l *Segment) error { return l.loadFieldLens(kv, "x/", meta) }, func(l *Segment) bool {
+			return slices.EqualFunc(l.fieldLen[:], s.fieldLen[:], slices.Equal) && l.avgLen == s.avgLen
+		}},
+		{"docs and keys", func(l *Segment) error {
+			own, err := l.loadDocs(kv, "x/", meta)
+			if err == nil {
+				err = l.loadAltKeys(kv, "x/", meta, own)
+			}
+			return err
+		}, func(l *Segment) bool {
+			for d := range s.n {
+				if !bytes.Equal(l.Stored(d), s.Stored(d)) {
+					return false
+				}
+			}
+			return sameDict(l.keys, s.keys) && sameDict(l.keyDoc.keys, s.keyDoc.keys) && slices.Equal(l.keyDoc.docs, s.keyDoc.docs)
+		}},
+		{"keyword, number and sort fields", func(l *Segment) error { return l.loadFields(kv, "x/", meta) }, func(l *Segment) bool {
+			if len(l.keyword) != len(s.keyword) || len(l.numeric) != len(s.numeric) || len(l.sorts) != len(s.sorts) {
+				return false
+			}
+			for name, k := range s.keyword {
+				lk := l.keyword[name]
+				if lk == nil || !slices.Equal(lk.Values, k.Values) || !slices.Equal(lk.offs, k.offs) || !slices.Equal(lk.vals, k.vals) || !sameBitmaps(lk.Bitmaps, k.Bitmaps) {
+					return false
+				}
+			}
+			for name, f := range s.numeric {
+				if lf := l.numeric[name]; lf == nil || !slices.Equal(lf.vals, f.vals) || !lf.has.Equals(f.has) {
+					return false
+				}
+			}
+			for name, ranks := range s.sorts {
+				if !slices.Equal(l.sorts[name], ranks) {
+					return false
+				}
+			}
+			return true
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := loadingSegment(meta.N)
+			if err := tc.load(l); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.same(l) {
+				t.Error("differs from the segment saved")
+			}
+		})
+	}
+}
+
 var errInjected = errors.New("injected")
 
 // failingKV fails the Set numbered failAt, or a Scan of keys starting

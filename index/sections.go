@@ -2,10 +2,12 @@ package index
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/klauspost/compress/s2"
 )
 
 // The saved segment's sections, one encode/decode pair each: appendX
@@ -258,4 +260,47 @@ func grow[T any](s []T, n int) []T {
 		return s
 	}
 	return slices.Grow(s, max(n, cap(s)))
+}
+
+// fieldLensKey is the key of text field f's per-doc lengths (under
+// kFldLen): its digit. The lengths are saved as they are, a byte a doc.
+func fieldLensKey(f TextField) string { return string(rune('0' + f)) }
+
+// decodeFieldLens reads the lengths saved under key (ending in a
+// fieldLensKey) for n docs: the field and a copy of the lengths.
+func decodeFieldLens(key, v []byte, n uint32) (TextField, []uint8, error) {
+	f := int(key[len(key)-1] - '0')
+	if f < 0 || f >= int(NumTextFields) || len(v) != int(n) {
+		return 0, nil, corruptf("field lengths %q: %d of %d docs", key, len(v), n)
+	}
+	return TextField(f), slices.Clone(v), nil
+}
+
+// decodeDict reads the stored docs' compression dictionary, saved as its
+// bytes: a copy of them and the dictionary.
+func decodeDict(v []byte) ([]byte, *s2.Dict, error) {
+	data := slices.Clone(v)
+	dict := s2.NewDict(data)
+	if dict == nil {
+		return nil, nil, corruptf("compression dictionary of %d bytes unreadable", len(v))
+	}
+	return data, dict, nil
+}
+
+// keywordColumnKey is the key of a keyword field's column, after the
+// field's name and a 0 byte (under kKeyword).
+const keywordColumnKey = "col"
+
+// keywordValueKey is the key of a keyword field's value id's bitmap,
+// after the field's name and a 0 byte (under kKeyword).
+func keywordValueKey(id int) string { return fmt.Sprintf("v%08x", id) }
+
+// decodeKeywordValueKey reads the value id of a keywordValueKey of a
+// field of values values; the key must be the id's own, as written.
+func decodeKeywordValueKey(key string, values int) (int, error) {
+	var id int
+	if _, err := fmt.Sscanf(key, "v%08x", &id); err != nil || id < 0 || id >= values || keywordValueKey(id) != key {
+		return 0, corruptf("value key %q (of %d values)", key, values)
+	}
+	return id, nil
 }

@@ -1,7 +1,9 @@
 package index
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -145,6 +147,74 @@ func TestSectionPairsRoundTrip(t *testing.T) {
 		}
 		if _, err := decodeSortRanks(appendSortRanks(nil, ranks), 3); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("ranks for another doc count: %v", err)
+		}
+	})
+	t.Run("field lengths", func(t *testing.T) {
+		lens := []uint8{3, 0, 255}
+		for f := range NumTextFields {
+			v := slices.Clone(lens)
+			got, l, err := decodeFieldLens([]byte("x/fl/"+fieldLensKey(f)), v, 3)
+			v[0] = 9
+			if err != nil || got != f || !slices.Equal(l, lens) {
+				t.Fatalf("field %d: %d %v %v (a copy of %v)", f, got, l, err, lens)
+			}
+		}
+		for _, tc := range []struct {
+			name string
+			key  string
+			n    uint32
+		}{
+			{"fewer docs", "x/fl/0", 4},
+			{"more docs", "x/fl/0", 2},
+			{"a field past the last", "x/fl/" + fieldLensKey(NumTextFields), 3},
+			{"a field before the first", "x/fl//", 3},
+			{"not a digit", "x/fl/a", 3},
+		} {
+			if _, _, err := decodeFieldLens([]byte(tc.key), lens, tc.n); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		}
+	})
+	t.Run("compression dictionary", func(t *testing.T) {
+		docs := testDocs(3000)
+		for i := range docs {
+			docs[i].Stored = fmt.Appendf(nil, `{"productNumber":%q,"title":"Cordless drill %d"}`, docs[i].Key, i)
+		}
+		saved := buildTest(t, docs).stored.dictData
+		if saved == nil {
+			t.Fatal("the catalog has no dictionary")
+		}
+		v := slices.Clone(saved)
+		data, dict, err := decodeDict(v)
+		v[0]++
+		if err != nil || dict == nil || !bytes.Equal(data, saved) {
+			t.Fatalf("%d bytes (a copy of %d), %v", len(data), len(saved), err)
+		}
+		for _, v := range [][]byte{nil, {0xff}} {
+			if _, _, err := decodeDict(v); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("% x: %v", v, err)
+			}
+		}
+	})
+	t.Run("keyword value keys", func(t *testing.T) {
+		for _, id := range []int{0, 1, 255, 1 << 20} {
+			if got, err := decodeKeywordValueKey(keywordValueKey(id), 1<<20+1); err != nil || got != id {
+				t.Errorf("%d: %d %v", id, got, err)
+			}
+		}
+		for _, tc := range []struct{ name, key string }{
+			{"past the values", keywordValueKey(5)},
+			{"negative", "v-0000001"},
+			{"signed", "v+0000001"},
+			{"bytes after the id", "v00000000x"},
+			{"short", "v0000001"},
+			{"upper case", "v0000000A"},
+			{"not a value", "zz"},
+			{"the column's", keywordColumnKey},
+		} {
+			if _, err := decodeKeywordValueKey(tc.key, 5); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s %q: %v", tc.name, tc.key, err)
+			}
 		}
 	})
 }

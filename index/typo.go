@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/aisle-search/aisle/internal/background"
 )
@@ -282,4 +283,22 @@ func (gi *gramIndex) candidates(word []rune, k int, fn func(id uint32)) {
 	}
 	tc.touched = tc.touched[:0]
 	typoCountPool.Put(tc)
+}
+
+// typoTerms is the ids of terms' non-numeric terms by rune length
+// (Segment.byLen), each length's ascending.
+func typoTerms(terms *dict) [][]uint32 {
+	var byLen [][]uint32
+	for id := 0; id < terms.len(); id++ {
+		t := terms.at(id)
+		if hasDigit(t) {
+			continue
+		}
+		l := utf8.RuneCountInString(t)
+		for len(byLen) <= l {
+			byLen = append(byLen, nil)
+		}
+		byLen[l] = append(byLen[l], uint32(id))
+	}
+	return byLen
 }

@@ -151,3 +151,27 @@ func TestTypoCandidatesMatchTheScan(t *testing.T) {
 		t.Fatalf("%d common and %d rare surfaces found: the test needs more of each", commonFound, rareFound)
 	}
 }
+
+// TestTypoTerms: the non-numeric terms' ids by their length in runes,
+// ascending; a term with a digit is in none.
+func TestTypoTerms(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		terms []string // ascending
+		want  [][]uint32
+	}{
+		{"none", nil, nil},
+		{"digits only", []string{"12", "a1"}, nil},
+		{"by runes, not bytes", []string{"a1", "ab", "cd", "xyz", "é", "ée"}, [][]uint32{nil, {4}, {1, 2, 5}, {3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := newDict(len(tc.terms), 0)
+			for _, term := range tc.terms {
+				d.add(term)
+			}
+			if got := typoTerms(&d); !slices.EqualFunc(got, tc.want, slices.Equal) {
+				t.Errorf("%v, want %v", got, tc.want)
+			}
+		})
+	}
+}
