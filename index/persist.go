@@ -342,23 +342,29 @@ func corruptf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
-// validColumn checks a loaded value column: offsets from 0 to len(vals),
-// never decreasing, and value ids in range.
-func validColumn(offs, vals []uint32, values int) bool {
-	if len(offs) == 0 || offs[0] != 0 || offs[len(offs)-1] != uint32(len(vals)) {
-		return false
+// checkColumn checks a loaded value column: offsets from 0 to len(vals),
+// never decreasing, and value ids below values; the error names the
+// check that failed.
+func checkColumn(offs, vals []uint32, values int) error {
+	switch {
+	case len(offs) == 0:
+		return corruptf("column without offsets")
+	case offs[0] != 0:
+		return corruptf("column offsets start at %d, not 0", offs[0])
+	case offs[len(offs)-1] != uint32(len(vals)):
+		return corruptf("column offsets end at %d, its values at %d", offs[len(offs)-1], len(vals))
 	}
 	for i := 1; i < len(offs); i++ {
 		if offs[i] < offs[i-1] {
-			return false
+			return corruptf("column offsets decrease at doc %d: %d after %d", i, offs[i], offs[i-1])
 		}
 	}
 	for _, v := range vals {
 		if v >= uint32(values) {
-			return false
+			return corruptf("column value %d past its %d values", v, values)
 		}
 	}
-	return true
+	return nil
 }
 
 type decoder struct {
@@ -458,9 +464,6 @@ func Load(r KVReader, prefix string) (*Segment, error) {
 	if err := <-colErr; err != nil {
 		return nil, err
 	}
-	if !s.surfaces.sorted() {
-		return nil, fmt.Errorf("load segment: %w", corruptf("dictionary out of order"))
-	}
 	return s, nil
 }
 
@@ -552,7 +555,7 @@ func (s *Segment) loadTerms(r KVReader, prefix string, meta *segMeta) error {
 }
 
 // loadWords reads the words, each with its term and doc count
-// (decodeWordEntry); the terms are loaded.
+// (decodeWordEntry), strictly ascending; the terms are loaded.
 func (s *Segment) loadWords(r KVReader, prefix string, meta *segMeta) error {
 	n := s.n
 	words := sizeHint(meta.Words, n, 256)
@@ -565,6 +568,9 @@ func (s *Segment) loadWords(r KVReader, prefix string, meta *segMeta) error {
 			word, id, df, err := decodeWordEntry(&dec, s.terms.len(), n)
 			if err != nil {
 				return err
+			}
+			if i := s.surfaces.len(); i > 0 && string(word) <= s.surfaces.at(i-1) {
+				return corruptf("word %q not after %q", word, s.surfaces.at(i-1))
 			}
 			s.surfaces.addBytes(word)
 			s.surfaceTerm = append(s.surfaceTerm, id)
@@ -796,8 +802,9 @@ func loadKeyword(r KVReader, prefix, name string, km kwMeta, n uint32, bitmaps *
 		return nil, corruptf("column of %d docs, not %d", len(k.offs)-1, n)
 	case slices.Contains(k.Bitmaps, nil):
 		return nil, corruptf("value %d has no bitmap", slices.Index(k.Bitmaps, nil))
-	case !validColumn(k.offs, k.vals, len(k.Values)):
-		return nil, corruptf("column offsets or values out of range")
+	}
+	if err := checkColumn(k.offs, k.vals, len(k.Values)); err != nil {
+		return nil, err
 	}
 	for id, v := range k.Values {
 		k.lookup[foldKey(v)] = uint32(id)

@@ -360,11 +360,11 @@ func TestLoadRefusesCorruption(t *testing.T) {
 			c := kv.m[chunk0("W/")]
 			kv.m[chunk0("W/")] = c[:len(c)-1]
 		}},
-		{"words out of order", "dictionary out of order", editPairs("W/", false, func(ps []savedPair) []savedPair {
+		{"words out of order", "load words", editPairs("W/", false, func(ps []savedPair) []savedPair {
 			ps[0], ps[1] = ps[1], ps[0]
 			return ps
 		})},
-		{"word repeated", "dictionary out of order", editPairs("W/", false, func(ps []savedPair) []savedPair { return slices.Insert(ps, 1, ps[0]) })},
+		{"word repeated", "load words", editPairs("W/", false, func(ps []savedPair) []savedPair { return slices.Insert(ps, 1, ps[0]) })},
 
 		{"field lengths disagree with the saved means", "load field lengths", func(kv *memKV) {
 			fl := slices.Clone(kv.m["x/fl/0"])
@@ -579,6 +579,38 @@ func TestLoadSteps(t *testing.T) {
 			}
 			if !tc.same(l) {
 				t.Error("differs from the segment saved")
+			}
+		})
+	}
+}
+
+// TestCheckColumn: a value column passes with offsets from 0 to its
+// value count, never decreasing, and every value below the count of
+// values; else the error names the check it failed.
+func TestCheckColumn(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		offs, vals []uint32
+		want       string // in the error; "" for none
+	}{
+		{"sound", []uint32{0, 2, 2, 3}, []uint32{1, 0, 2}, ""},
+		{"no docs", []uint32{0}, nil, ""},
+		{"no offsets", nil, nil, "without offsets"},
+		{"not from 0", []uint32{1, 2, 3}, []uint32{0, 1, 2}, "start at 1"},
+		{"short of the values", []uint32{0, 1, 2}, []uint32{0, 1, 2}, "end at 2, its values at 3"},
+		{"decreasing", []uint32{0, 2, 1, 3}, []uint32{0, 1, 2}, "decrease at doc 2"},
+		{"a value past the values", []uint32{0, 1, 2}, []uint32{0, 3}, "value 3 past its 3 values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkColumn(tc.offs, tc.vals, 3)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v, want a corrupt segment naming %q", err, tc.want)
 			}
 		})
 	}
