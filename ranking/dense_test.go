@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/index"
 )
 
@@ -67,5 +69,48 @@ func TestLengthWeightsFollowParams(t *testing.T) {
 		if !slices.Equal(fresh.Score, reused.Score) {
 			t.Fatalf("reused scratch scores %v, a fresh one %v", reused.Score, fresh.Score)
 		}
+	}
+}
+
+// TestScoringGoesDense: scoring walks the postings densely when that
+// takes fewer steps than merging them with the candidates (every
+// posting and candidate, against twice the shorter list times the log
+// of the longer over it), from denseMinCandidates candidates on, and
+// forcePath overrides the choice. "lamp" is in all 3,000 titles,
+// "chair" in 5.
+func TestScoringGoesDense(t *testing.T) {
+	defer func() { forcePath = 0 }()
+	titles := make([]string, 3000)
+	for i := range titles {
+		titles[i] = "lamp"
+		if i%600 == 0 {
+			titles[i] = "lamp chair"
+		}
+	}
+	seg := segment(t, titles...)
+	p := DefaultParams()
+	for _, c := range []struct {
+		phrase string
+		cands  int
+		force  int
+		dense  bool
+	}{
+		{"lamp", denseMinCandidates, 0, true},      // 1,024+3,000 steps against 2·1,024·2
+		{"lamp", denseMinCandidates - 1, 0, false}, // too few candidates
+		{"lamp", 3000, 0, false},                   // 6,000 steps either way
+		{"chair", 3000, 0, false},                  // 3,005 against 2·5·10
+		{"chair", 5, 1, true},
+		{"lamp", 3000, -1, false},
+	} {
+		forcePath = c.force
+		q := Parse(seg, an, c.phrase, Options{})
+		cand := roaring.New()
+		cand.AddRange(0, uint64(c.cands))
+		sc := GetScratch()
+		sc.Collect(cand)
+		if got := sc.preferDense(seg, &q, &p); got != c.dense {
+			t.Errorf("%q, %d candidates, forcePath %d: dense %v, want %v", c.phrase, c.cands, c.force, got, c.dense)
+		}
+		PutScratch(sc)
 	}
 }
