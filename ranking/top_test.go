@@ -264,6 +264,152 @@ func TestTopWordBoostsDecide(t *testing.T) {
 	check(cand, boost, newBoostOrder(boost, seg.Order(), 64), 10, false)
 }
 
+// TestTopAnswersPagesUpToMaxTop: Top answers a page of 1 to maxTop
+// hits, as exhaustively, and leaves a deeper page (or none) to
+// exhaustive scoring. Every doc weighs the same for "lamp": the page is
+// the first k in key order.
+func TestTopAnswersPagesUpToMaxTop(t *testing.T) {
+	titles := make([]string, 2000)
+	for i := range titles {
+		titles[i] = "lamp"
+	}
+	seg := segment(t, titles...)
+	p := DefaultParams()
+	imp := unboundedImpacts(seg, &p)
+	q := Parse(seg, an, "lamp", Options{})
+	all, _, _ := Match(seg, &q)
+	for _, k := range []int{0, 1, maxTop, maxTop + 1} {
+		got, ok := imp.Top(&q, all, &p, nil, nil, k, nil)
+		if want := k >= 1 && k <= maxTop; ok != want {
+			t.Fatalf("k=%d: answered %v, want %v", k, ok, want)
+		}
+		if !ok {
+			continue
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), k, nil)
+		PutScratch(sc)
+		if !slices.Equal(got, want) {
+			t.Fatalf("k=%d: %v from the lists, %v exhaustively", k, got, want)
+		}
+	}
+	// The ties settle once the page is read: within a read budget of
+	// four reads a hit.
+	budget := NewImpacts(seg, &p)
+	for _, k := range []int{1, 10} {
+		if _, ok := budget.Top(&q, all, &p, nil, nil, k, nil); !ok {
+			t.Fatalf("k=%d: a page of ties not answered within the read budget", k)
+		}
+	}
+}
+
+// TestTopPagesPastTheWeighedDocs: once every doc a route weighs is
+// read, Top answers a page they fill or that holds every candidate,
+// and leaves to exhaustive scoring one that candidates of no weight
+// (matched in a field of weight 0) would fill. "lamp" is in 10 titles
+// and 5 descriptions, weighted 0.
+func TestTopPagesPastTheWeighedDocs(t *testing.T) {
+	b := index.NewBuilder(an)
+	for i := range 40 {
+		d := index.Doc{Key: fmt.Sprintf("P%05d", i), Stored: []byte("{}")}
+		switch {
+		case i < 10:
+			d.Text[index.FieldTitle] = []string{"lamp"}
+		case i < 15:
+			d.Text[index.FieldTitle] = []string{"chair"}
+			d.Text[index.FieldDescription] = []string{"lamp"}
+		default:
+			d.Text[index.FieldTitle] = []string{"chair"}
+		}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seg := b.Build()
+	p := DefaultParams()
+	p.Weights[index.FieldDescription] = 0
+	imp := unboundedImpacts(seg, &p)
+	for _, c := range []struct {
+		fields   index.FieldMask
+		k        int
+		answered bool
+	}{
+		{0, 10, true},                       // the 10 titles fill it
+		{0, 12, false},                      // 2 descriptions' 0 would
+		{index.FieldTitle.Mask(), 20, true}, // every candidate read
+	} {
+		q := Parse(seg, an, "lamp", Options{Fields: c.fields})
+		all, _, _ := Match(seg, &q)
+		got, ok := imp.Top(&q, all, &p, nil, nil, c.k, nil)
+		if ok != c.answered {
+			t.Fatalf("fields %b, k=%d: answered %v, want %v", c.fields, c.k, ok, c.answered)
+		}
+		if !ok {
+			continue
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), c.k, nil)
+		PutScratch(sc)
+		if !slices.Equal(got, want) {
+			t.Fatalf("fields %b, k=%d: %v from the lists, %v exhaustively", c.fields, c.k, got, want)
+		}
+	}
+}
+
+// TestTopSortsShortRoutesUpToMaxShortDocs: Top sorts the routes under
+// ImpactMinDocs docs for the search while their docs number at most
+// maxShortDocs, and leaves a search with more to exhaustive scoring; a
+// route in ImpactMinDocs docs has a kept list and does not count. The
+// prefix "lamp" completes to eight words in 1,023 titles each and one
+// in n.
+func TestTopSortsShortRoutesUpToMaxShortDocs(t *testing.T) {
+	short := 8 * (ImpactMinDocs - 1)
+	for _, c := range []struct {
+		n        int
+		answered bool
+	}{
+		{maxShortDocs - short, true},
+		{maxShortDocs - short + 1, false},
+		{ImpactMinDocs, true},
+	} {
+		var titles []string
+		for i, w := range strings.Fields("lampa lampb lampc lampd lampe lampf lampg lamph") {
+			for range ImpactMinDocs - 1 {
+				titles = append(titles, w)
+			}
+			if i == 0 {
+				for range c.n {
+					titles = append(titles, "lampi")
+				}
+			}
+		}
+		seg := segment(t, titles...)
+		p := DefaultParams()
+		imp := unboundedImpacts(seg, &p)
+		q := Parse(seg, an, "lamp", Options{PrefixLast: true})
+		if len(q.Words) != 1 || len(q.Words[0].Exp) != 9 {
+			t.Fatalf("lamp: %+v, want one word of nine routes", q.Words)
+		}
+		all, _, _ := Match(seg, &q)
+		got, ok := imp.Top(&q, all, &p, nil, nil, 10, nil)
+		if ok != c.answered {
+			t.Fatalf("lampi in %d docs: answered %v, want %v", c.n, ok, c.answered)
+		}
+		if !ok {
+			continue
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), 10, nil)
+		PutScratch(sc)
+		if !slices.Equal(got, want) {
+			t.Fatalf("lampi in %d docs: %v from the lists, %v exhaustively", c.n, got, want)
+		}
+	}
+}
+
 // TestTopBuildsListsInTheBackground: in Background mode a search whose
 // long route has no list yet is not answered from the lists (so it waits
 // for no build), a background thread builds the list, and the searches
@@ -425,6 +571,66 @@ func TestTopRelaxedRoundsLikeTheScore(t *testing.T) {
 	}
 	if answered < 10 || reordered == 0 {
 		t.Fatalf("%d pages answered, %d put in key order by the rounding: the test shows nothing", answered, reordered)
+	}
+}
+
+// TestTopRelaxedAnswers: TopRelaxed answers a relaxed search whose
+// words but one match nothing, whichever word that is and whatever the
+// page's size up to the docs that word matches, as exhaustively; and
+// not one of two words with routes, nor one whose page ties every doc
+// it reads (the page's last could tie docs not read). "lamp" is in 60
+// titles of distinct lengths in the first catalog, in 100 alike in the
+// second.
+func TestTopRelaxedAnswers(t *testing.T) {
+	distinct, alike := make([]string, 1060), make([]string, 1100)
+	for i := range distinct {
+		distinct[i] = "chair"
+		if i < 60 {
+			distinct[i] = "lamp" + strings.Repeat(" shade", i)
+		}
+	}
+	for i := range alike {
+		alike[i] = "chair"
+		if i < 100 {
+			alike[i] = "lamp"
+		}
+	}
+	segs := []*index.Segment{segment(t, distinct...), segment(t, alike...)}
+	for _, c := range []struct {
+		seg      int
+		phrase   string
+		k        int
+		answered bool
+	}{
+		{0, "qzxv lamp", 1, true},
+		{0, "lamp qzxv", 1, true},
+		{0, "lamp qzxv", 10, true},
+		{0, "qzxv lamp", 60, true},
+		{0, "chair lamp qzxv", 10, false},
+		{1, "qzxv lamp", 10, false},
+	} {
+		seg := segs[c.seg]
+		p := DefaultParams()
+		imp := unboundedImpacts(seg, &p)
+		q := Parse(seg, an, c.phrase, Options{})
+		all, _, relaxed := Match(seg, &q)
+		if !relaxed {
+			t.Fatalf("%q: not relaxed", c.phrase)
+		}
+		got, ok := imp.TopRelaxed(&q, all, &p, nil, nil, c.k, nil)
+		if ok != c.answered {
+			t.Fatalf("%q k=%d (catalog %d): answered %v, want %v", c.phrase, c.k, c.seg, ok, c.answered)
+		}
+		if !ok {
+			continue
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, true, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), c.k, nil)
+		PutScratch(sc)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q k=%d: %v from the lists, %v exhaustively", c.phrase, c.k, got, want)
+		}
 	}
 }
 
