@@ -757,6 +757,10 @@ func TestCompoundWords(t *testing.T) {
 		"Brass Door Knob Set",    // 2
 		"Doorknob Lock",          // 3
 		"Garden Hose Reel 50 ft", // 4
+		"Doghouse Roof",          // 5
+		"Sun Hat Straw",          // 6
+		"Door Mat Coir",          // 7
+		"Carmat Rubber",          // 8
 	)
 	on, off := Options{CompoundWords: true}, Options{}
 	for _, tc := range []struct {
@@ -770,6 +774,11 @@ func TestCompoundWords(t *testing.T) {
 		{"doorknobs ", on, []string{"SKU-3"}},
 		{"door knob ", on, []string{"SKU-2", "SKU-3"}},
 		{"hosereel ", on, []string{"SKU-4"}},
+		{"dog house ", on, []string{"SKU-5"}}, // a word of 3 bytes joins
+		{"car mat ", on, []string{"SKU-8"}},   // and two
+		{"sunhat ", on, []string{"SKU-6"}},    // a word of 6 bytes is cut
+		{"doormat ", on, []string{"SKU-7"}},   // at its last cut, leaving 3
+		{"zzzzzzzz ", on, nil},                // no cut holds two terms
 		{"lawn mower ", off, []string{"SKU-1"}},
 		{"hosereel ", off, nil},
 	} {
@@ -800,6 +809,13 @@ func TestRareWordTypos(t *testing.T) {
 	for range 2000 {
 		titles = append(titles, "Brass Lamp") // one typo from "lamb", 80 times as many
 	}
+	for range 20 {
+		titles = append(titles, "Brass Lame") // "lame": 20 products, checked; "lamp" in 100 times as many
+	}
+	for range 50 {
+		titles = append(titles, "Garden Rake")
+	}
+	titles = append(titles, "Garden Rike") // "rike": one product, "rake" in exactly 50 times as many
 	seg := shop(t, titled(titles...)...)
 	on := Options{TypedTypos: true, RareWordTypos: true}
 	off := on
@@ -814,11 +830,50 @@ func TestRareWordTypos(t *testing.T) {
 		{"toiled", off, 1, "P000"},                          // option off
 		{"spode", on, 1, "P091"},                            // "spade" is in 30, not 50 times as many
 		{"lamb", on, 25, ""},                                // not rare enough to be checked
+		{"lame", on, 2020, ""},                              // rare enough; "lamb" in 25 is not 50 times as many
+		{"rike", on, 51, ""},                                // "rake" in 50: just enough
 		{"toiled", Options{RareWordTypos: true}, 1, "P000"}, // needs typed typos
 	} {
 		r := run(t, seg, tc.phrase, Options{PrefixLast: false, TypedTypos: tc.opt.TypedTypos, RareWordTypos: tc.opt.RareWordTypos})
 		if len(r.keys) != tc.want || tc.first != "" && r.keys[0] != tc.first {
 			t.Errorf("%q %+v: %d matches, first %v; want %d, first %s", tc.phrase, tc.opt, len(r.keys), r.keys[:min(1, len(r.keys))], tc.want, tc.first)
+		}
+	}
+}
+
+// TestRareWordTyposCountTheSearchedFields: whether a word is rare, and
+// its typo common, is counted in the fields searched. "rike" is in one
+// title and 30 descriptions, "rake" in 60 titles.
+func TestRareWordTyposCountTheSearchedFields(t *testing.T) {
+	b := index.NewBuilder(an)
+	n := 0
+	add := func(title, desc string) {
+		d := index.Doc{Key: fmt.Sprintf("P%03d", n), Stored: []byte("{}")}
+		n++
+		d.Text[index.FieldTitle] = []string{title}
+		d.Text[index.FieldDescription] = []string{desc}
+		if err := b.Add(&d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("Garden Rike", "")
+	for range 30 {
+		add("Box", "rike")
+	}
+	for range 60 {
+		add("Garden Rake", "")
+	}
+	seg := b.Build()
+	for _, tc := range []struct {
+		fields index.FieldMask
+		want   int
+	}{
+		{index.FieldTitle.Mask(), 61}, // rare in titles: the rakes too
+		{0, 31},                       // in 31 products: not rare
+	} {
+		r := run(t, seg, "rike", Options{TypedTypos: true, RareWordTypos: true, Fields: tc.fields})
+		if len(r.keys) != tc.want {
+			t.Errorf("fields %b: %d matches, want %d", tc.fields, len(r.keys), tc.want)
 		}
 	}
 }

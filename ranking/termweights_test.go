@@ -128,3 +128,32 @@ func TestTermWeightsShareTheIndexBitset(t *testing.T) {
 		}
 	}
 }
+
+// TestImpactsScoreUnderOtherParams: Impacts.ScoreBM25F under field
+// weights or length normalisations other than the lists' scores as
+// Scratch.ScoreBM25F does, not from the lists' weights.
+func TestImpactsScoreUnderOtherParams(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	cat := newScoringCatalog(t, r)
+	p := DefaultParams()
+	imp := NewImpacts(cat.built, &p)
+	weights, lengths := p, p
+	weights.Weights[index.FieldDescription] *= 2
+	lengths.B[index.FieldDescription] /= 2
+	for _, p := range []Params{p, weights, lengths} {
+		for _, phrase := range []string{"drill", "black lamp", "cordless steel"} {
+			q := Parse(cat.built, an, phrase, Options{})
+			all, _, relaxed := Match(cat.built, &q)
+			walk, look := GetScratch(), GetScratch()
+			walk.ScoreBM25F(cat.built, &q, all, &p, relaxed, nil)
+			imp.ScoreBM25F(look, &q, all, &p, relaxed, nil)
+			for j := range walk.Docs {
+				if math.Float32bits(walk.Score[j]) != math.Float32bits(look.Score[j]) {
+					t.Fatalf("%q under %+v, doc %d: %v walking, %v with the lists", phrase, p, walk.Docs[j], walk.Score[j], look.Score[j])
+				}
+			}
+			PutScratch(walk)
+			PutScratch(look)
+		}
+	}
+}
