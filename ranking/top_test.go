@@ -358,6 +358,47 @@ func TestTopPagesPastTheWeighedDocs(t *testing.T) {
 	}
 }
 
+// TestTopReadBudget: Top gives up past its read budget, four reads a
+// hit here (ReadCost's share of these few postings is less): a page of
+// one settled by its fourth read is answered, one still tied after it
+// is not. In the first catalog "lamp" and "shade" each weigh most in a
+// title of their own, then in "lamp shade", which scores most, then in
+// longer titles; in the second every title is "lamp shade".
+func TestTopReadBudget(t *testing.T) {
+	first := []string{"lamp", "shade", "lamp shade"}
+	for range 20 {
+		first = append(first, "lamp brass brass brass brass", "shade brass brass brass brass")
+	}
+	second := make([]string, 50)
+	for i := range second {
+		second[i] = "lamp shade"
+	}
+	for _, c := range []struct {
+		titles   []string
+		answered bool
+	}{{first, true}, {second, false}} {
+		seg := segment(t, c.titles...)
+		p := DefaultParams()
+		imp := NewImpacts(seg, &p)
+		q := Parse(seg, an, "lamp shade", Options{})
+		all, _, _ := Match(seg, &q)
+		got, ok := imp.Top(&q, all, &p, nil, nil, 1, nil)
+		if ok != c.answered {
+			t.Fatalf("%q…: answered %v, want %v", c.titles[:3], ok, c.answered)
+		}
+		if !ok {
+			continue
+		}
+		sc := GetScratch()
+		sc.ScoreBM25F(seg, &q, all, &p, false, nil)
+		want := TopNOrdered(sc.Docs, sc.Score, nil, seg.Order(), 1, nil)
+		PutScratch(sc)
+		if !slices.Equal(got, want) || seg.Key(got[0].Doc) != "SKU-2" {
+			t.Fatalf("%v from the lists, %v exhaustively; want SKU-2 first", got, want)
+		}
+	}
+}
+
 // TestTopSortsShortRoutesUpToMaxShortDocs: Top sorts the routes under
 // ImpactMinDocs docs for the search while their docs number at most
 // maxShortDocs, and leaves a search with more to exhaustive scoring; a
