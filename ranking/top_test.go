@@ -206,6 +206,37 @@ func TestTopWordTiesAcrossRoutes(t *testing.T) {
 	}
 }
 
+// TestTopTiesSettleInKeyOrder: "door" completes to "doorbell" and
+// "doorknob", each the title of every other doc, so both routes weigh
+// every doc alike and a page of k holds the first k keys, half from
+// each route. Top reads one route's list first: its page settles only
+// once the other route's head is past the page's last key.
+func TestTopTiesSettleInKeyOrder(t *testing.T) {
+	titles := make([]string, 400)
+	for i := range titles {
+		titles[i] = []string{"doorbell", "doorknob"}[i%2]
+	}
+	seg := shop(t, titled(titles...)...)
+	p := DefaultParams()
+	imp := unboundedImpacts(seg, &p)
+	q := Parse(seg, an, "door", Options{PrefixLast: true})
+	if len(q.Words) != 1 || len(q.Words[0].Exp) != 2 {
+		t.Fatalf("door: %+v, want one word of two routes", q.Words)
+	}
+	all, _, _ := Match(seg, &q)
+	for k := 1; k <= 20; k++ {
+		got, ok := imp.Top(&q, all, &p, nil, nil, k, nil)
+		if !ok {
+			t.Fatalf("k=%d: not answered from the lists", k)
+		}
+		for i, h := range got {
+			if key := fmt.Sprintf("P%03d", i); seg.Key(h.Doc) != key {
+				t.Fatalf("k=%d: hit %d is %s, want %s", k, i, seg.Key(h.Doc), key)
+			}
+		}
+	}
+}
+
 // TestTopWordBoostsDecide: every doc weighs the same for "lamp", so the
 // boosts alone order the page, ties among them by key: read in boost
 // order, the page settles from the lists, and equals the exhaustive one.
