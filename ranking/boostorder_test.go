@@ -14,7 +14,6 @@ import (
 // docs: the same Docs and Boost, Rest the next boost past them (0 when
 // none is left), and head the boost at or past each position.
 func TestBoostOrderMatchesASort(t *testing.T) {
-	defer func(n int) { boostOrderLen = n }(boostOrderLen)
 	r := rand.New(rand.NewPCG(5, 8))
 	for i := range 300 {
 		boost := make([]float32, r.IntN(40))
@@ -45,15 +44,15 @@ func TestBoostOrderMatchesASort(t *testing.T) {
 		slices.SortFunc(want, func(a, b uint32) int {
 			return cmp.Or(cmp.Compare(boost[b], boost[a]), cmp.Compare(key(a), key(b)))
 		})
-		boostOrderLen = []int{1, len(want), len(want) + 1, max(len(want)-1, 1), 1 + r.IntN(40)}[i%5]
+		kept := []int{1, len(want), len(want) + 1, max(len(want)-1, 1), 1 + r.IntN(40)}[i%5]
 		var rest float32
-		if len(want) > boostOrderLen {
-			rest = boost[want[boostOrderLen]]
-			want = want[:boostOrderLen]
+		if len(want) > kept {
+			rest = boost[want[kept]]
+			want = want[:kept]
 		}
-		bo := NewBoostOrder(boost, order)
+		bo := newBoostOrder(boost, order, kept)
 		if !slices.Equal(bo.Docs, want) || bo.Rest != rest {
-			t.Fatalf("boosts %v, order %v, %d kept: docs %v, rest %v; want %v, rest %v", boost, order, boostOrderLen, bo.Docs, bo.Rest, want, rest)
+			t.Fatalf("boosts %v, order %v, %d kept: docs %v, rest %v; want %v, rest %v", boost, order, kept, bo.Docs, bo.Rest, want, rest)
 		}
 		for j, d := range want {
 			if bo.Boost[j] != boost[d] {
@@ -66,7 +65,7 @@ func TestBoostOrderMatchesASort(t *testing.T) {
 				h = boost[want[j]]
 			}
 			if got := bo.head(j); got != h {
-				t.Fatalf("boosts %v, %d kept: head(%d) %v, want %v", boost, boostOrderLen, j, got, h)
+				t.Fatalf("boosts %v, %d kept: head(%d) %v, want %v", boost, kept, j, got, h)
 			}
 		}
 	}

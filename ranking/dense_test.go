@@ -76,10 +76,9 @@ func TestLengthWeightsFollowParams(t *testing.T) {
 // takes fewer steps than merging them with the candidates (every
 // posting and candidate, against twice the shorter list times the log
 // of the longer over it), from denseMinCandidates candidates on, and
-// forcePath overrides the choice. "lamp" is in all 3,000 titles,
+// Scratch.forcePath overrides the choice. "lamp" is in all 3,000 titles,
 // "chair" in 5.
 func TestScoringGoesDense(t *testing.T) {
-	defer func() { forcePath = 0 }()
 	titles := make([]string, 3000)
 	for i := range titles {
 		titles[i] = "lamp"
@@ -102,11 +101,11 @@ func TestScoringGoesDense(t *testing.T) {
 		{"chair", 5, 1, true},
 		{"lamp", 3000, -1, false},
 	} {
-		forcePath = c.force
 		q := Parse(seg, an, c.phrase, Options{})
 		cand := roaring.New()
 		cand.AddRange(0, uint64(c.cands))
 		sc := GetScratch()
+		sc.forcePath = c.force
 		sc.Collect(cand)
 		if got := sc.preferDense(seg, &q, &p); got != c.dense {
 			t.Errorf("%q, %d candidates, forcePath %d: dense %v, want %v", c.phrase, c.cands, c.force, got, c.dense)

@@ -7,12 +7,11 @@ import (
 
 // TestListsKeptFromImpactMinDocs: a term in ImpactMinDocs docs keeps an
 // impact list, built by Warm or by the first search that reads it, with
-// its weights by doc id when it is in one doc id in termWeightsShare or
+// its weights by doc id when it is in one doc id in TermWeightsShare or
 // more, else its list of a by doc; a term in one doc fewer keeps
 // neither, and Top sorts its docs for the search. "lamp" is in 1,024
 // of 2,048 docs, "chair" in 1,023.
 func TestListsKeptFromImpactMinDocs(t *testing.T) {
-	defer func(s uint64) { termWeightsShare = s }(termWeightsShare)
 	titles := make([]string, 2*ImpactMinDocs)
 	for i := range titles {
 		titles[i] = "lamp"
@@ -29,18 +28,18 @@ func TestListsKeptFromImpactMinDocs(t *testing.T) {
 	}
 	p := DefaultParams()
 
-	termWeightsShare = 2 // lamp's 1,024 docs are one doc id in 2
 	imp := NewImpacts(seg, &p)
+	imp.TermWeightsShare = 2 // lamp's 1,024 docs are one doc id in 2
 	if imp.termWeights(lamp) == nil || imp.termList(lamp) != nil {
-		t.Fatal("a term in one doc id in termWeightsShare keeps no weights, or a list of a by doc besides")
+		t.Fatal("a term in one doc id in TermWeightsShare keeps no weights, or a list of a by doc besides")
 	}
 	if imp.termWeights(chair) != nil || imp.termList(chair) != nil {
 		t.Fatal("a term under ImpactMinDocs docs keeps weights or a list of a by doc")
 	}
-	termWeightsShare = 1
 	imp = NewImpacts(seg, &p)
+	imp.TermWeightsShare = 1
 	if imp.termWeights(lamp) != nil || imp.termList(lamp) == nil {
-		t.Fatal("a term in fewer than one doc id in termWeightsShare keeps weights, or no list of a by doc")
+		t.Fatal("a term in fewer than one doc id in TermWeightsShare keeps weights, or no list of a by doc")
 	}
 
 	for _, c := range []struct {

@@ -182,14 +182,13 @@ func TestMatchGoesDense(t *testing.T) {
 			t.Errorf("routes of %d docs of %d doc ids at share %d: dense %v, want %v", rarest, seg.Slots(), tc.share, got, tc.dense)
 		}
 	}
-	// Each word in exactly one doc id in denseMatchShare: dense.
+	// Each word in exactly one doc id in the share (2): dense.
 	titles := make([]string, 64)
 	for i := range titles {
 		titles[i] = []string{"lamp", "chair"}[i%2]
 	}
-	seg := segment(t, titles...)
-	denseMatchShare = 2
-	if q := Parse(seg, an, "lamp chair", Options{}); !wantsDenseMatch(seg, &q) {
-		t.Fatal("words each in one doc id in denseMatchShare not matched densely")
+	even := segment(t, titles...)
+	if q := Parse(even, an, "lamp chair", Options{}); !wantsDenseMatch(even, &q, 2) {
+		t.Fatal("words each in one doc id in the share not matched densely")
 	}
 }
