@@ -165,3 +165,54 @@ func TestImpactsScoreUnderOtherParams(t *testing.T) {
 		}
 	}
 }
+
+// TestLookUpFromTermWeightsLookups: a common route's weights are looked up
+// when its postings number termWeightsLookups times the candidates or
+// more, each candidate's part then what the walk gives it to the bit;
+// with one candidate more the route is left to the walk.
+func TestLookUpFromTermWeightsLookups(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 2))
+	cat := newScoringCatalog(t, r)
+	seg := cat.built
+	p := DefaultParams()
+	imp := NewImpacts(seg, &p)
+	checked := 0
+	for _, word := range []string{"drill", "lamp", "table", "chair", "hammer", "garden", "steel", "black"} {
+		term, _ := seg.Term(an.Stem(word))
+		posts := seg.TermPostings(term, nil)
+		n := 0
+		for _, fp := range posts {
+			n += len(fp.Docs)
+		}
+		if n%termWeightsLookups != 0 {
+			continue // no candidate count at the bound
+		}
+		checked++
+		const scale, k1 = 2.5, 1.2
+		for _, extra := range []int{0, 1} {
+			cands := n/termWeightsLookups + extra
+			sc := GetScratch()
+			for d := range uint32(cands) {
+				sc.Docs = append(sc.Docs, d)
+			}
+			sc.grow()
+			sc.posts = append(sc.posts[:0], posts...)
+			if got := sc.lookUp(imp, term, &p, scale, k1); got != (extra == 0) {
+				t.Fatalf("%q, %d postings, %d candidates: looked up %v", word, n, cands, got)
+			}
+			for i, d := range sc.Docs {
+				var want float32
+				if a := imp.weigh(posts, d); extra == 0 && a != 0 {
+					want = scale * a / (k1 + a)
+				}
+				if math.Float32bits(sc.best[i]) != math.Float32bits(want) {
+					t.Fatalf("%q doc %d: %v looked up, %v walking", word, d, sc.best[i], want)
+				}
+			}
+			PutScratch(sc)
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("%d words with an even count of postings: too few to test", checked)
+	}
+}
