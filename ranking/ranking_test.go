@@ -195,6 +195,33 @@ func TestScratchReuseIsClean(t *testing.T) {
 	}
 }
 
+// TestPutScratchPoolsUpToMaxPooledDocs: a scratch put back is handed
+// out again, up to maxPooledDocs candidates' arrays; a larger one is
+// dropped. sync.Pool may hand out another scratch, so each is put back
+// and asked for a few times.
+func TestPutScratchPoolsUpToMaxPooledDocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop what is put back at random")
+	}
+	for _, c := range []struct {
+		docs   int
+		pooled bool
+	}{{10, true}, {maxPooledDocs, true}, {maxPooledDocs + 1, false}} {
+		sc := &Scratch{Docs: make([]uint32, 0, c.docs)}
+		again := false
+		for range 20 {
+			PutScratch(sc)
+			if GetScratch() == sc {
+				again = true
+				break
+			}
+		}
+		if again != c.pooled {
+			t.Fatalf("a scratch of %d docs handed out again: %v, want %v", c.docs, again, c.pooled)
+		}
+	}
+}
+
 func BenchmarkScore(b *testing.B) {
 	titles := make([]string, 50000)
 	for i := range titles {
