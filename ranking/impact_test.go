@@ -1,6 +1,9 @@
 package ranking
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -68,5 +71,61 @@ func TestListsKeptFromImpactMinDocs(t *testing.T) {
 	}
 	if !warm.Built(lamp) || warm.Built(chair) {
 		t.Fatalf("after Warm, lamp's list built: %v, chair's: %v; want true, false", warm.Built(lamp), warm.Built(chair))
+	}
+}
+
+// TestImpactListMatchesASort holds a list's fill and lower to a sort of
+// a term's docs by weight then doc id, over random weights full of
+// ties and lists cut anywhere: the kept docs and weights, where each
+// run of equal weights starts, rest (the next weight past the list, -1
+// when none) and below (the highest weight under rest, -1 when none),
+// and for each kept doc the highest weight below its own that a doc
+// after it may have.
+func TestImpactListMatchesASort(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 4))
+	for range 500 {
+		n, keep := r.IntN(30), 1+r.IntN(20)
+		docs, ws := make([]uint32, n), make([]float32, n)
+		for i := range docs {
+			docs[i], ws[i] = uint32(i), float32(1+r.IntN(5))/2
+		}
+		sorted := slices.Clone(docs)
+		slices.SortFunc(sorted, func(a, b uint32) int { return cmp.Or(cmp.Compare(ws[b], ws[a]), cmp.Compare(a, b)) })
+		rest, below := float32(-1), float32(-1)
+		if n > keep {
+			rest = ws[sorted[keep]]
+			for _, a := range ws {
+				if a < rest {
+					below = max(below, a)
+				}
+			}
+			sorted = sorted[:keep]
+		}
+		var l impactList
+		l.fill(TopNOrdered(docs, ws, nil, nil, keep+1, nil), keep, ws)
+		if !slices.Equal(l.docs, sorted) || l.rest != rest || l.below != below {
+			t.Fatalf("weights %v, %d kept: docs %v, rest %v, below %v; want %v, %v, %v", ws, keep, l.docs, l.rest, l.below, sorted, rest, below)
+		}
+		for i, d := range sorted {
+			if l.a[i] != ws[d] {
+				t.Fatalf("weights %v: doc %d weighs %v in the list", ws, d, l.a[i])
+			}
+			if start := i == 0 || ws[d] != ws[sorted[i-1]]; start != slices.Contains(l.runs, int32(i)) {
+				t.Fatalf("weights %v, %d kept: runs %v", ws, keep, l.runs)
+			}
+			lower := rest // past the list
+			if rest == ws[d] {
+				lower = below
+			}
+			for _, e := range sorted[i+1:] {
+				if ws[e] < ws[d] {
+					lower = ws[e]
+					break
+				}
+			}
+			if got := l.lower(i); got != lower {
+				t.Fatalf("weights %v, %d kept: lower(%d) %v, want %v", ws, keep, i, got, lower)
+			}
+		}
 	}
 }
