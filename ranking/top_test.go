@@ -2,6 +2,7 @@ package ranking
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -233,6 +234,56 @@ func TestTopTiesSettleInKeyOrder(t *testing.T) {
 			if key := fmt.Sprintf("P%03d", i); seg.Key(h.Doc) != key {
 				t.Fatalf("k=%d: hit %d is %s, want %s", k, i, seg.Key(h.Doc), key)
 			}
+		}
+	}
+}
+
+// TestSettledKeepsClearOfRounding: a full page settles when its last
+// hit beats the bound by more than boundSlack; else, when that hit ties
+// the best head's weight vmax (one word), once every route's head and
+// next weight down score clear of vmax by boundSlack, where rounding
+// could lift a doc of that weight to vmax. At exactly the slack's edge
+// the page does not settle.
+func TestSettledKeepsClearOfRounding(t *testing.T) {
+	const scale, k1, a = 3, 1.2, float32(5)
+	v := func(a float32) float32 { return scale * a / (k1 + a) }
+	vmax := v(a)
+	// edge is the weight under a whose part, widened by boundSlack, is
+	// vmax to the bit.
+	edge := a
+	for v(edge)*(1+boundSlack) > vmax {
+		edge = math.Nextafter32(edge, 0)
+	}
+	if v(edge)*(1+boundSlack) != vmax {
+		t.Fatalf("no weight under %v scores vmax once widened by boundSlack", a)
+	}
+	key := func(d uint32) uint32 { return d }
+	for _, c := range []struct {
+		name    string
+		worst   float32
+		bound   float32
+		tieRule bool
+		a       []float32 // the route's list, read up to its second doc
+		settled bool
+	}{
+		{"beats the bound", vmax, v(a / 2), false, []float32{a, a, a}, true},
+		{"at the bound's edge", vmax, v(edge), false, []float32{a, a, a}, false},
+		{"next weight clear", vmax, vmax, true, []float32{a, a, a / 2}, true},
+		{"next weight within the slack", vmax, vmax, true, []float32{a, a, math.Nextafter32(a, 0)}, false},
+		{"next weight at the slack's edge", vmax, vmax, true, []float32{a, a, edge}, false},
+		{"head at the slack's edge", vmax, vmax, true, []float32{a, edge, edge}, false},
+	} {
+		runs := []int32{0}
+		for i := 1; i < len(c.a); i++ {
+			if c.a[i] != c.a[i-1] {
+				runs = append(runs, int32(i))
+			}
+		}
+		l := &impactList{docs: []uint32{0, 1, 2}, a: c.a, runs: runs, rest: -1, below: -1}
+		routes := []topRoute{{scale: scale, list: l, pos: 1}}
+		h := topHeap{hits: []Hit{{Doc: 0, Score: c.worst}}}
+		if got := h.settled(c.bound, c.tieRule, routes, vmax, k1, key); got != c.settled {
+			t.Errorf("%s: settled %v, want %v", c.name, got, c.settled)
 		}
 	}
 }
