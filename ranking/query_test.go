@@ -1,7 +1,11 @@
 package ranking
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,4 +152,72 @@ func flags(suggested, scoreOnly bool) string {
 		s += " score-only"
 	}
 	return s
+}
+
+// TestTypoRoutesMatchAnOracle: with the segment's typo index built, a
+// word without an exact match takes as typo routes the terms within 1
+// edit of its stem (from 5 runes) or 2 (from 9), the first maxTypoExp
+// by length then term, each weighing weightTypo over its edits: a
+// brute force over every term, on typos of a catalog's words.
+func TestTypoRoutesMatchAnOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	vocab := strings.Fields("drill drills driller cordless hammer garden gardens hose steel black blank white bulb light lights outdoor lampshade screwdriver screwdrivers flashlight flashlights lawnmower lawnmowers sprinkler")
+	cat := newRandomCatalog(t, r, strings.Join(vocab, " "), 2000, 4, 1, 4, nil)
+	seg := cat.built
+	seg.BuildTypoIndex()
+	const letters = "abdeilnorst"
+	checked := map[float32]int{}
+	for range 400 {
+		w := []rune(vocab[r.IntN(len(vocab))])
+		for range 1 + r.IntN(2) {
+			i := r.IntN(len(w))
+			switch r.IntN(3) {
+			case 0:
+				w[i] = rune(letters[r.IntN(len(letters))])
+			case 1:
+				w = slices.Insert(w, i, rune(letters[r.IntN(len(letters))]))
+			default:
+				w = slices.Delete(w, i, i+1)
+			}
+		}
+		q := Parse(seg, an, string(w), Options{})
+		if len(q.Words) != 1 {
+			continue
+		}
+		if _, exact := seg.Term(q.Words[0].Term); exact {
+			continue
+		}
+		stem := []rune(q.Words[0].Term)
+		k := typoEdits(len(stem), 5)
+		type typo struct {
+			l int
+			t uint32
+			d int
+		}
+		var all []typo
+		for id := range uint32(seg.Terms()) {
+			s := []rune(seg.TermString(id))
+			if d := oracle.OSA(stem, s); d >= 1 && d <= k {
+				all = append(all, typo{len(s), id, d})
+			}
+		}
+		slices.SortFunc(all, func(a, b typo) int { return cmp.Or(cmp.Compare(a.l, b.l), cmp.Compare(a.t, b.t)) })
+		want := map[uint32]float32{}
+		for _, f := range all[:min(len(all), maxTypoExp)] {
+			want[f.t] = weightTypo / float32(f.d)
+		}
+		got := map[uint32]float32{}
+		for _, e := range q.Words[0].Exp {
+			got[e.Term] = e.Weight
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("%q (stem %q, %d edits): routes %v, want %v", string(w), q.Words[0].Term, k, got, want)
+		}
+		for _, w := range want {
+			checked[w]++
+		}
+	}
+	if checked[weightTypo] < 100 || checked[weightTypo/2] < 20 {
+		t.Fatalf("routes checked by weight: %v: too few to test", checked)
+	}
 }
