@@ -37,6 +37,9 @@ type File struct {
 type Website struct {
 	UUID string `json:"uuid"`
 	Name string `json:"name"`
+	// CompanyID is the company that owns the website: a key of that
+	// company covers it (package access). Empty: DefaultCompany.
+	CompanyID string `json:"companyId,omitempty"`
 	// Language is the stemming language of the website's catalog and
 	// queries: en, da, no, sv, de or none. Empty means the server's
 	// --lang (default en).

@@ -131,6 +131,9 @@ func (w *Website) Validate() error {
 	if err := checkUUID(w.UUID); err != nil {
 		return fmt.Errorf("uuid: %w", err)
 	}
+	if err := checkCompany(w.CompanyID); err != nil {
+		return fmt.Errorf("companyId: %w", err)
+	}
 	if w.Language != "" {
 		if _, err := analysis.ParseLanguage(w.Language); err != nil {
 			return fmt.Errorf("language: %w", err)

@@ -44,6 +44,35 @@ func checkUUID(s string) error {
 	return nil
 }
 
+// DefaultCompany owns the websites whose configuration names no company.
+const DefaultCompany = "default"
+
+// maxCompanyLen bounds a company id, in bytes.
+const maxCompanyLen = 64
+
+// Company is the id of the company that owns w: its companyId, or
+// DefaultCompany.
+func (w *Website) Company() string {
+	if w.CompanyID == "" {
+		return DefaultCompany
+	}
+	return w.CompanyID
+}
+
+// checkCompany accepts a company id: at most maxCompanyLen letters,
+// digits, '-', '_' and '.', so it is safe in keys, URLs and logs.
+func checkCompany(s string) error {
+	if len(s) > maxCompanyLen {
+		return fmt.Errorf("has %d bytes, at most %d", len(s), maxCompanyLen)
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return fmt.Errorf("%q may hold only letters, digits, '-', '_' and '.'", s)
+		}
+	}
+	return nil
+}
+
 // Lang is the website's stemming language: its language setting, or def
 // when it has none. Validate has checked the setting.
 func (w *Website) Lang(def analysis.Language) analysis.Language {

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"context"
-	"crypto/subtle"
+	"fmt"
 	"slices"
 	"sync/atomic"
 	"time"
 
+	"github.com/aisle-search/aisle/access"
 	"github.com/aisle-search/aisle/behaviour"
 )
 
@@ -16,10 +17,13 @@ import (
 // its website by its search configuration key (config.Validate keeps keys
 // unique across the server); the admin API by the website's UUID.
 type Engine struct {
-	sites    atomic.Pointer[siteTable]
-	adminKey string
-	bhv      *Behaviours      // popularity for search boosts; nil: none
-	now      func() time.Time // UseClock's; nil: the wall clock
+	sites atomic.Pointer[siteTable]
+	// keys are the stored keys and the operator's (SetKeys); the served
+	// websites' configured apiKeys are their siteTable's.
+	keys atomic.Pointer[access.Ring]
+	cli  *access.Key      // --admin-key's, or nil
+	bhv  *Behaviours      // popularity for search boosts; nil: none
+	now  func() time.Time // UseClock's; nil: the wall clock
 }
 
 // siteTable is the set of served websites; it is never modified, only
@@ -35,13 +39,20 @@ type siteTable struct {
 	failed []WebsiteFailure
 	// origins are every served website's allowedOrigins.
 	origins map[string]bool
+	// plain are the served websites' configured apiKeys: search keys of
+	// their website.
+	plain *access.Ring
 }
 
 func newSiteTable(gens []*Generation, failed []WebsiteFailure) *siteTable {
 	t := &siteTable{list: gens, failed: failed, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{},
 		origins: map[string]bool{}}
+	var plain []*access.Key
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
+		for i, k := range g.Website.APIKeys {
+			plain = append(plain, access.Plain(fmt.Sprintf("config-%s-%d", g.Website.UUID, i), fmt.Sprintf("%s apiKeys[%d]", g.Website.Name, i), k, searchScope, g.Website.UUID))
+		}
 		for _, o := range g.Website.AllowedOrigins {
 			t.origins[o] = true
 		}
@@ -55,14 +66,20 @@ func newSiteTable(gens []*Generation, failed []WebsiteFailure) *siteTable {
 			t.byPage[k] = g
 		}
 	}
+	t.plain = access.NewRing(nil, plain...)
 	return t
 }
 
 // New serves the websites of gens, one generation each, in the
-// configuration's order. adminKey, when set, is accepted wherever an API
-// key is, and alone may write.
+// configuration's order. adminKey, when set, is the operator's key (an
+// admin key of every website, named "cli"); SetKeys adds the stored
+// keys.
 func New(adminKey string, gens ...*Generation) *Engine {
-	e := &Engine{adminKey: adminKey}
+	e := &Engine{}
+	if adminKey != "" {
+		e.cli = access.Plain("cli", "cli", adminKey, []access.Scope{access.ScopeAdmin}, "")
+	}
+	e.SetKeys(nil)
 	e.sites.Store(newSiteTable(slices.Clone(gens), nil))
 	return e
 }
@@ -120,48 +137,6 @@ func (e *Engine) CredentialedOrigin(origin []byte) bool {
 // Failed are the configuration's websites that could not be opened and
 // are not served, in the configuration's order.
 func (e *Engine) Failed() []WebsiteFailure { return e.sites.Load().failed }
-
-// Authorize checks a request's API key against the website's keys when the
-// website requires one.
-func (e *Engine) Authorize(g *Generation, key string) error {
-	if !g.Website.RequireAPIKey {
-		return nil
-	}
-	if key == "" {
-		return Unauthorized("this website requires an API key: send Authorization: Bearer <key>")
-	}
-	return e.AuthorizeKey(g, key)
-}
-
-// AuthorizeKey checks that key is one of the website's API keys or the
-// admin key, whether or not the website requires one: the server-to-
-// server calls (a visitor looked up by email or customer id, an event
-// that may move a link) need it.
-func (e *Engine) AuthorizeKey(g *Generation, key string) error {
-	if key == "" {
-		return Unauthorized("this call needs the website's API key: send Authorization: Bearer <key>")
-	}
-	if e.adminKey != "" && subtle.ConstantTimeCompare([]byte(key), []byte(e.adminKey)) == 1 {
-		return nil
-	}
-	for _, k := range g.Website.APIKeys {
-		if subtle.ConstantTimeCompare([]byte(key), []byte(k)) == 1 {
-			return nil
-		}
-	}
-	return Unauthorized("the API key is not valid for this website")
-}
-
-// AuthorizeAdmin checks the admin key, which alone may write.
-func (e *Engine) AuthorizeAdmin(key string) error {
-	switch {
-	case key == "":
-		return Unauthorized("the admin API needs the admin key: send Authorization: Bearer <admin key>")
-	case e.adminKey == "" || subtle.ConstantTimeCompare([]byte(key), []byte(e.adminKey)) != 1:
-		return Unauthorized("the key is not the admin key")
-	}
-	return nil
-}
 
 // Search checks the request, finds its website by key, authorises the
 // API key for that website and answers on its current generation; ctx

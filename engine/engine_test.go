@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/aisle-search/aisle/access"
 )
 
 // TestAuthorize: a website that requires an API key accepts its own keys
@@ -52,8 +54,8 @@ func TestAuthorize(t *testing.T) {
 	}
 }
 
-// TestAuthorizeAdmin: only the admin key may write; without an admin key
-// configured no key may.
+// TestAuthorizeAdmin: only the operator's admin key may change the
+// whole configuration; without one configured no key may.
 func TestAuthorizeAdmin(t *testing.T) {
 	g := shopGen(t)
 	for _, tc := range []struct {
@@ -66,7 +68,7 @@ func TestAuthorizeAdmin(t *testing.T) {
 		{"", "", false},
 		{"", "anything", false},
 	} {
-		err := New(tc.admin, g).AuthorizeAdmin(tc.key)
+		_, err := New(tc.admin, g).Admit(tc.key, access.ScopeAdmin, "")
 		var ee *Error
 		if tc.ok != (err == nil) || !tc.ok && (!errors.As(err, &ee) || ee.Kind != KindUnauthorized) {
 			t.Errorf("admin key %q, key %q: %v", tc.admin, tc.key, err)

@@ -30,6 +30,9 @@ const (
 	// live.AsError tells it): nothing changed, and the same write
 	// succeeds once the disk takes writes again.
 	KindUnavailable
+	// KindForbidden is a valid key that may not do what was asked: its
+	// scope does not cover it, or it covers other websites.
+	KindForbidden
 )
 
 // Error is a client-facing failure: a stable code, the request field it is
@@ -66,6 +69,12 @@ func NotFound(field, format string, args ...any) *Error {
 // Unauthorized is an error about a missing or wrong API key.
 func Unauthorized(format string, args ...any) *Error {
 	return &Error{Kind: KindUnauthorized, Code: "UNAUTHORIZED", Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden is a valid key's refusal: what it asked is outside its scope
+// or its websites.
+func Forbidden(format string, args ...any) *Error {
+	return &Error{Kind: KindForbidden, Code: "FORBIDDEN", Message: fmt.Sprintf(format, args...)}
 }
 
 // templateError is a configured template that failed to render, or

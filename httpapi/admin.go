@@ -7,6 +7,7 @@ import (
 	"github.com/goccy/go-json"
 	"github.com/valyala/fasthttp"
 
+	"github.com/aisle-search/aisle/access"
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
@@ -15,8 +16,9 @@ import (
 	"github.com/aisle-search/aisle/live"
 )
 
-// The admin API: writes while serving, authorised by the admin key
-// (docs/decisions.md, Admin API).
+// The admin API: writes while serving, authorised by an admin key of the
+// website (the operator's key for PUT /admin/v1/config; docs/decisions.md,
+// Admin API).
 //
 //	POST   /admin/v1/websites/{websiteUuid}/products                  upsert a batch
 //	DELETE /admin/v1/websites/{websiteUuid}/products                  delete a list: {"productNumbers": [...]}
@@ -79,16 +81,20 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s: this server takes no writes", path))
 		return
 	}
-	if err := s.eng.AuthorizeAdmin(bearer(ctx)); err != nil {
-		s.writeError(ctx, err)
-		return
-	}
 	if path == adminConfig {
+		if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, ""); err != nil {
+			s.writeError(ctx, err)
+			return
+		}
 		s.putConfig(ctx, writer)
 		return
 	}
 	limit := s.opt.MaxWriteBytes
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
+	if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, uuid); err != nil {
+		s.writeError(ctx, err)
+		return
+	}
 	if _, err := writer.Website(uuid); err != nil {
 		s.writeError(ctx, err)
 		return

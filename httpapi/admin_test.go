@@ -193,8 +193,8 @@ func TestAdminErrors(t *testing.T) {
 		status                               int
 		code, says                           string
 	}{
-		{"no key", "POST", products, "application/json", `[]`, []string{"X-None", "x"}, 401, "UNAUTHORIZED", "needs the admin key"},
-		{"a search key", "POST", products, "application/json", `[]`, []string{"Authorization", "Bearer shop-key"}, 401, "UNAUTHORIZED", "not the admin key"},
+		{"no key", "POST", products, "application/json", `[]`, []string{"X-None", "x"}, 401, "UNAUTHORIZED", "needs an API key of the admin scope"},
+		{"an unknown key", "POST", products, "application/json", `[]`, []string{"Authorization", "Bearer shop-key"}, 401, "UNAUTHORIZED", "not valid"},
 		{"unknown website", "POST", url + "/admin/v1/websites/nope/products", "application/json", `[]`, nil, 404, "NOT_FOUND", `no website "nope"`},
 		{"unknown collection", "POST", url + "/admin/v1/websites/" + shopUUID + "/pages", "application/json", `[]`, nil, 404, "NOT_FOUND", "no endpoint"},
 		{"wrong method", "GET", products, "", "", nil, 405, "METHOD_NOT_ALLOWED", "use POST"},

@@ -314,6 +314,8 @@ func status(k engine.Kind) int {
 		return fasthttp.StatusNotFound
 	case engine.KindUnauthorized:
 		return fasthttp.StatusUnauthorized
+	case engine.KindForbidden:
+		return fasthttp.StatusForbidden
 	case engine.KindTooLarge:
 		return fasthttp.StatusRequestEntityTooLarge
 	case kindMethod:
