@@ -131,7 +131,7 @@ func (w *Website) Validate() error {
 	if err := checkUUID(w.UUID); err != nil {
 		return fmt.Errorf("uuid: %w", err)
 	}
-	if err := checkCompany(w.CompanyID); err != nil {
+	if err := CheckCompany(w.CompanyID); err != nil {
 		return fmt.Errorf("companyId: %w", err)
 	}
 	if w.Language != "" {

@@ -59,9 +59,9 @@ func (w *Website) Company() string {
 	return w.CompanyID
 }
 
-// checkCompany accepts a company id: at most maxCompanyLen letters,
+// CheckCompany accepts a company id: at most maxCompanyLen letters,
 // digits, '-', '_' and '.', so it is safe in keys, URLs and logs.
-func checkCompany(s string) error {
+func CheckCompany(s string) error {
 	if len(s) > maxCompanyLen {
 		return fmt.Errorf("has %d bytes, at most %d", len(s), maxCompanyLen)
 	}

@@ -89,18 +89,24 @@ func (e *Engine) Admit(secret string, scope access.Scope, uuid string) (access.P
 	if err != nil {
 		return p, err
 	}
+	return p, e.Check(p, scope, uuid)
+}
+
+// Check is Admit for a principal already found: nil when p may do what
+// scope covers on the website uuid, or on every website when uuid is "".
+func (e *Engine) Check(p access.Principal, scope access.Scope, uuid string) error {
 	if uuid == "" {
 		if !p.Server() || !p.Allows(scope, "", "") {
-			return p, Forbidden("the API key %q covers some websites, not the server: this call needs the operator's admin key", p.Name())
+			return Forbidden("the API key %q covers some websites, not the server: this call needs the operator's %s key", p.Name(), scope)
 		}
-		return p, nil
+		return nil
 	}
 	g, ok := e.Website(uuid)
 	if !ok {
 		if p.Server() {
-			return p, NotFound("websiteUuid", "no website %q is served", uuid)
+			return NotFound("websiteUuid", "no website %q is served", uuid)
 		}
-		return p, Forbidden("the API key %q may not use website %s", p.Name(), uuid)
+		return Forbidden("the API key %q may not use website %s", p.Name(), uuid)
 	}
-	return p, Allow(p, scope, g)
+	return Allow(p, scope, g)
 }
