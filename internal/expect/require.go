@@ -15,6 +15,9 @@ const (
 	// RequireTmpfsEnv makes the test that serves from a small full tmpfs
 	// fail when it cannot mount one (it needs root) instead of skipping.
 	RequireTmpfsEnv = "AISLE_REQUIRE_TMPFS"
+	// RequireBrowserEnv makes tests that drive chromium fail when it is
+	// not installed instead of skipping.
+	RequireBrowserEnv = "AISLE_REQUIRE_BROWSER"
 )
 
 // Required reports whether the switch env is on.
