@@ -77,6 +77,7 @@ func TestSameAfterJSON(t *testing.T) {
 		When  time.Time
 		Name  string
 		Next  *item
+		Any   map[string]any
 	}
 	at := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 	for _, tc := range []struct {
@@ -93,6 +94,9 @@ func TestSameAfterJSON(t *testing.T) {
 		{"a missing map key", item{Attrs: map[string]string{"a": "1"}}, item{Attrs: map[string]string{"b": "1"}}, false},
 		{"another instant", item{When: at}, item{When: at.Add(time.Second)}, false},
 		{"nil and a pointer", &item{}, &item{Next: &item{}}, false},
+		{"JSON values", item{Any: map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}}, item{Any: map[string]any{"a": []any{1.0, map[string]any{"b": nil}}}}, true},
+		{"another JSON value", item{Any: map[string]any{"a": []any{1.0}}}, item{Any: map[string]any{"a": []any{2.0}}}, false},
+		{"a JSON null and a value", item{Any: map[string]any{"a": nil}}, item{Any: map[string]any{"a": false}}, false},
 	} {
 		if got := SameAfterJSON(tc.a, tc.b); got != tc.same {
 			t.Errorf("%s: SameAfterJSON = %v, want %v", tc.name, got, tc.same)

@@ -34,6 +34,8 @@ func sameValue(a, b reflect.Value) bool {
 			return a.IsNil() == b.IsNil()
 		}
 		return sameValue(a.Elem(), b.Elem())
+	case reflect.Interface:
+		return sameValue(a.Elem(), b.Elem())
 	case reflect.Struct:
 		for i := range a.NumField() {
 			if !sameValue(a.Field(i), b.Field(i)) {
