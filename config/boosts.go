@@ -22,7 +22,8 @@ import (
 // search"): text relevance leads, and a boost only reorders products
 // whose text scores are within a factor 1+ΣW of each other.
 type Boosts struct {
-	// The weights, each between 0 and 1; 0 turns a factor off.
+	// Popularity, InStock, OnSale and Newness are the factors' weights,
+	// each between 0 and 1; 0 turns a factor off.
 	Popularity float64 `json:"popularity"`
 	InStock    float64 `json:"inStock"`
 	OnSale     float64 `json:"onSale"`

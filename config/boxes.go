@@ -11,7 +11,10 @@ import (
 // for a request that names its key. Keys are unique across the server,
 // so a request may name a box without its website.
 type Box struct {
-	Key  string `json:"key"`
+	// Key names the box in recommendation requests: 1 to 100 letters,
+	// digits or hyphens, unique across the server.
+	Key string `json:"key"`
+	// Name is the box's display name; its template sees it as .Name.
 	Name string `json:"name,omitempty"`
 	// Sources fill the box in order, each up to its limit, as an
 	// unmanaged request's do (docs/decisions.md, Recommendations).
@@ -37,8 +40,15 @@ type Box struct {
 
 // BoxSource is one source of a box.
 type BoxSource struct {
-	Type    string         `json:"type"`
-	Limit   int            `json:"limit,omitempty"`
+	// Type is one of RecomSources: TOP, MOST_BOUGHT, MOST_VIEWED,
+	// ALTERNATIVES, BOUGHT_TOGETHER, RETARGETED or RECENTLY_BOUGHT.
+	Type string `json:"type"`
+	// Limit is how many products the source gives at most, the next
+	// source going on; 0: as many as the box still needs.
+	Limit int `json:"limit,omitempty"`
+	// Filters keep the source's products that match every one: field
+	// name to a value or a condition ($eq, the default, $in, $all), at
+	// most 100 values.
 	Filters map[string]any `json:"filters,omitempty"`
 }
 

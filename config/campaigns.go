@@ -14,7 +14,8 @@ import (
 type Campaign struct {
 	// ID names the campaign in responses (retailMediaCampaignId) and in
 	// its statistics; unique within its website.
-	ID   string `json:"id"`
+	ID string `json:"id"`
+	// Name is the campaign's display name.
 	Name string `json:"name,omitempty"`
 	// State is one of CampaignStates. Only ACTIVE campaigns are injected,
 	// and REVIEW ones for requests with includeRetailMediaInReview.

@@ -11,14 +11,22 @@ import (
 // versions as a search configuration has: exactly one live, the others
 // drafts a request reaches by id.
 type Page struct {
-	Key      string        `json:"key"`
-	Name     string        `json:"name,omitempty"`
+	// Key names the page in POST /serve/pages/{key}: 1 to 100 letters,
+	// digits, '-', '_' or '.', unique across the server.
+	Key string `json:"key"`
+	// Name is the page's display name; its template sees it as .Name.
+	Name string `json:"name,omitempty"`
+	// Versions are the page's versions: exactly one live, the others
+	// drafts a request reaches by id.
 	Versions []PageVersion `json:"versions"`
 }
 
 // PageVersion is one version of a page.
 type PageVersion struct {
-	ID     int    `json:"id"`
+	// ID names the version within its page: a request's id selects it.
+	ID int `json:"id"`
+	// Status is "live", the version a request without an id gets
+	// (exactly one is), or "draft".
 	Status string `json:"status"`
 	// Filters are the page's base filters, in the syntax of a request's
 	// params.filters (docs/decisions.md, Pages): the page shows the
@@ -33,8 +41,10 @@ type PageVersion struct {
 	SortOptions []SortOption `json:"sortOptions,omitempty"`
 	// Devices override Facets, SortOptions and MaxFacetValues for
 	// DESKTOP or MOBILE requests.
-	Devices        map[string]Device `json:"devices,omitempty"`
-	MaxFacetValues int               `json:"maxFacetValues,omitempty"`
+	Devices map[string]Device `json:"devices,omitempty"`
+	// MaxFacetValues bounds the values a LIST facet returns, as a
+	// search version's; 0: 100.
+	MaxFacetValues int `json:"maxFacetValues,omitempty"`
 	// Template is an html/template for format html (the default of a
 	// page); empty: the built-in grid (render.DefaultPage). Style and
 	// JavaScript are returned beside the html as they are.
