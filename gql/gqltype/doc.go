@@ -21,7 +21,7 @@
 //     [T!].
 //   - A map[string]T is a list of entries, an object {key: String!,
 //     value: T!} named "<T>Entry" ("<T>EntryInput" on input), in key
-//     order on output.
+//     order on output; Decode makes the map again.
 //   - interface{} is the scalar JSON, any JSON value, and so is
 //     map[string]any as a whole: an object whose members are not typed.
 //
@@ -31,7 +31,9 @@
 //
 // Output resolvers read the Go value they are given (a struct or a pointer
 // to one) by reflection, so a resolver elsewhere returns a
-// config.SearchVersion and its fields resolve.
+// config.SearchVersion and its fields resolve. Decode turns the input
+// value graphql-go coerced back into the Go value, naming a bad member by
+// its path.
 package gqltype
 
 //go:generate go run ./gen

@@ -12,10 +12,11 @@ import (
 // Registry builds GraphQL types from Go struct types, once each: every
 // Output and Input of a type returns the same GraphQL type, as a schema
 // needs. Configure it (RenameType, RenameField, Enum) before the first
-// Output or Input that reaches the type configured; configuring a type
-// already built panics. Output and Input panic on a Go type the mapping
-// does not cover (a programming error, met when the schema is built).
-// All its methods are safe for concurrent use.
+// Output, Input or Decode that reaches the type configured; configuring a
+// type already built panics. Output and Input panic on a Go type the
+// mapping does not cover (a programming error, met when the schema is
+// built); Decode returns an error instead. All its methods are safe for
+// concurrent use.
 type Registry struct {
 	mu         sync.Mutex
 	typeNames  map[reflect.Type]string
@@ -52,7 +53,7 @@ func (r *Registry) RenameType(t reflect.Type, name string) {
 
 // RenameField gives the GraphQL name of t's field goField where its JSON
 // name is not the schema's (Website.Search, JSON "searchConfigs", is
-// "searchConfigurations").
+// "searchConfigurations"). Input values are decoded by that name too.
 func (r *Registry) RenameField(t reflect.Type, goField, gqlName string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
