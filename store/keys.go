@@ -28,6 +28,7 @@ import (
 //	m/segment-gen/<name>           the last generation a save of the segment took: 8 bytes big-endian
 //	x/<name>@<gen: 16 hex>/...     a saved segment's keys, generation gen
 //	x/<name>/...                   a saved segment's keys, generation 0 (saved before generations)
+//	k/<key id>                     an API key (access.Key's JSON: the secret's digest, never the secret)
 const (
 	prefixLog        = "l/"
 	prefixProduct    = "p/"
@@ -42,6 +43,7 @@ const (
 	keySecret        = "m/secret"
 	keySegment       = "m/segment/"
 	keySegmentGen    = "m/segment-gen/"
+	prefixAPIKey     = "k/"
 )
 
 // Layout is the key layout this package writes, stored at m/layout.
@@ -193,3 +195,6 @@ func prefixEnd(p string) []byte {
 	b[len(b)-1]++
 	return b
 }
+
+// apiKeyKey is the key of the API key whose id is id.
+func apiKeyKey(id string) []byte { return []byte(prefixAPIKey + id) }

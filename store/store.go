@@ -29,6 +29,7 @@ import (
 	"github.com/cockroachdb/pebble/vfs"
 	"github.com/goccy/go-json"
 
+	"github.com/aisle-search/aisle/access"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 )
@@ -368,6 +369,10 @@ type Entry struct {
 	// Events are an entry's events when the entry holds them itself, as
 	// entries written before EventCount did; EntryEvents reads either.
 	Events []json.RawMessage `json:"events,omitempty"`
+	// Keys are the API keys the entry wrote, and KeyRemovals the ids of
+	// those it removed (after its writes).
+	Keys        []*access.Key `json:"keys,omitempty"`
+	KeyRemovals []string      `json:"keyRemovals,omitempty"`
 }
 
 // Batch gathers one entry's changes before Append commits them.
@@ -386,7 +391,10 @@ type Batch struct {
 	events   [][]byte
 	// stored: every product put is known to be stored already
 	// (ProductsStored).
-	stored bool
+	stored      bool
+	keys        [][]byte // API keys' JSON
+	keyIDs      []string // their ids
+	keyRemovals []string
 }
 
 // Applied says what an entry changed. Products are counted by ProductID
@@ -481,19 +489,24 @@ func (b *Batch) ChangesProducts() bool { return len(b.products)+len(b.deletes) >
 // OnlyProductPuts reports whether the batch upserts products and does
 // nothing else (no delete, content or configuration).
 func (b *Batch) OnlyProductPuts() bool {
-	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes) == 0 && b.config == nil
+	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes)+b.serverChanges() == 0 && b.config == nil
 }
 
 // Empty reports whether the batch holds no change and no event.
 func (b *Batch) Empty() bool {
-	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) == 0 && b.config == nil
+	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events)+b.serverChanges() == 0 && b.config == nil
 }
+
+// serverChanges counts the batch's changes that belong to no website:
+// API keys written and removed.
+func (b *Batch) serverChanges() int { return len(b.keys) + len(b.keyRemovals) }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
 	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
 	b.events = b.events[:0]
 	b.stored = false
+	b.keys, b.keyIDs, b.keyRemovals = b.keys[:0], b.keyIDs[:0], b.keyRemovals[:0]
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -524,13 +537,18 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 	return applied, err
 }
 
+// ErrInvalidBatch marks a batch Apply cannot write as it is: an API key
+// without an id. The wrapping error names the problem.
+var ErrInvalidBatch = errors.New("invalid batch")
+
 // check refuses a batch that changes products or content, or adds
-// events, without naming its website.
+// events, without naming its website (API keys need none), and one
+// ErrInvalidBatch describes.
 func (b *Batch) check() error {
 	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) > 0 {
 		return ErrNoWebsite
 	}
-	return nil
+	return b.checkKeys()
 }
 
 // AppendGroup writes bs as consecutive log entries, each applied to the
@@ -763,6 +781,9 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 		}
 		entries[i] = entry
 		size += len(entry) + 64
+		for _, k := range b.keys {
+			size += len(k) + 64 // in the state
+		}
 		if len(b.events) > 0 {
 			size += arrayLen(b.events) + 64 // in the state, not the entry
 		}
@@ -858,6 +879,12 @@ func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 	if len(b.events) > 0 {
 		fmt.Fprintf(&entry, `,"eventCount":%d`, len(b.events))
 	}
+	writeRaw(&entry, "keys", b.keys)
+	if len(b.keyRemovals) > 0 {
+		d, _ := json.Marshal(b.keyRemovals)
+		entry.WriteString(`,"keyRemovals":`)
+		entry.Write(d)
+	}
 	entry.WriteByte('}')
 	return entry.Bytes(), nil
 }
@@ -944,6 +971,16 @@ func applyTo(pb *pebble.Batch, b *Batch, seq uint64) error {
 			return err
 		}
 		if err := pb.Set([]byte(keyConfig), data, nil); err != nil {
+			return err
+		}
+	}
+	for i, data := range b.keys {
+		if err := pb.Set(apiKeyKey(b.keyIDs[i]), data, nil); err != nil {
+			return err
+		}
+	}
+	for _, id := range b.keyRemovals {
+		if err := pb.Delete(apiKeyKey(id), nil); err != nil {
 			return err
 		}
 	}
