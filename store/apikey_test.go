@@ -146,11 +146,13 @@ func TestKeysCorrupt(t *testing.T) {
 }
 
 // TestServerChangesAreNotEventsAlone: an entry of events that also puts
-// or removes an API key is not truncated or compacted as events alone.
+// or removes an API key, or writes an audit entry, is not truncated or
+// compacted as events alone.
 func TestServerChangesAreNotEventsAlone(t *testing.T) {
 	for name, add := range map[string]func(b *Batch) error{
 		"a key put":     func(b *Batch) error { return b.PutKey(testKey("k1", "")) },
 		"a key removal": func(b *Batch) error { b.RemoveKey("k1"); return nil },
+		"audit":         func(b *Batch) error { b.Audit(AuditEntry{SourceID: "s"}); return nil },
 	} {
 		t.Run(name, func(t *testing.T) {
 			st, err := Open(t.TempDir())

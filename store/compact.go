@@ -16,11 +16,11 @@ const compactBatch = 4096
 // entry through, oldest first, while expired says an entry's events
 // (valid during the call only) may go: the first entry it keeps ends
 // the run, so a run reads one entry more than it removes. An entry that
-// changes products, content, the configuration or API keys is never
-// removed (it is passed over). An entry goes whole, its events
-// (v/<uuid>/<seq>) and the entry (l/<seq>), leaving a gap in the log's
-// sequence numbers, which every reader steps over; the last entry's
-// number (Seq) stays.
+// changes products, content, the configuration or API keys, or writes
+// audit entries, is never removed (it is passed over). An entry goes
+// whole, its events (v/<uuid>/<seq>) and the entry (l/<seq>), leaving a
+// gap in the log's sequence numbers, which every reader steps over; the
+// last entry's number (Seq) stays.
 // The caller keeps what the entries added up to elsewhere (a behaviour
 // snapshot that reaches through). It says how many entries it removed.
 func (s *Store) CompactEvents(website string, through uint64, expired func(events []json.RawMessage) bool) (int, error) {
@@ -106,7 +106,8 @@ func eventsAloneIn(h *handle, seq uint64) (bool, error) {
 }
 
 // eventsAlone reports whether e changes no product, content,
-// configuration or API key: an entry of events alone.
+// configuration or API key and writes no audit entry: an entry of
+// events alone.
 func (e *Entry) eventsAlone() bool {
-	return len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes)+len(e.Keys)+len(e.KeyRemovals) == 0 && e.Config == nil
+	return len(e.Products)+len(e.Deletes)+len(e.Content)+len(e.ContentDeletes)+len(e.Keys)+len(e.KeyRemovals)+e.AuditCount == 0 && e.Config == nil
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/aisle-search/aisle/analysis"
 )
@@ -29,6 +31,9 @@ import (
 //	x/<name>@<gen: 16 hex>/...     a saved segment's keys, generation gen
 //	x/<name>/...                   a saved segment's keys, generation 0 (saved before generations)
 //	k/<key id>                     an API key (access.Key's JSON: the secret's digest, never the secret)
+//	a/e/<id: 10 bytes>             an audit entry (JSON); id is its log entry's seq (8 bytes) and its index in the entry (2 bytes), both big-endian
+//	a/t/<time: 8 bytes><id>        the audit entry id, created at time (Unix nanoseconds, sign bit flipped, big-endian); times rise with ids
+//	a/f/<m>/<len><value><id>       the audit entry id has value (uvarint length, then its bytes) in member m (auditMembers): the postings AuditLogs intersects
 const (
 	prefixLog        = "l/"
 	prefixProduct    = "p/"
@@ -44,6 +49,9 @@ const (
 	keySegment       = "m/segment/"
 	keySegmentGen    = "m/segment-gen/"
 	prefixAPIKey     = "k/"
+	prefixAudit      = "a/e/"
+	prefixAuditTime  = "a/t/"
+	prefixAuditIndex = "a/f/"
 )
 
 // Layout is the key layout this package writes, stored at m/layout.
@@ -198,3 +206,70 @@ func prefixEnd(p string) []byte {
 
 // apiKeyKey is the key of the API key whose id is id.
 func apiKeyKey(id string) []byte { return []byte(prefixAPIKey + id) }
+
+// auditIDLen is the length of an audit entry id in a key.
+const auditIDLen = 10
+
+// appendAuditKey appends the key of audit entry id: entries sort in the
+// order they were written.
+func appendAuditKey(dst []byte, id auditID) []byte {
+	return id.append(append(dst, prefixAudit...))
+}
+
+// decodeAuditKey is the audit entry id of an audit entry's key.
+func decodeAuditKey(k []byte) (auditID, error) {
+	rest, ok := bytes.CutPrefix(k, []byte(prefixAudit))
+	if !ok || len(rest) != auditIDLen {
+		return auditID{}, corruptionErrorf("audit key %q is not %q and %d bytes", k, prefixAudit, auditIDLen)
+	}
+	return decodeAuditID(rest), nil
+}
+
+// auditTime is t as an audit time key orders it: Unix nanoseconds with
+// the sign bit flipped, so times before 1970 sort first. t must be
+// within auditTimeRange.
+func auditTime(t time.Time) uint64 { return uint64(t.UnixNano()) ^ 1<<63 }
+
+// auditTimeRange is where auditTime is defined: the times whose Unix
+// nanoseconds an int64 holds (the years 1678 to 2262).
+func auditTimeRange(t time.Time) int {
+	switch {
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return -1
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return 1
+	}
+	return 0
+}
+
+// appendAuditTimeKey appends the time key of audit entry id, created at
+// at (auditTime).
+func appendAuditTimeKey(dst []byte, at uint64, id auditID) []byte {
+	return id.append(binary.BigEndian.AppendUint64(append(dst, prefixAuditTime...), at))
+}
+
+// decodeAuditTimeKey reads a time key back.
+func decodeAuditTimeKey(k []byte) (at uint64, id auditID, err error) {
+	rest, ok := bytes.CutPrefix(k, []byte(prefixAuditTime))
+	if !ok || len(rest) != 8+auditIDLen {
+		return 0, auditID{}, corruptionErrorf("audit time key %q is not %q, 8 bytes and %d bytes", k, prefixAuditTime, auditIDLen)
+	}
+	return binary.BigEndian.Uint64(rest), decodeAuditID(rest[8:]), nil
+}
+
+// appendAuditPosting appends the prefix of the postings of value in
+// audit member m: the keys of the entries that have it, in id order.
+func appendAuditPosting(dst []byte, m byte, value string) []byte {
+	dst = append(append(dst, prefixAuditIndex...), m, '/')
+	return append(binary.AppendUvarint(dst, uint64(len(value))), value...)
+}
+
+// decodeAuditPosting is the audit entry id of a key under posting, a
+// prefix appendAuditPosting made.
+func decodeAuditPosting(posting, k []byte) (auditID, error) {
+	rest, ok := bytes.CutPrefix(k, posting)
+	if !ok || len(rest) != auditIDLen {
+		return auditID{}, corruptionErrorf("audit index key %q is not %q and %d bytes", k, posting, auditIDLen)
+	}
+	return decodeAuditID(rest), nil
+}

@@ -59,10 +59,14 @@ type Store struct {
 	kept       chan struct{} // closed when keep has ended
 	retryEvery time.Duration
 
-	mu   sync.Mutex
-	seq  uint64
-	pseq map[string]uint64 // website → the last entry that changed its products
-	bulk bool              // a BulkWriter holds the log
+	mu        sync.Mutex
+	seq       uint64
+	pseq      map[string]uint64 // website → the last entry that changed its products
+	bulk      bool              // a BulkWriter holds the log
+	auditLast time.Time         // the time of the last audit entry written
+
+	clock      func() time.Time // Options.Clock
+	auditSteps int              // Options.auditSteps
 
 	unlock func() // releases the directory for another Open
 	closed bool
@@ -79,8 +83,12 @@ type Options struct {
 	// Logger receives the store's lines (a refused write, the recovery
 	// after it); default slog.Default().
 	Logger *slog.Logger
+	// Clock is the time an audit entry written without one is stamped
+	// with; default time.Now.
+	Clock func() time.Time
 
 	retryEvery time.Duration // default retryEvery
+	auditSteps int           // the seeks an audit log page may take; default auditPageSteps
 }
 
 // Open opens or creates the database in dir.
@@ -97,12 +105,20 @@ func OpenWith(dir string, o Options) (*Store, error) {
 	if o.retryEvery == 0 {
 		o.retryEvery = retryEvery
 	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.auditSteps == 0 {
+		o.auditSteps = auditPageSteps
+	}
+	o.auditSteps = max(o.auditSteps, len(auditMembers)) // a walk cut short has moved (auditWalk.match)
 	unlock, err := lockDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	s := &Store{dir: dir, base: o.FS, log: o.Logger, pseq: map[string]uint64{}, unlock: unlock,
-		trouble: make(chan struct{}, 1), stop: make(chan struct{}), kept: make(chan struct{}), retryEvery: o.retryEvery}
+		trouble: make(chan struct{}, 1), stop: make(chan struct{}), kept: make(chan struct{}), retryEvery: o.retryEvery,
+		clock: o.Clock, auditSteps: o.auditSteps}
 	s.hcond.L = &s.hmu
 	if err := s.open(); err != nil {
 		unlock()
@@ -144,8 +160,8 @@ func (s *Store) open() error {
 	return nil
 }
 
-// load reads the layout and the sequence numbers, and stamps an empty
-// store with Layout.
+// load reads the layout, the sequence numbers and the last audit
+// entry's time, and stamps an empty store with Layout.
 func (s *Store) load() error {
 	_, hasLog, err := s.readSeq(keySeq)
 	if err != nil {
@@ -177,7 +193,11 @@ func (s *Store) load() error {
 	if err != nil {
 		return err
 	}
-	s.seq, s.pseq = seq, pseq
+	last, err := lastAuditTime(h.db)
+	if err != nil {
+		return err
+	}
+	s.seq, s.pseq, s.auditLast = seq, pseq, last
 	return nil
 }
 
@@ -373,6 +393,9 @@ type Entry struct {
 	// those it removed (after its writes).
 	Keys        []*access.Key `json:"keys,omitempty"`
 	KeyRemovals []string      `json:"keyRemovals,omitempty"`
+	// AuditCount is how many audit entries the entry wrote; they are
+	// kept once, apart from it (EntryAudit).
+	AuditCount int `json:"auditCount,omitempty"`
 }
 
 // Batch gathers one entry's changes before Append commits them.
@@ -395,6 +418,7 @@ type Batch struct {
 	keys        [][]byte // API keys' JSON
 	keyIDs      []string // their ids
 	keyRemovals []string
+	audit       []AuditEntry
 }
 
 // Applied says what an entry changed. Products are counted by ProductID
@@ -492,21 +516,22 @@ func (b *Batch) OnlyProductPuts() bool {
 	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes)+b.serverChanges() == 0 && b.config == nil
 }
 
-// Empty reports whether the batch holds no change and no event.
+// Empty reports whether the batch holds no change, no event and no
+// audit entry.
 func (b *Batch) Empty() bool {
 	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events)+b.serverChanges() == 0 && b.config == nil
 }
 
 // serverChanges counts the batch's changes that belong to no website:
-// API keys written and removed.
-func (b *Batch) serverChanges() int { return len(b.keys) + len(b.keyRemovals) }
+// API keys written and removed, audit entries.
+func (b *Batch) serverChanges() int { return len(b.keys) + len(b.keyRemovals) + len(b.audit) }
 
 // Reset empties the batch for reuse.
 func (b *Batch) Reset() {
 	b.products, b.pkeys, b.content, b.ckeys, b.deletes, b.cdeletes, b.config = b.products[:0], b.pkeys[:0], b.content[:0], b.ckeys[:0], b.deletes[:0], b.cdeletes[:0], nil
 	b.events = b.events[:0]
 	b.stored = false
-	b.keys, b.keyIDs, b.keyRemovals = b.keys[:0], b.keyIDs[:0], b.keyRemovals[:0]
+	b.keys, b.keyIDs, b.keyRemovals, b.audit = b.keys[:0], b.keyIDs[:0], b.keyRemovals[:0], b.audit[:0]
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -538,17 +563,18 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 }
 
 // ErrInvalidBatch marks a batch Apply cannot write as it is: an API key
-// without an id. The wrapping error names the problem.
+// without an id, more than MaxAuditPerEntry audit entries, an audit
+// entry's time out of range. The wrapping error names the problem.
 var ErrInvalidBatch = errors.New("invalid batch")
 
 // check refuses a batch that changes products or content, or adds
-// events, without naming its website (API keys need none), and one
-// ErrInvalidBatch describes.
+// events, without naming its website (API keys and audit entries need
+// none), and one ErrInvalidBatch describes.
 func (b *Batch) check() error {
 	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) > 0 {
 		return ErrNoWebsite
 	}
-	return b.checkKeys()
+	return errors.Join(b.checkKeys(), b.checkAudit())
 }
 
 // AppendGroup writes bs as consecutive log entries, each applied to the
@@ -773,6 +799,8 @@ func (s *Store) appendEntry(b *Batch, sync bool) (uint64, error) {
 func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 	first := s.seq + 1
 	entries := make([][]byte, len(bs))
+	audits := make([][]auditWrite, len(bs))
+	auditLast, now := s.auditLast, s.clock()
 	size := 64
 	for i, b := range bs {
 		entry, err := encodeEntry(b, first+uint64(i))
@@ -780,7 +808,10 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 			return 0, err
 		}
 		entries[i] = entry
-		size += len(entry) + 64
+		if audits[i], auditLast, err = stampAudit(b, first+uint64(i), now, auditLast); err != nil {
+			return 0, err
+		}
+		size += len(entry) + 64 + auditSize(audits[i])
 		for _, k := range b.keys {
 			size += len(k) + 64 // in the state
 		}
@@ -807,6 +838,9 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 			if err := applyTo(pb, b, seq); err != nil {
 				return err
 			}
+			if err := writeAudit(pb, audits[i]); err != nil {
+				return err
+			}
 			if len(b.products) > 0 || len(b.deletes) > 0 {
 				pseq[b.Website] = seq
 			}
@@ -831,7 +865,7 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	s.seq = last
+	s.seq, s.auditLast = last, auditLast
 	maps.Copy(s.pseq, pseq)
 	return first, nil
 }
@@ -884,6 +918,9 @@ func encodeEntry(b *Batch, seq uint64) ([]byte, error) {
 		d, _ := json.Marshal(b.keyRemovals)
 		entry.WriteString(`,"keyRemovals":`)
 		entry.Write(d)
+	}
+	if len(b.audit) > 0 {
+		fmt.Fprintf(&entry, `,"auditCount":%d`, len(b.audit))
 	}
 	entry.WriteByte('}')
 	return entry.Bytes(), nil

@@ -268,17 +268,21 @@ func (s *Store) openReadOnly() *handle {
 	}
 }
 
-// reload reads the sequence numbers of h's database after a reopen;
-// s.mu is held. They are those of the entries acknowledged: the logs
+// reload reads the sequence numbers and the last audit entry's time of
+// h's database after a reopen; s.mu is held. They are those of the entries acknowledged: the logs
 // were cut to what was synced.
 func (s *Store) reload(h *handle) error {
 	seq, pseq, err := readSeqs(h)
 	if err != nil {
 		return err
 	}
+	last, err := lastAuditTime(h.db)
+	if err != nil {
+		return err
+	}
 	if seq != s.seq {
 		s.log.Warn("the reopened database ends at another entry than the last acknowledged", "dir", s.dir, "acknowledged", s.seq, "stored", seq)
 	}
-	s.seq, s.pseq = seq, pseq
+	s.seq, s.pseq, s.auditLast = seq, pseq, last
 	return nil
 }
