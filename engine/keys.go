@@ -23,6 +23,9 @@ func (e *Engine) SetKeys(stored []*access.Key) {
 // Keys are the stored keys e accepts, oldest first.
 func (e *Engine) Keys() []*access.Key { return e.keys.Load().Keys() }
 
+// Key is the stored key id, if e accepts it.
+func (e *Engine) Key(id string) (*access.Key, bool) { return e.keys.Load().Key(id) }
+
 // Principal is who presents secret: a stored key, the operator's, or
 // the configured apiKeys it is; Unauthorized when none.
 func (e *Engine) Principal(secret string) (access.Principal, error) {

@@ -32,6 +32,14 @@ import (
 // write opens every website anew (Open). Writes are serialised; searches
 // never wait on them.
 type Writer struct {
+	*writer
+	// by is who the changes are recorded as made by (As); the zero
+	// Actor: no one, as on a stopped server's directory.
+	by Actor
+}
+
+// writer is the state a Writer and its As views share.
+type writer struct {
 	mu   sync.Mutex
 	st   *store.Store
 	eng  *engine.Engine
@@ -49,8 +57,11 @@ func New(st *store.Store, eng *engine.Engine, lang analysis.Language, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
-	l := &Writer{st: st, eng: eng, lang: lang, log: log, patchesPerWorker: patchesPerWorker, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}
+	l := &Writer{writer: &writer{st: st, eng: eng, lang: lang, log: log, patchesPerWorker: patchesPerWorker, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}}
 	l.saveReplayed(eng.Websites())
+	if err := l.loadKeys(); err != nil {
+		log.Error("the stored API keys cannot be read: only --admin-key and the configured apiKeys are accepted", "err", err)
+	}
 	return l
 }
 
@@ -147,6 +158,7 @@ func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWr
 		defer close(built)
 		seg, segErr = l.productsAfter(g, b, cw)
 	})
+	b.Audit(l.catalogEntry(g.Website, b))
 	a, err := l.st.Apply(b, true)
 	<-built
 	if err != nil {
@@ -272,6 +284,11 @@ func (l *Writer) SetConfig(f *config.File) (store.Applied, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.setConfig(f)
+}
+
+// setConfig is SetConfig of a validated f with l.mu held.
+func (l *Writer) setConfig(f *config.File) (store.Applied, error) {
 	for i := range f.Websites {
 		w := &f.Websites[i]
 		if err := engine.CheckWebsite(w, w.Lang(l.lang)); err != nil && !l.stillFailing(f, w.UUID) {
@@ -291,8 +308,13 @@ func (l *Writer) SetConfig(f *config.File) (store.Applied, error) {
 			return store.Applied{}, engine.Invalid("config", "websites[%d] (%s) cannot be served: %v; nothing changed", i, fl.UUID, fl.Err)
 		}
 	}
+	old, err := l.st.Config()
+	if err != nil {
+		return store.Applied{}, err
+	}
 	var b store.Batch
 	b.SetConfig(f)
+	b.Audit(l.configEntries(old, f)...)
 	a, err := l.st.Apply(&b, true)
 	if err != nil {
 		return a, err
