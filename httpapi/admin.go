@@ -82,25 +82,28 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	if path == adminConfig {
-		if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, ""); err != nil {
+		p, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, "")
+		if err != nil {
 			s.writeError(ctx, err)
 			return
 		}
-		s.putConfig(ctx, writer)
+		s.putConfig(ctx, writer.As(actor(ctx, p, "PUT "+adminConfig)))
 		return
 	}
 	limit := s.opt.MaxWriteBytes
 	uuid, rest, _ := strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
-	if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, uuid); err != nil {
+	p, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, uuid)
+	if err != nil {
 		s.writeError(ctx, err)
 		return
 	}
+	collection, id, hasID := strings.Cut(rest, "/")
+	writer = writer.As(actor(ctx, p, string(ctx.Method())+" "+adminPrefix+"{websiteUuid}/"+collection))
 	if _, err := writer.Website(uuid); err != nil {
 		s.writeError(ctx, err)
 		return
 	}
 	site := adminSite{writer, uuid, limit}
-	collection, id, hasID := strings.Cut(rest, "/")
 	if collection == "campaigns" {
 		if err := s.campaigns(ctx, uuid, id, hasID); err != nil {
 			s.writeError(ctx, err)
@@ -108,7 +111,6 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 		return
 	}
 	var res writeResult
-	var err error
 	switch {
 	case hasID && id == "":
 		err = engine.NotFound("", "no endpoint %s", path)
@@ -127,6 +129,12 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 	body, _ := json.Marshal(res)
 	ctx.SetContentType("application/json")
 	ctx.SetBody(body)
+}
+
+// actor is who an admin request acts as, for the audit log: its key's
+// name, a session of the request's own, and its route.
+func actor(ctx *fasthttp.RequestCtx, p access.Principal, route string) live.Actor {
+	return live.Actor{Name: p.Name(), Session: live.Session(ctx.Request.Header.Peek("X-Aisle-Session")), Events: []string{route}}
 }
 
 // putConfig replaces the configuration: the body is a configuration

@@ -41,6 +41,10 @@ type Options struct {
 	// from; nil (the default): none, so only the sources that need no
 	// behaviour (ALTERNATIVES' category) have products.
 	Behaviours *engine.Behaviours
+	// GraphQL serves /graphql (gql.Server.Serve): body is a POST's
+	// body, read and capped here, or err why it could not be; nil (the
+	// default) answers 404.
+	GraphQL func(ctx *fasthttp.RequestCtx, body []byte, err error)
 	// RateLimits are the per-client limits of the public routes; the zero
 	// value (the default) sets none, DefaultRateLimits what aisle serve
 	// sets.
@@ -111,6 +115,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	}
 	if strings.HasPrefix(path, adminPrefix) || path == adminConfig {
 		s.admin(ctx, path)
+		return
+	}
+	if path == graphqlPath || strings.HasPrefix(path, graphqlPath+"/") {
+		s.graphql(ctx)
 		return
 	}
 	if path == collectBatchPath {

@@ -1,0 +1,32 @@
+package httpapi
+
+import (
+	"github.com/valyala/fasthttp"
+
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/background"
+)
+
+// graphqlPath is the GraphQL endpoint (package gql).
+const graphqlPath = "/graphql"
+
+// graphql serves graphqlPath through Options.GraphQL on a background
+// thread, as the admin routes are: a POST's body is read here, at most
+// maxGraphQLBytes, and a failure to read it (a longer one: the 413) is
+// answered there, in GraphQL's shape.
+func (s *Server) graphql(ctx *fasthttp.RequestCtx) {
+	if s.opt.GraphQL == nil {
+		s.writeError(ctx, engine.NotFound("", "no endpoint %s", graphqlPath))
+		return
+	}
+	var b []byte
+	var err error
+	if ctx.IsPost() {
+		b, err = body(ctx, maxGraphQLBytes)
+	}
+	background.Run(func() { s.opt.GraphQL(ctx, b, err) })
+}
+
+// maxGraphQLBytes caps a GraphQL request's body: a document and its
+// variables (gql.MaxQueryBytes bounds the document itself).
+const maxGraphQLBytes = 256 << 10
