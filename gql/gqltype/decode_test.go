@@ -75,8 +75,8 @@ func TestDecodeErrorsInCampaignsAndFilters(t *testing.T) {
 	}{
 		{"a date without a time", map[string]any{"campaigns": []any{map[string]any{"start": "2026-03-01"}}},
 			"site.campaigns[0].start", `"2026-03-01" is not a time in RFC 3339`},
-		{"filters that are a list", map[string]any{"boxes": []any{map[string]any{"sources": []any{map[string]any{"filters": []any{}}}}}},
-			"site.boxes[0].sources[0].filters", "want an object, got a list"},
+		{"filters that are a list", map[string]any{"recommendationBoxes": []any{map[string]any{"sources": []any{map[string]any{"filters": []any{}}}}}},
+			"site.recommendationBoxes[0].sources[0].filters", "want an object, got a list"},
 		{"a Go value in filters", map[string]any{"pages": []any{map[string]any{"versions": []any{map[string]any{"filters": map[string]any{"a": []any{struct{}{}}}}}}}},
 			"site.pages[0].versions[0].filters.a[0]", "want a JSON value, got a Go struct {}"},
 	} {

@@ -26,6 +26,8 @@ type Registry struct {
 	names      map[string]reflect.Type // GraphQL type names given, to refuse one used twice
 	// undocumented are the description keys that fell back to a name.
 	undocumented map[string]bool
+	// extras are fields AddField gave a struct's object type.
+	extras map[reflect.Type]graphql.Fields
 }
 
 // NewRegistry is an empty registry.
@@ -76,6 +78,23 @@ func (r *Registry) configurable(t reflect.Type, k reflect.Kind) {
 	if _, built := r.shapes[t]; built {
 		panic(fmt.Sprintf("gqltype: %s is configured after its GraphQL type was built", t))
 	}
+}
+
+// AddField gives the object type of struct t a field that is not one of
+// its Go fields (a search configuration's id, computed from its key): f
+// resolves from the Go value (T or *T, as Output's resolvers get it).
+// It must come before t's type is first built, and its name must not be
+// one of t's fields'.
+func (r *Registry) AddField(t reflect.Type, name string, f *graphql.Field) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.extras == nil {
+		r.extras = map[reflect.Type]graphql.Fields{}
+	}
+	if r.extras[t] == nil {
+		r.extras[t] = graphql.Fields{}
+	}
+	r.extras[t][name] = f
 }
 
 // Output is the GraphQL type of a field that holds a Go value of type t:

@@ -57,6 +57,9 @@ func (r *Registry) object(s *shape) *graphql.Object {
 			Resolve:     fieldResolver(s, f),
 		}
 	}
+	for name, f := range r.extras[s.typ] {
+		fields[name] = f
+	}
 	return s.out
 }
 
