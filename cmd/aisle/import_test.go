@@ -285,7 +285,7 @@ func TestImportURLPushesToARunningServer(t *testing.T) {
 		args []string
 		says string
 	}{
-		{[]string{"--admin-key", "nope", "--website", shopSite}, "answered 401 UNAUTHORIZED: the key is not the admin key"},
+		{[]string{"--admin-key", "nope", "--website", shopSite}, "answered 401 UNAUTHORIZED: the API key is not valid"},
 		{[]string{"--admin-key", "k", "--website", "other"}, `answered 404 NOT_FOUND: websiteUuid: no website "other"`},
 		{[]string{"--website", shopSite}, "--admin-key KEY is required"},
 		{[]string{"--admin-key", "k"}, "--website UUID is required"},

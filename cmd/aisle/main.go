@@ -32,6 +32,9 @@ Usage:
                [--concurrency C] [--duration D] [--json FILE]
   aisle bench report [--check] [--doc FILE] [--reports DIR]
                (docs/benchmarks.md's tables made from the reports in docs/reports)
+  aisle keys   create|list|revoke --data DIR ...
+               (API keys of a stopped server's directory; a running one's
+               through GraphQL at /graphql)
 
 Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
 AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.
@@ -68,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runTune(ctx, args[1:], stdout, stderr, log)
 	case "bench":
 		return runBench(ctx, args[1:], stdout, stderr, log)
+	case "keys":
+		return runKeys(ctx, args[1:], stdout, stderr, log)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/gql"
 	"github.com/aisle-search/aisle/httpapi"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
@@ -222,7 +223,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.UseBehaviours(bhv)
 	collector := live.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits})
+	graph, err := gql.New(gql.Options{Engine: eng, Live: writer, Behaviours: bhv, Logger: log})
+	if err != nil {
+		return fmt.Errorf("graphql schema: %w", err)
+	}
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
