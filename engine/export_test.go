@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/aisle-search/aisle/behaviour"
+)
+
 // What the external tests (package engine_test, which may use the write
 // side) read of a generation's insides.
 
@@ -25,4 +31,14 @@ func SameImpacts(a, b *Generation) (n int, same bool) {
 		}
 	}
 	return len(a.impacts), true
+}
+
+// RankedAllowed is the docs of ranking that allowed holds, in rank
+// order, as a filtered recommendation source reads them (by the
+// ranking's index by doc).
+func RankedAllowed(g *Generation, ranking []behaviour.Scored, allowed *roaring.Bitmap) []uint32 {
+	var out []uint32
+	budget := maxRankedReads
+	g.eachRanked(rankedTop, nil, ranking, allowed, &budget, func(d uint32) bool { out = append(out, d); return true })
+	return out
 }

@@ -176,7 +176,7 @@ func (r *rankedDocs) index(g *Generation, byID *productDocs, m *behaviour.Model)
 		r.docs = byID.resolve(g, m, r.of[r.upto:], r.docs)
 		r.upto = len(r.of)
 	}
-	ix := &rankedIndex{pos: make([]uint32, g.Products.Len()), set: roaring.New()}
+	ix := &rankedIndex{pos: make([]uint32, g.Products.Slots()), set: roaring.New()}
 	for i, d := range r.docs {
 		ix.pos[d] = uint32(i + 1)
 	}

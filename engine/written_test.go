@@ -2,10 +2,14 @@ package engine_test
 
 import (
 	"log/slog"
+
 	"testing"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
@@ -66,6 +70,41 @@ func TestRankedDocsKeptAcrossColumnWrites(t *testing.T) {
 	}
 	if engine.RankedCache(current()) == before {
 		t.Error("a new product kept the ranked cache")
+	}
+}
+
+// TestRankedIndexAfterDocWrites: a product deleted and one added leave
+// the index with a hole and a tail (doc ids up to Slots, not Len); a
+// filtered ranking read through its index by doc finds the new product.
+func TestRankedIndexAfterDocWrites(t *testing.T) {
+	st := openStore(t)
+	quiet := slog.New(slog.DiscardHandler)
+	g, _, err := live.Import(st, testshop.Website(), analysis.English, testshop.Source(testshop.Products()), quiet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New("", g)
+	w := live.New(st, eng, analysis.English, quiet)
+	t.Cleanup(w.Close) // before the store closes
+	first := testshop.Products()[0].ProductNumber
+	if _, err := w.RemoveProduct(testshop.UUID, first); err != nil {
+		t.Fatal(err)
+	}
+	b := store.Batch{}
+	if err := b.PutProduct(&catalog.Product{ProductNumber: "NEW-1", Title: "New thing"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Apply(testshop.UUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := eng.Website(testshop.UUID)
+	d, ok := cur.Doc("NEW-1")
+	if !ok || int(d) < cur.Products.Len() {
+		t.Fatalf("the new product is doc %d of %d live docs: the index has no tail past Len", d, cur.Products.Len())
+	}
+	got := engine.RankedAllowed(cur, []behaviour.Scored{{ProductNumber: "NEW-1", Score: 1}}, roaring.BitmapOf(d))
+	if len(got) != 1 || got[0] != d {
+		t.Errorf("the ranked new product read through the index: %v, want [%d]", got, d)
 	}
 }
 
