@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -98,7 +99,7 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.opt.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", r)
+			s.opt.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", r, "stack", string(debug.Stack()))
 			ctx.ResetBody()
 			s.writeError(ctx, fmt.Errorf("panic: %v", r))
 		}
