@@ -295,10 +295,7 @@ func (l *Writer) setConfig(f *config.File) (store.Applied, error) {
 			return store.Applied{}, engine.Invalid("config", "websites[%d]: %v; nothing changed", i, err)
 		}
 	}
-	for i := range f.Websites {
-		l.save.forget(f.Websites[i].UUID) // Open saves what it rebuilds
-	}
-	gens, failed := OpenEach(l.st, f, l.lang, l.log)
+	gens, failed := l.openEach(f)
 	for _, fl := range failed {
 		if errors.Is(fl.Err, store.ErrUnavailable) { // a rebuild's save: the disk refused it
 			return store.Applied{}, fl

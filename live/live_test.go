@@ -401,8 +401,9 @@ func TestLivePatchProductsOnEveryCore(t *testing.T) {
 // TestSaverSavesTheNewest: a write queues its index for saving in place
 // of the one queued before (saving the older after it would move the
 // saved stamp back), and a configuration change, which opens every
-// website anew, drops the queued save for the generation it opened (the
-// saved index is behind the write, so Open replayed the log onto it).
+// website whose indexed fields or language changed anew, drops the
+// queued save (Open rebuilds and saves), while one that keeps them keeps
+// its product index and the save queued for it.
 func TestSaverSavesTheNewest(t *testing.T) {
 	st, eng, live, _ := liveShop(t)
 	live.save.mu.Lock()
@@ -421,15 +422,31 @@ func TestSaverSavesTheNewest(t *testing.T) {
 	if queued == nil || queued.ProductSeq != st.ProductSeq(shopUUID) || queued != current(t, eng) {
 		t.Errorf("queued %v, want the generation of the write", queued)
 	}
-	if _, err := live.SetConfig(&config.File{Websites: []config.Website{*g.Website}}); err != nil {
+	// A change that keeps the indexed fields keeps the product index:
+	// the queued save is of the index served.
+	same := *g.Website
+	same.Name = "Renamed"
+	if _, err := live.SetConfig(&config.File{Websites: []config.Website{same}}); err != nil {
+		t.Fatal(err)
+	}
+	live.save.mu.Lock()
+	queued = live.save.pending[shopUUID]
+	live.save.mu.Unlock()
+	if queued == nil || queued.Products != current(t, eng).Products || current(t, eng).Website.Name != "Renamed" {
+		t.Errorf("queued %v, want a save of the product index served", queued)
+	}
+	// One that changes them opens the website anew.
+	changed := same
+	changed.IndexedFields = append(slices.Clone(same.IndexedFields), config.IndexedField{Name: "extraData.new", Type: config.TypeKeyword})
+	if _, err := live.SetConfig(&config.File{Websites: []config.Website{changed}}); err != nil {
 		t.Fatal(err)
 	}
 	live.save.mu.Lock()
 	queued = live.save.pending[shopUUID]
 	live.save.running = false
 	live.save.mu.Unlock()
-	if queued != current(t, eng) || !queued.Unsaved {
-		t.Errorf("queued %p, want the replayed generation the configuration change opened, %p", queued, current(t, eng))
+	if queued == current(t, eng) || current(t, eng).Products == g.Products {
+		t.Errorf("after a change of indexed fields the queued save is %p (the served generation %p, rebuilt and saved by Open, needs none)", queued, current(t, eng))
 	}
 }
 
