@@ -33,3 +33,12 @@ func (s *SearchConfig) AddDraft(v SearchVersion) int {
 	s.Versions = append(s.Versions[:len(s.Versions):len(s.Versions)], v)
 	return v.ID
 }
+
+// CheckSearchVersion checks one search version's own members against w
+// (its indexed fields), as Validate checks each of w's: the error names
+// the member relative to the version ("facets[0].field: ..."), for a
+// client that sends one version.
+func (w *Website) CheckSearchVersion(v *SearchVersion) error { return w.validateVersion(v) }
+
+// CheckPageVersion is CheckSearchVersion for a page's version.
+func (w *Website) CheckPageVersion(v *PageVersion) error { return w.validatePageVersion(v) }

@@ -21,6 +21,7 @@ var searchConfigs = versioned[config.SearchConfig, config.SearchVersion]{
 	make: func(key string, v config.SearchVersion) config.SearchConfig {
 		return config.SearchConfig{Key: key, Versions: []config.SearchVersion{v}}
 	},
+	check: (*config.Website).CheckSearchVersion,
 }
 
 // pagesKind is the pages as a versioned resource.
@@ -33,6 +34,7 @@ var pagesKind = versioned[config.Page, config.PageVersion]{
 	make: func(key string, v config.PageVersion) config.Page {
 		return config.Page{Key: key, Versions: []config.PageVersion{v}}
 	},
+	check: (*config.Website).CheckPageVersion,
 }
 
 // versionedFields adds the queries and mutations of a versioned
@@ -129,6 +131,9 @@ func versionedFields[R, V any](reg *gqltype.Registry, k versioned[R, V], name st
 				if !ok {
 					return notServed(uuid)
 				}
+				if err := k.checkInput(site, &v, "version"); err != nil {
+					return err
+				}
 				out = *k.create(site, key, v)
 				return nil
 			})
@@ -157,7 +162,12 @@ func versionedFields[R, V any](reg *gqltype.Registry, k versioned[R, V], name st
 			if n, ok := p.Args["fromVersion"].(int); ok {
 				from = &n
 			}
-			return edit(c, w, key, func(_ *config.Website, r *R) (any, error) {
+			return edit(c, w, key, func(site *config.Website, r *R) (any, error) {
+				if v != nil {
+					if err := k.checkInput(site, v, "version"); err != nil {
+						return nil, err
+					}
+				}
 				d, err := k.addDraft(r, v, from)
 				if err != nil {
 					return nil, err
@@ -177,7 +187,10 @@ func versionedFields[R, V any](reg *gqltype.Registry, k versioned[R, V], name st
 			if err != nil {
 				return nil, err
 			}
-			return edit(c, w, key, func(_ *config.Website, r *R) (any, error) {
+			return edit(c, w, key, func(site *config.Website, r *R) (any, error) {
+				if err := k.checkInput(site, &v, "version"); err != nil {
+					return nil, err
+				}
 				u, err := k.update(r, id, v)
 				if err != nil {
 					return nil, err

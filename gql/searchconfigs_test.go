@@ -66,7 +66,7 @@ func TestSearchConfigurationVersions(t *testing.T) {
 
 	// Bad settings are named, and change nothing.
 	bad := s.do(t, operator, `mutation { updateSearchConfigurationVersion(key: "shop", id: 3, version: {fields: [{name: "title", weight: 1}], facets: [{field: "nope", type: LIST, title: "x"}]}) { id } }`, nil)
-	if bad.code() != "BAD_USER_INPUT" || !strings.Contains(bad.Errors[0].Message, "nope") {
+	if bad.code() != "BAD_USER_INPUT" || !strings.HasPrefix(bad.Errors[0].Message, "version.facets[0]") || !strings.Contains(bad.Errors[0].Message, "nope") {
 		t.Errorf("a facet on a field that is not indexed: %s", bad.Raw)
 	}
 	bad = s.do(t, operator, `mutation { updateSearchConfigurationVersion(key: "shop", id: 3, version: {fields: [{name: 5}]}) { id } }`, nil)

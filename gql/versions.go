@@ -18,6 +18,18 @@ type versioned[R, V any] struct {
 	idStatus func(v *V) (*int, *string)
 	// make is a new resource keyed key whose one version is v.
 	make func(key string, v V) R
+	// check checks a version's own members against its website, naming
+	// a member relative to the version.
+	check func(w *config.Website, v *V) error
+}
+
+// checkInput is k.check of a version a client sent as argument arg: a
+// BAD_USER_INPUT naming the member under arg ("version.facets[0].field").
+func (k versioned[R, V]) checkInput(w *config.Website, v *V, arg string) error {
+	if err := k.check(w, v); err != nil {
+		return engine.Invalid("", "%s.%v; nothing changed", arg, err)
+	}
+	return nil
 }
 
 // locate is the website of f that holds the resource key, and it.
