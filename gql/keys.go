@@ -1,6 +1,8 @@
 package gql
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"time"
 
 	"github.com/graphql-go/graphql"
@@ -80,20 +82,27 @@ var createAPIKeyInput = graphql.NewInputObject(graphql.InputObjectConfig{
 
 // keyFields adds the keys' query and mutations.
 func keyFields(q, m graphql.Fields) {
+	args := pageArgs("keys")
 	q["apiKeys"] = &graphql.Field{
-		Type:        graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(apiKeyType))),
-		Description: "The stored keys the caller's admin key covers, oldest first: a website's admin key lists that website's keys, a company's its company's and its websites', the operator's all.",
+		Type:        graphql.NewNonNull(apiKeyConnection),
+		Description: "The stored keys the caller's admin key covers, oldest first, a page at a time: a website's admin key lists that website's keys, a company's its company's and its websites', the operator's all.",
+		Args:        args,
 		Resolve: resolver(func(c *call, p graphql.ResolveParams) (any, error) {
-			out := []apiKeyOut{}
-			for _, k := range c.s.opt.Engine.Keys() {
-				if c.manages(k.Website, k.Company) {
-					out = append(out, keyOut(k))
-				}
-			}
-			if len(out) == 0 && !c.admin() {
+			if !c.admin() {
 				return nil, engine.Forbidden("the API key %q may not list keys: it needs the admin scope", c.who.Name())
 			}
-			return out, nil
+			n, err := first(p)
+			if err != nil {
+				return nil, err
+			}
+			after, _ := p.Args["after"].(string)
+			var mine []*access.Key
+			for _, k := range c.s.opt.Engine.Keys() {
+				if c.manages(k.Website, k.Company) {
+					mine = append(mine, k)
+				}
+			}
+			return keyPage(mine, n, after)
 		}),
 	}
 	m["createApiKey"] = &graphql.Field{
@@ -143,6 +152,74 @@ func keyFields(q, m graphql.Fields) {
 			return keyOut(k), nil
 		}),
 	}
+}
+
+var apiKeyEdge = graphql.NewObject(graphql.ObjectConfig{
+	Name:        "ApiKeyEdge",
+	Description: "An API key and its place in the list.",
+	Fields: graphql.Fields{
+		"node":   &graphql.Field{Type: graphql.NewNonNull(apiKeyType), Description: "The key."},
+		"cursor": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Where the key is: pass it as after to list what follows it."},
+	},
+})
+
+var apiKeyConnection = graphql.NewObject(graphql.ObjectConfig{
+	Name:        "ApiKeyConnection",
+	Description: "A page of API keys.",
+	Fields: graphql.Fields{
+		"edges":      &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(apiKeyEdge))), Description: "The page's keys."},
+		"pageInfo":   &graphql.Field{Type: graphql.NewNonNull(pageInfo), Description: "Where the page ends."},
+		"totalCount": &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Description: "How many keys the caller may list in all."},
+	},
+})
+
+type apiKeyEdgeOut struct {
+	Node   apiKeyOut `json:"node"`
+	Cursor string    `json:"cursor"`
+}
+
+type apiKeyConnectionOut struct {
+	Edges      []apiKeyEdgeOut `json:"edges"`
+	PageInfo   pageInfoOut     `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+// keyPage is the page of keys (oldest first) after the key whose
+// cursor is after, n long. A cursor is the key's id, which stays valid
+// while keys are made (they come last) and names its place even once
+// the key is revoked (keys are ordered by creation, then id).
+func keyPage(keys []*access.Key, n int, after string) (apiKeyConnectionOut, error) {
+	start := 0
+	if after != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(after)
+		if err != nil || len(raw) < 9 {
+			return apiKeyConnectionOut{}, badInput("after", "is not a cursor of apiKeys")
+		}
+		at := time.Unix(0, int64(binary.BigEndian.Uint64(raw[:8])))
+		id := string(raw[8:])
+		start = len(keys)
+		for i, k := range keys {
+			if c := k.Created.Compare(at); c > 0 || c == 0 && k.ID > id {
+				start = i
+				break
+			}
+		}
+	}
+	out := apiKeyConnectionOut{Edges: []apiKeyEdgeOut{}, TotalCount: len(keys)}
+	for _, k := range keys[start:min(start+n, len(keys))] {
+		out.Edges = append(out.Edges, apiKeyEdgeOut{Node: keyOut(k), Cursor: keyCursor(k)})
+	}
+	out.PageInfo.HasNextPage = start+n < len(keys)
+	if len(out.Edges) > 0 {
+		out.PageInfo.EndCursor = &out.Edges[len(out.Edges)-1].Cursor
+	}
+	return out, nil
+}
+
+// keyCursor is k's place among the keys: its creation and id.
+func keyCursor(k *access.Key) string {
+	b := binary.BigEndian.AppendUint64(nil, uint64(k.Created.UnixNano()))
+	return base64.RawURLEncoding.EncodeToString(append(b, k.ID...))
 }
 
 // asList is a list argument's values.

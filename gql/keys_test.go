@@ -51,14 +51,24 @@ func TestKeys(t *testing.T) {
 	// Listing: the operator sees every stored key, A's admin key A's
 	// keys, the company audit key none (it may not list keys).
 	list := func(key string) (ids []string, raw string) {
-		a := s.do(t, key, `{ apiKeys { id name scopes websiteUuid companyId } }`, nil)
-		if a.code() != "" {
-			return nil, a.Raw
+		after := ""
+		for {
+			a := s.do(t, key, `query ($after: String) { apiKeys(first: 1, after: $after) { edges { node { id name scopes websiteUuid companyId } } pageInfo { endCursor hasNextPage } } }`,
+				map[string]any{"after": after})
+			if a.code() != "" {
+				return nil, a.Raw
+			}
+			raw += a.Raw
+			c := a.Data["apiKeys"].(map[string]any)
+			for _, e := range c["edges"].([]any) {
+				ids = append(ids, e.(map[string]any)["node"].(map[string]any)["id"].(string))
+			}
+			pi := c["pageInfo"].(map[string]any)
+			if !pi["hasNextPage"].(bool) {
+				return ids, raw
+			}
+			after = pi["endCursor"].(string)
 		}
-		for _, k := range a.Data["apiKeys"].([]any) {
-			ids = append(ids, k.(map[string]any)["id"].(string))
-		}
-		return ids, a.Raw
 	}
 	if ids, raw := list(operator); len(ids) != 3 || strings.Contains(raw, "aisle_") {
 		t.Errorf("the operator lists %v (want 3 keys, no secret): %s", ids, raw)

@@ -24,7 +24,7 @@ var walkOps = []struct {
 	{field: "website", op: `{ website(uuid: "` + siteA + `") { uuid } }`},
 	{field: "searchConfiguration", op: `{ searchConfiguration(key: "shop") { key } }`},
 	{field: "page", op: `{ page(key: "nope-a") { key } }`, listing: true},
-	{field: "apiKeys", op: `{ apiKeys { id websiteUuid } }`, listing: true},
+	{field: "apiKeys", op: `{ apiKeys { edges { node { id websiteUuid } } } }`, listing: true},
 	{field: "auditLogs", op: `{ auditLogs(filter: {websiteUuid: "` + siteA + `"}) { edges { node { id } } } }`, audit: true},
 	{field: "createApiKey", op: `mutation { createApiKey(input: {name: "x", scopes: [ADMIN], websiteUuid: "` + siteA + `"}) { secret } }`},
 	{field: "revokeApiKey", op: `mutation { revokeApiKey(id: "$ADMIN_A") { id } }`},

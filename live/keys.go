@@ -15,6 +15,13 @@ import (
 // directory no server has open (CreateStoredKey, RevokeStoredKey: aisle
 // keys).
 
+// MaxKeys bounds the stored keys: each request's key is looked up among
+// them, and a listing sorts them.
+const MaxKeys = 10_000
+
+// errTooManyKeys refuses a key past MaxKeys.
+var errTooManyKeys = engine.Invalid("input", "the server holds %d API keys, the most it keeps: revoke some first", MaxKeys)
+
 // loadKeys makes the store's keys the engine's.
 func (l *Writer) loadKeys() error {
 	keys, err := l.st.Keys()
@@ -31,6 +38,9 @@ func (l *Writer) loadKeys() error {
 func (l *Writer) CreateKey(s access.Spec) (*access.Key, string, Written, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.eng.Keys()) >= l.maxKeys {
+		return nil, "", Written{}, errTooManyKeys
+	}
 	var site *config.Website
 	if s.Website != "" {
 		g, err := l.Website(s.Website)
@@ -83,6 +93,12 @@ func (l *Writer) applyKeys(b *store.Batch) (store.Applied, error) {
 // CreateStoredKey is CreateKey on a data directory no server has open: a
 // key of a website names one of its stored configuration's.
 func CreateStoredKey(st *store.Store, s access.Spec, by Actor) (*access.Key, string, error) {
+	if keys, err := st.Keys(); err != nil || len(keys) >= MaxKeys {
+		if err == nil {
+			err = errTooManyKeys
+		}
+		return nil, "", err
+	}
 	var site *config.Website
 	if s.Website != "" {
 		f, err := st.Config()

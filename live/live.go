@@ -49,6 +49,8 @@ type writer struct {
 	// patchesPerWorker is how many products a goroutine merges or
 	// compares at least (the const's; tests set 1 to use every core).
 	patchesPerWorker int
+	// maxKeys bounds the stored keys (MaxKeys; tests set fewer).
+	maxKeys int
 }
 
 // New applies writes to the websites eng serves from st; lang is the
@@ -57,7 +59,7 @@ func New(st *store.Store, eng *engine.Engine, lang analysis.Language, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
-	l := &Writer{writer: &writer{st: st, eng: eng, lang: lang, log: log, patchesPerWorker: patchesPerWorker, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}}
+	l := &Writer{writer: &writer{st: st, eng: eng, lang: lang, log: log, patchesPerWorker: patchesPerWorker, maxKeys: MaxKeys, save: saver{pending: map[string]*engine.Generation{}, wake: make(chan struct{})}}}
 	l.saveReplayed(eng.Websites())
 	if err := l.loadKeys(); err != nil {
 		log.Error("the stored API keys cannot be read: only --admin-key and the configured apiKeys are accepted", "err", err)
