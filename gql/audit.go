@@ -118,23 +118,7 @@ var auditLog = graphql.NewObject(graphql.ObjectConfig{
 	},
 })
 
-var auditLogEdge = graphql.NewObject(graphql.ObjectConfig{
-	Name:        "AuditLogEdge",
-	Description: "An audit log entry and its place in the list.",
-	Fields: graphql.Fields{
-		"node":   &graphql.Field{Type: graphql.NewNonNull(auditLog), Description: "The entry."},
-		"cursor": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Where the entry is: pass it as after to list what follows it."},
-	},
-})
-
-var auditLogConnection = graphql.NewObject(graphql.ObjectConfig{
-	Name:        "AuditLogConnection",
-	Description: "A page of audit log entries.",
-	Fields: graphql.Fields{
-		"edges":    &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(auditLogEdge))), Description: "The page's entries."},
-		"pageInfo": &graphql.Field{Type: graphql.NewNonNull(pageInfo), Description: "Where the page ends."},
-	},
-})
+var auditLogConnection = connection("AuditLog", auditLog, "audit log entry", "audit log entries", nil)
 
 // auditFilterFields are AuditLogFilterInput's members, all strings as
 // the spec has them.

@@ -154,23 +154,8 @@ func keyFields(q, m graphql.Fields) {
 	}
 }
 
-var apiKeyEdge = graphql.NewObject(graphql.ObjectConfig{
-	Name:        "ApiKeyEdge",
-	Description: "An API key and its place in the list.",
-	Fields: graphql.Fields{
-		"node":   &graphql.Field{Type: graphql.NewNonNull(apiKeyType), Description: "The key."},
-		"cursor": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Where the key is: pass it as after to list what follows it."},
-	},
-})
-
-var apiKeyConnection = graphql.NewObject(graphql.ObjectConfig{
-	Name:        "ApiKeyConnection",
-	Description: "A page of API keys.",
-	Fields: graphql.Fields{
-		"edges":      &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(apiKeyEdge))), Description: "The page's keys."},
-		"pageInfo":   &graphql.Field{Type: graphql.NewNonNull(pageInfo), Description: "Where the page ends."},
-		"totalCount": &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Description: "How many keys the caller may list in all."},
-	},
+var apiKeyConnection = connection("ApiKey", apiKeyType, "key", "keys", graphql.Fields{
+	"totalCount": &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Description: "How many keys the caller may list in all."},
 })
 
 type apiKeyEdgeOut struct {

@@ -45,3 +45,26 @@ func first(p graphql.ResolveParams) (int, error) {
 	}
 	return n, nil
 }
+
+// connection is a Relay connection type named name+"Connection" of
+// node, with its edge type name+"Edge": edges, pageInfo and the extra
+// fields given (a totalCount); what and whats name a node and nodes in
+// descriptions.
+func connection(name string, node *graphql.Object, what, whats string, extra graphql.Fields) *graphql.Object {
+	edge := graphql.NewObject(graphql.ObjectConfig{
+		Name:        name + "Edge",
+		Description: "A " + what + " and its place in the list.",
+		Fields: graphql.Fields{
+			"node":   &graphql.Field{Type: graphql.NewNonNull(node), Description: "The " + what + "."},
+			"cursor": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Where the " + what + " is: pass it as after to list what follows it."},
+		},
+	})
+	fields := graphql.Fields{
+		"edges":    &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(edge))), Description: "The page's " + whats + "."},
+		"pageInfo": &graphql.Field{Type: graphql.NewNonNull(pageInfo), Description: "Where the page ends."},
+	}
+	for k, f := range extra {
+		fields[k] = f
+	}
+	return graphql.NewObject(graphql.ObjectConfig{Name: name + "Connection", Description: "A page of " + whats + ".", Fields: fields})
+}

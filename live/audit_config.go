@@ -120,25 +120,36 @@ func keyed[T any](l *Writer, w *config.Website, kind, design string, old, new []
 			title = t
 		}
 		changed := diffMembers(a, b) // a resource added or removed: against the zero value
-		if len(changed) == 0 && inOld && inNew {
-			continue
+		var e *AuditEntry
+		out, e = l.resourceEntries(out, w, kind, design, k, title, changed, inOld && inNew)
+		if e != nil {
+			e.Endpoint = !inNew
 		}
-		cfg := changed
-		if design != "" {
-			var d []string
-			d, cfg = splitDesign(changed)
-			if len(d) > 0 {
-				out = append(out, l.by.entry(design, w, "", k, title, d))
-			}
-			if len(cfg) == 0 && inOld && inNew {
-				continue
-			}
-		}
-		e := l.by.entry(kind, w, "", k, title, cfg)
-		e.Endpoint = !inNew
-		out = append(out, e)
 	}
 	return out
+}
+
+// resourceEntries appends to out the entries of one resource's change:
+// the members of its design (when kind has a design type) in one entry,
+// the rest in another of kind, which it answers (nil when there is none:
+// a resource kept whose design alone changed, or nothing changed).
+func (l *Writer) resourceEntries(out []AuditEntry, w *config.Website, kind, design, key, title string, changed []string, kept bool) ([]AuditEntry, *AuditEntry) {
+	if len(changed) == 0 && kept {
+		return out, nil
+	}
+	cfg := changed
+	if design != "" {
+		var d []string
+		d, cfg = splitDesign(changed)
+		if len(d) > 0 {
+			out = append(out, l.by.entry(design, w, "", key, title, d))
+		}
+		if len(cfg) == 0 && kept {
+			return out, nil
+		}
+	}
+	out = append(out, l.by.entry(kind, w, "", key, title, cfg))
+	return out, &out[len(out)-1]
 }
 
 // versionOf is a version's id and status.
@@ -170,27 +181,14 @@ func versioned[T any](l *Writer, w *config.Website, kind, design string, old, ne
 		if title == "" {
 			title = k
 		}
-		changed := versionChanges(a, b)
-		if len(changed) == 0 && inOld && inNew {
-			continue
+		var e *AuditEntry
+		out, e = l.resourceEntries(out, w, kind, design, k, title, versionChanges(a, b), inOld && inNew)
+		if e != nil {
+			_, _, va := id(a)
+			_, _, vb := id(b)
+			e.Keypoint = published(va, vb, inOld)
+			e.Endpoint = !inNew || draftRemoved(va, vb)
 		}
-		cfg := changed
-		if design != "" {
-			var d []string
-			d, cfg = splitDesign(changed)
-			if len(d) > 0 {
-				out = append(out, l.by.entry(design, w, "", k, title, d))
-			}
-			if len(cfg) == 0 && inOld && inNew {
-				continue
-			}
-		}
-		e := l.by.entry(kind, w, "", k, title, cfg)
-		_, _, va := id(a)
-		_, _, vb := id(b)
-		e.Keypoint = published(va, vb, inOld)
-		e.Endpoint = !inNew || draftRemoved(va, vb)
-		out = append(out, e)
 	}
 	return out
 }
