@@ -47,6 +47,10 @@ var walkOps = []struct {
 	{field: "createWebsite", op: `mutation { createWebsite(input: {name: "walk", companyId: "acme"}) { uuid } }`},
 	{field: "deleteWebsite", op: `mutation { deleteWebsite(uuid: "` + siteA + `") }`},
 	{field: "updateWebsite", op: `mutation { updateWebsite(uuid: "` + siteA + `", input: {name: "walked"}) { name } }`},
+	{field: "product", op: `{ product(websiteUuid: "` + siteA + `", productNumber: "A100") { title } }`},
+	{field: "products", op: `{ products(websiteUuid: "` + siteA + `") { totalCount } }`},
+	{field: "upsertProducts", op: `mutation { upsertProducts(websiteUuid: "` + siteA + `", products: [{productNumber: "W1", title: "Walk"}]) { seq } }`},
+	{field: "deleteProducts", op: `mutation { deleteProducts(websiteUuid: "` + siteA + `", productNumbers: ["A100"]) { seq } }`},
 	{field: "setIndexedFields", op: `mutation { setIndexedFields(uuid: "` + siteA + `", fields: [{name: "brand", type: KEYWORD}]) { uuid } }`},
 }
 
