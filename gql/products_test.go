@@ -39,12 +39,12 @@ func TestProductLookup(t *testing.T) {
 	}
 }
 
-// pageWalk walks the products connection of website A for query in
+// pageWalk walks the products connection of website uuid for query in
 // pages of size, answering the product numbers in order and the
 // totalCount the first page gives.
-func (s *shop) pageWalk(t *testing.T, query string, size int) (pns []string, total int) {
+func (s *shop) pageWalk(t *testing.T, uuid, query string, size int) (pns []string, total int) {
 	t.Helper()
-	vars := map[string]any{"uuid": siteA, "q": query, "n": size}
+	vars := map[string]any{"uuid": uuid, "q": query, "n": size}
 	for page := 0; ; page++ {
 		if page > 100 {
 			t.Fatal("the walk does not end")
@@ -82,7 +82,7 @@ func TestProductsConnection(t *testing.T) {
 	for _, p := range testshop.Products() {
 		want = append(want, p.ProductNumber)
 	}
-	got, total := s.pageWalk(t, "", 3)
+	got, total := s.pageWalk(t, siteA, "", 3)
 	if total != len(want) {
 		t.Errorf("totalCount %d, want %d", total, len(want))
 	}
@@ -91,7 +91,7 @@ func TestProductsConnection(t *testing.T) {
 		t.Errorf("the walk saw %v, want each of %v once", got, want)
 	}
 
-	drills, total := s.pageWalk(t, "drill", 3)
+	drills, total := s.pageWalk(t, siteA, "drill", 3)
 	if len(drills) == 0 || len(drills) >= len(want) || total != len(drills) {
 		t.Errorf("query drill: %v (total %d), want fewer than all %d", drills, total, len(want))
 	}
@@ -109,6 +109,27 @@ func TestProductsConnection(t *testing.T) {
 		if a.code() != "BAD_USER_INPUT" || a.Errors[0].Extensions["field"] != c.field {
 			t.Errorf("%s: %s, want BAD_USER_INPUT on %s", c.args, a.Raw, c.field)
 		}
+	}
+}
+
+// TestProductsWithoutSearch: a website with no search configuration
+// lists its products in index order, each once; a query is refused.
+func TestProductsWithoutSearch(t *testing.T) {
+	s := twoShops(t)
+	for _, key := range []string{"shop-b", "plain-b", "bare-b"} {
+		s.do(t, operator, `mutation ($k: String!) { deleteSearchConfiguration(key: $k) }`, map[string]any{"k": key}).ok(t)
+	}
+	var want []string
+	for _, p := range testshop.Products() {
+		want = append(want, p.ProductNumber)
+	}
+	got, total := s.pageWalk(t, siteB, "", 3)
+	if total != len(want) || !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Errorf("the walk of B saw %v (total %d), want each of %v once", got, total, want)
+	}
+	a := s.do(t, operator, `{ products(websiteUuid: "`+siteB+`", query: "drill") { totalCount } }`, nil)
+	if a.code() != "BAD_USER_INPUT" || a.Errors[0].Extensions["field"] != "query" {
+		t.Errorf("a query on a website with no search configuration: %s", a.Raw)
 	}
 }
 
