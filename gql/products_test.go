@@ -150,6 +150,11 @@ func TestUpsertProducts(t *testing.T) {
 	if r["added"] != 1.0 || r["updated"] != 1.0 || r["deleted"] != 0.0 || r["seq"].(float64) <= 0 {
 		t.Errorf("upsertProducts answered %v", r)
 	}
+	// The write's audit entry names the mutation and its key.
+	d = s.do(t, operator, `{ auditLogs(first: 1) { edges { node { websiteUuid auditLogSession { authenticatedEntityName sessionEvents } } } } }`, nil).ok(t)
+	if got := fmt.Sprint(d["auditLogs"]); !strings.Contains(got, siteA) || !strings.Contains(got, "sessionEvents:[upsertProducts]") || !strings.Contains(got, "authenticatedEntityName:cli") {
+		t.Errorf("the upsert's audit entry: %s", got)
+	}
 	p := s.do(t, operator, productQuery, map[string]any{"uuid": siteA, "pn": "z1"}).ok(t)["product"].(map[string]any)
 	if p["title"] != "Zebra mallet" || fmt.Sprint(p["extraData"]) != "[map[key:color value:Black]]" {
 		t.Errorf("Z1 after the upsert: %v", p)
