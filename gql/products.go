@@ -101,8 +101,7 @@ func writeOut(w live.Written) map[string]any {
 // mutations (upsertProducts, deleteProducts): a website's admin keys
 // only.
 func productFields(reg *gqltype.Registry, q, m graphql.Fields) {
-	pType := reg.Output(reflect.TypeFor[catalog.Product]()).(*graphql.NonNull)
-	pObject := pType.OfType.(*graphql.Object)
+	pObject := reg.Output(reflect.TypeFor[catalog.Product]()).(*graphql.NonNull).OfType.(*graphql.Object)
 	describeProduct(pObject, reg.Input(reflect.TypeFor[catalog.Product]()).(*graphql.InputObject))
 	uuidArg := &graphql.ArgumentConfig{Type: graphql.NewNonNull(graphql.ID), Description: "The website."}
 
@@ -126,28 +125,14 @@ func productFields(reg *gqltype.Registry, q, m graphql.Fields) {
 		}),
 	}
 
-	edge := graphql.NewObject(graphql.ObjectConfig{
-		Name:        "ProductEdge",
-		Description: "A product of a connection and its cursor.",
-		Fields: graphql.Fields{
-			"node":   &graphql.Field{Type: pType, Description: "The product."},
-			"cursor": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Where the product is: pass it as after for the products that follow it."},
-		},
-	})
-	connection := graphql.NewObject(graphql.ObjectConfig{
-		Name:        "ProductConnection",
-		Description: "A page of a website's products.",
-		Fields: graphql.Fields{
-			"edges":      &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(edge))), Description: "The page's products, in order."},
-			"pageInfo":   &graphql.Field{Type: graphql.NewNonNull(pageInfo), Description: "Where the page ends."},
-			"totalCount": &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Description: "How many products the query finds in all."},
-		},
+	conn := connection("Product", pObject, "product", "products", graphql.Fields{
+		"totalCount": &graphql.Field{Type: graphql.NewNonNull(graphql.Int), Description: "How many products the query finds in all."},
 	})
 	args := pageArgs("products")
 	args["websiteUuid"] = uuidArg
 	args["query"] = &graphql.ArgumentConfig{Type: graphql.String, Description: "The search's text; empty or absent: every product."}
 	q["products"] = &graphql.Field{
-		Type: graphql.NewNonNull(connection),
+		Type: graphql.NewNonNull(conn),
 		Description: "The website's catalog as the console shows it: what /serve/search answers for query with the live version of the website's first search configuration, in its order. " +
 			"A website with no search configuration lists its products in index order, and query must be empty. A page ends at most 100,000 products in.",
 		Args: args,
