@@ -18,6 +18,9 @@ const (
 	// RequireBrowserEnv makes tests that drive chromium fail when it is
 	// not installed instead of skipping.
 	RequireBrowserEnv = "AISLE_REQUIRE_BROWSER"
+	// RequireNodeEnv makes tests that run node with graphql-js
+	// (AISLE_GRAPHQL_JS) fail when either is missing instead of skipping.
+	RequireNodeEnv = "AISLE_REQUIRE_NODE"
 )
 
 // Required reports whether the switch env is on.
