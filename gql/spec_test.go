@@ -2,6 +2,8 @@ package gql_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -372,4 +374,33 @@ func clone(t *testing.T, sch schemaIntro) schemaIntro {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestSpecOperationsRun: the spec's audit log operations that
+// TestGraphQLJSValidates validates (testdata/spec/*.graphql) also run on
+// the server without error, the next page from the first's endCursor.
+func TestSpecOperationsRun(t *testing.T) {
+	s := twoShops(t)
+	op := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "spec", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	s.do(t, operator, `mutation { createSearchConfigurationDraft(key: "shop") { id } }`, nil).ok(t)
+	d := s.do(t, operator, op("audit-page.graphql"), map[string]any{"companyId": "acme", "first": 1}).ok(t)
+	c := d["auditLogs"].(map[string]any)
+	pi := c["pageInfo"].(map[string]any)
+	if len(c["edges"].([]any)) != 1 || pi["endCursor"] == nil || pi["hasNextPage"] != true {
+		t.Fatalf("first page: %v", c)
+	}
+	d = s.do(t, operator, op("audit-next-page.graphql"), map[string]any{"filter": map[string]any{"companyId": "acme"}, "cursor": pi["endCursor"], "first": 1}).ok(t)
+	if next := d["auditLogs"].(map[string]any)["edges"].([]any); len(next) != 1 {
+		t.Fatalf("next page: %v", d)
+	}
+	d = s.do(t, operator, op("audit-fragments.graphql"), map[string]any{"filter": map[string]any{"websiteUuid": siteA}}).ok(t)
+	if len(d["newest"].(map[string]any)["edges"].([]any)) == 0 || len(d["oldest"].(map[string]any)["edges"].([]any)) != 1 {
+		t.Fatalf("fragments: %v", d)
+	}
 }
