@@ -42,3 +42,11 @@ func (w *Website) CheckSearchVersion(v *SearchVersion) error { return w.validate
 
 // CheckPageVersion is CheckSearchVersion for a page's version.
 func (w *Website) CheckPageVersion(v *PageVersion) error { return w.validatePageVersion(v) }
+
+// Check checks a box's own members as Validate does, naming a member
+// relative to the box ("sources[0].type: ...").
+func (b *Box) Check() error { return b.validate() }
+
+// Check checks a campaign's own members as Validate does, naming a
+// member relative to the campaign.
+func (c *Campaign) Check() error { return c.validate() }

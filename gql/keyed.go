@@ -18,6 +18,9 @@ type keyed[R any] struct {
 	what string // "recommendation box", "campaign"
 	list func(w *config.Website) *[]R
 	key  func(r *R) string
+	// check checks a resource's own members, naming a member relative
+	// to it.
+	check func(r *R) error
 }
 
 // upsert replaces the resource of w keyed as r is, or adds r.
@@ -45,15 +48,17 @@ func (k keyed[R]) remove(w *config.Website, key string) error {
 }
 
 var boxesKind = keyed[config.Box]{
-	what: "recommendation box",
-	list: func(w *config.Website) *[]config.Box { return &w.Boxes },
-	key:  func(r *config.Box) string { return r.Key },
+	what:  "recommendation box",
+	list:  func(w *config.Website) *[]config.Box { return &w.Boxes },
+	key:   func(r *config.Box) string { return r.Key },
+	check: (*config.Box).Check,
 }
 
 var campaignsKind = keyed[config.Campaign]{
-	what: "campaign",
-	list: func(w *config.Website) *[]config.Campaign { return &w.Campaigns },
-	key:  func(r *config.Campaign) string { return r.ID },
+	what:  "campaign",
+	list:  func(w *config.Website) *[]config.Campaign { return &w.Campaigns },
+	key:   func(r *config.Campaign) string { return r.ID },
+	check: (*config.Campaign).Check,
 }
 
 // keyedFields adds a keyed resource's mutations: upsert<name> and
@@ -73,6 +78,9 @@ func keyedFields[R any](reg *gqltype.Registry, k keyed[R], name, arg string, m g
 			var r R
 			if err := reg.Decode(p.Args[arg], &r, arg); err != nil {
 				return nil, err
+			}
+			if err := k.check(&r); err != nil {
+				return nil, engine.Invalid("", "%s.%v; nothing changed", arg, err)
 			}
 			_, err := w.UpdateConfig(func(f *config.File) error {
 				site, ok := f.Website(uuid)

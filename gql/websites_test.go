@@ -43,9 +43,21 @@ func TestWebsiteSettings(t *testing.T) {
 		t.Errorf("the box is not listed: %v", d)
 	}
 	bad = s.do(t, operator, `mutation { upsertRecommendationBox(websiteUuid: "`+siteA+`", box: {key: "bad", count: 4, sources: [{type: "NOPE"}]}) { key } }`, nil)
-	if bad.code() != "BAD_USER_INPUT" {
+	if bad.code() != "BAD_USER_INPUT" || !strings.HasPrefix(bad.Errors[0].Message, "box.sources[0]") {
 		t.Errorf("a box of an unknown source: %s", bad.Raw)
 	}
+	// Campaigns.
+	s.do(t, operator, `mutation { upsertCampaign(websiteUuid: "`+siteA+`", campaign: {id: "c-b", state: "ACTIVE", products: ["P02"], positions: [2]}) { id } }`, nil).ok(t)
+	d = s.do(t, operator, `{ website(uuid: "`+siteA+`") { campaigns { id state } campaignStatistics { campaignId impressions clicks } } }`, nil).ok(t)
+	if got := mustJSON(d); !strings.Contains(got, `"c-b"`) || !strings.Contains(got, `"campaignId":"c-b"`) {
+		t.Errorf("the campaign and its counters are not listed: %s", got)
+	}
+	bad = s.do(t, operator, `mutation { upsertCampaign(websiteUuid: "`+siteA+`", campaign: {id: "c-c", state: "SOMETIMES", products: ["P02"], positions: [2]}) { id } }`, nil)
+	if bad.code() != "BAD_USER_INPUT" || !strings.HasPrefix(bad.Errors[0].Message, "campaign.") {
+		t.Errorf("a campaign of an unknown state: %s", bad.Raw)
+	}
+	s.do(t, operator, `mutation { deleteCampaign(websiteUuid: "`+siteA+`", key: "c-b") }`, nil).ok(t)
+
 	s.do(t, operator, `mutation { deleteRecommendationBox(websiteUuid: "`+siteA+`", key: "gql-top") }`, nil).ok(t)
 	if a := s.do(t, operator, `mutation { deleteRecommendationBox(websiteUuid: "`+siteA+`", key: "gql-top") }`, nil); a.code() != "NOT_FOUND" {
 		t.Errorf("deleting a box twice: %s", a.Raw)
