@@ -67,8 +67,12 @@ func demoBanner(w io.Writer, s served) {
   curl -s -X POST http://%s/serve/search -H 'Content-Type: application/json' \
     -d '{"query":"sofaborde","key":"demo-da","products":{"count":5,"fields":["title","brand","price"]}}'
 
+The console's API is GraphQL; open it in a browser (GraphiQL) with the admin key:
+
+  http://%s/graphql?apiKey=<admin key>
+
 Press Ctrl-C to stop.
-`, s.addr, s.addr)
+`, s.addr, s.addr, s.addr)
 }
 
 // seedDemo fills an empty store with the demo's two websites: the

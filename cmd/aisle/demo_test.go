@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,6 +30,14 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	if m == nil || m[1] != s.addr || m[2] != "240" {
 		t.Fatalf("banner for %s:\n%s", s.addr, s.stdout.String())
 	}
+	// The banner's console address answers GraphQL with the admin key.
+	if !strings.Contains(s.stdout.String(), "http://"+s.addr+"/graphql?apiKey=<admin key>") {
+		t.Errorf("the banner names no GraphQL address:\n%s", s.stdout.String())
+	}
+	status, body := s.admin(t, "", "GET", "/graphql?apiKey=k&query="+url.QueryEscape("{ websites { name } }"), "", "")
+	if status != 200 || !strings.Contains(body, "Aisle Demo Shop") || !strings.Contains(body, "Aisle Demo Butik") {
+		t.Errorf("GraphQL with the admin key: %d %s", status, body)
+	}
 	if n := s.total(t, "demo", "*"); n != 240 {
 		t.Errorf("wildcard under key demo found %d, want 240", n)
 	}
@@ -45,7 +54,7 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 		t.Errorf("a website finds the other's products: sofabord in demo %d, cordless in demo-da %d", a, b)
 	}
 	// The demo's boxes answer from its generated behaviour.
-	status, body := s.admin(t, "", "POST", "/serve/recoms", "text/plain", `{"websiteUuid":"00000000-0000-4000-8000-000000000001","requests":[
+	status, body = s.admin(t, "", "POST", "/serve/recoms", "text/plain", `{"websiteUuid":"00000000-0000-4000-8000-000000000001","requests":[
 		{"key":"demo-top"},{"key":"demo-alternatives","context":{"productNumbers":["AI-000001"]}},{"key":"demo-bought-together","context":{"productNumbers":["AI-000002"]}}]}`)
 	var recoms struct {
 		Success   bool
