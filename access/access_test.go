@@ -168,3 +168,24 @@ func BenchmarkAuthenticate(b *testing.B) {
 		}
 	}
 }
+
+// TestAuthenticateAllocatesNothing: a request's key lookup, stored or
+// plain, through one ring or two, allocates nothing (every answer is
+// made when the ring is).
+func TestAuthenticateAllocatesNothing(t *testing.T) {
+	k, secret := mustNew(t, Spec{Name: "k", Scopes: []Scope{ScopeSearch}, Website: "w"})
+	stored := NewRing([]*Key{k})
+	plain := NewRing(nil, Plain("a", "a", "shared", []Scope{ScopeSearch}, "w1"), Plain("b", "b", "shared", []Scope{ScopeSearch}, "w2"))
+	for _, c := range []struct {
+		secret string
+		want   int
+	}{{secret, 1}, {"shared", 2}} {
+		p, err := Authenticate(c.secret, stored, plain)
+		if err != nil || len(p.Keys()) != c.want {
+			t.Fatalf("Authenticate(%.8q) = %d keys, %v; want %d", c.secret, len(p.Keys()), err, c.want)
+		}
+		if n := testing.AllocsPerRun(100, func() { _, _ = Authenticate(c.secret, stored, plain) }); n != 0 {
+			t.Errorf("Authenticate(%.8q) allocates %.0f times, want 0", c.secret, n)
+		}
+	}
+}

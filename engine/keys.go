@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"errors"
-
 	"github.com/aisle-search/aisle/access"
 )
 
@@ -20,8 +18,12 @@ func (e *Engine) SetKeys(stored []*access.Key) {
 	e.keys.Store(access.NewRing(stored, plain...))
 }
 
-// Keys are the stored keys e accepts, oldest first.
+// Keys are the stored keys e accepts, oldest first; the slice is not to
+// be changed.
 func (e *Engine) Keys() []*access.Key { return e.keys.Load().Keys() }
+
+// KeyCount is how many stored keys e accepts.
+func (e *Engine) KeyCount() int { return e.keys.Load().Len() }
 
 // Key is the stored key id, if e accepts it.
 func (e *Engine) Key(id string) (*access.Key, bool) { return e.keys.Load().Key(id) }
@@ -29,10 +31,7 @@ func (e *Engine) Key(id string) (*access.Key, bool) { return e.keys.Load().Key(i
 // Principal is who presents secret: a stored key, the operator's, or
 // the configured apiKeys it is; Unauthorized when none.
 func (e *Engine) Principal(secret string) (access.Principal, error) {
-	p, err := e.keys.Load().Authenticate(secret)
-	if errors.Is(err, access.ErrUnauthorized) && secret != "" {
-		p, err = e.sites.Load().plain.Authenticate(secret)
-	}
+	p, err := access.Authenticate(secret, e.keys.Load(), e.sites.Load().plain)
 	if err != nil {
 		if secret == "" {
 			return access.Principal{}, Unauthorized("this call needs an API key: send Authorization: Bearer <key>")

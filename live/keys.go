@@ -38,7 +38,7 @@ func (l *Writer) loadKeys() error {
 func (l *Writer) CreateKey(s access.Spec) (*access.Key, string, Written, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.eng.Keys()) >= l.maxKeys {
+	if l.eng.KeyCount() >= l.maxKeys {
 		return nil, "", Written{}, errTooManyKeys
 	}
 	var site *config.Website
