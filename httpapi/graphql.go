@@ -23,6 +23,9 @@ func (s *Server) graphql(ctx *fasthttp.RequestCtx) {
 	var err error
 	if ctx.IsPost() {
 		b, err = body(ctx, maxGraphQLBytes)
+		if err != nil && engine.AsError(err).Kind == engine.KindTooLarge {
+			s.drainBody(ctx) // as writeError does: the client reads the 413 rather than a reset
+		}
 	}
 	background.Run(func() { s.opt.GraphQL(ctx, b, err) })
 }
