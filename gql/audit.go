@@ -93,9 +93,12 @@ var auditLogSession = graphql.NewObject(graphql.ObjectConfig{
 	Name:        "AuditLogSession",
 	Description: "Who made a change: the request that made it.",
 	Fields: graphql.Fields{
-		"sessionId":               &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The session: the client's X-Aisle-Session header, or an id of the request that made the change."},
-		"authenticatedEntityName": &graphql.Field{Type: graphql.String, Description: "The name of the API key that made the change (cli for the operator's --admin-key)."},
-		"sessionEvents":           &graphql.Field{Type: graphql.NewList(graphql.String), Description: "What the request did: its mutations' names, or its REST route."},
+		"sessionId": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The session: the client's X-Aisle-Session header, or an id of the request that made the change."},
+		"authenticatedEntityName": &graphql.Field{Type: graphql.String, Description: "The name of the API key that made the change (cli for the operator's --admin-key).",
+			Resolve: func(p graphql.ResolveParams) (any, error) {
+				return nullIfEmpty(p.Source.(*live.AuditSession).EntityName), nil
+			}},
+		"sessionEvents": &graphql.Field{Type: graphql.NewList(graphql.String), Description: "What the request did: its mutations' names, or its REST route."},
 	},
 })
 
@@ -103,14 +106,20 @@ var auditLog = graphql.NewObject(graphql.ObjectConfig{
 	Name:        "AuditLog",
 	Description: "A change made through the admin: what it changed, when, and who made it.",
 	Fields: graphql.Fields{
-		"id":              &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "The entry's id, unique and in the order entries were written."},
-		"sourceId":        &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The id of the resource changed (a search configuration's key, a page's key, a key's id, a website's UUID)."},
-		"sequenceKey":     &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Ties together the changes of one resource: its type, website and id."},
-		"websiteUuid":     &graphql.Field{Type: graphql.String, Description: "The website changed; null for a change of no one website (a company's key)."},
-		"companyId":       &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The company that owns what changed."},
-		"keypoint":        &graphql.Field{Type: graphql.NewNonNull(graphql.Boolean), Description: "True for a crucial change: a version published, a key made or revoked, a whole configuration replaced."},
-		"endpoint":        &graphql.Field{Type: graphql.NewNonNull(graphql.Boolean), Description: "True for a dead end: the resource (a draft, a page, a key) is gone."},
-		"changedFields":   &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.String)), Description: "The resource's fields that changed, by diffing it before and after (versions[2].facets for a version's)."},
+		"id":          &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "The entry's id, unique and in the order entries were written."},
+		"sourceId":    &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The id of the resource changed (a search configuration's key, a page's key, a key's id, a website's UUID)."},
+		"sequenceKey": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "Ties together the changes of one resource: its type, website and id."},
+		"websiteUuid": &graphql.Field{Type: graphql.String, Description: "The website changed; null for a change of no one website (a company's key).",
+			Resolve: func(p graphql.ResolveParams) (any, error) {
+				return nullIfEmpty(p.Source.(live.AuditEntry).WebsiteUUID), nil
+			}},
+		"companyId": &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The company that owns what changed."},
+		"keypoint":  &graphql.Field{Type: graphql.NewNonNull(graphql.Boolean), Description: "True for a crucial change: a version published, a website added, a key made or revoked."},
+		"endpoint":  &graphql.Field{Type: graphql.NewNonNull(graphql.Boolean), Description: "True for a dead end: the resource (a draft, a page, a key) is gone."},
+		"changedFields": &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.String)), Description: "The resource's fields that changed, by diffing it before and after (versions[2].facets for a version's).",
+			Resolve: func(p graphql.ResolveParams) (any, error) {
+				return nonNil(p.Source.(live.AuditEntry).ChangedFields), nil
+			}},
 		"resourceTitle":   &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The resource's title: its name, or its key."},
 		"resourceType":    &graphql.Field{Type: graphql.NewNonNull(auditResourceType), Description: "The kind of resource changed."},
 		"auditLogSession": &graphql.Field{Type: auditLogSession, Description: "Who made the change; null for a change made on a stopped server's directory without a key."},
@@ -166,10 +175,11 @@ func auditLogsField() *graphql.Field {
 }
 
 // auditEdge and auditConnectionOut are the values of the connection's
-// types.
+// types; an edge's node is the store's entry, which AuditLog resolves
+// (its json names are the spec's).
 type auditEdge struct {
-	Node   auditLogOut `json:"node"`
-	Cursor string      `json:"cursor"`
+	Node   live.AuditEntry `json:"node"`
+	Cursor string          `json:"cursor"`
 }
 
 type auditConnectionOut struct {
@@ -177,52 +187,24 @@ type auditConnectionOut struct {
 	PageInfo pageInfoOut `json:"pageInfo"`
 }
 
-// auditLogOut is an AuditLog's value.
-type auditLogOut struct {
-	ID              string           `json:"id"`
-	SourceID        string           `json:"sourceId"`
-	SequenceKey     string           `json:"sequenceKey"`
-	WebsiteUUID     *string          `json:"websiteUuid"`
-	CompanyID       string           `json:"companyId"`
-	Keypoint        bool             `json:"keypoint"`
-	Endpoint        bool             `json:"endpoint"`
-	ChangedFields   []string         `json:"changedFields"`
-	ResourceTitle   string           `json:"resourceTitle"`
-	ResourceType    string           `json:"resourceType"`
-	AuditLogSession *auditSessionOut `json:"auditLogSession"`
-	CreatedAt       time.Time        `json:"createdAt"`
-}
-
-type auditSessionOut struct {
-	SessionID               string   `json:"sessionId"`
-	AuthenticatedEntityName *string  `json:"authenticatedEntityName"`
-	SessionEvents           []string `json:"sessionEvents"`
-}
-
 // auditConnection is a page of the store's as the schema's values.
 func auditConnection(page live.AuditPage) auditConnectionOut {
-	out := auditConnectionOut{Edges: make([]auditEdge, 0, len(page.Entries)), PageInfo: pageInfoOut{HasNextPage: page.HasNext}}
+	out := auditConnectionOut{Edges: make([]auditEdge, len(page.Entries)), PageInfo: pageInfoOut{HasNextPage: page.HasNext}}
 	for i, e := range page.Entries {
-		o := auditLogOut{ID: e.ID, SourceID: e.SourceID, SequenceKey: e.SequenceKey, CompanyID: e.CompanyID, Keypoint: e.Keypoint, Endpoint: e.Endpoint,
-			ChangedFields: e.ChangedFields, ResourceTitle: e.ResourceTitle, ResourceType: e.ResourceType, CreatedAt: e.CreatedAt}
-		if o.ChangedFields == nil {
-			o.ChangedFields = []string{}
-		}
-		if e.WebsiteUUID != "" {
-			o.WebsiteUUID = &e.WebsiteUUID
-		}
-		if s := e.Session; s != nil {
-			o.AuditLogSession = &auditSessionOut{SessionID: s.SessionID, SessionEvents: s.Events}
-			if s.EntityName != "" {
-				o.AuditLogSession.AuthenticatedEntityName = &s.EntityName
-			}
-		}
-		out.Edges = append(out.Edges, auditEdge{Node: o, Cursor: page.Cursors[i]})
+		out.Edges[i] = auditEdge{Node: e, Cursor: page.Cursors[i]}
 	}
 	if page.End != "" { // where the walk stopped: past its last entry when a page stops early
 		out.PageInfo.EndCursor = &page.End
 	}
 	return out
+}
+
+// nullIfEmpty is s, or null for "".
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // auditReach is what of the audit log p may read: every entry (all), a

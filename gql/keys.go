@@ -30,35 +30,16 @@ var apiKeyType = graphql.NewObject(graphql.ObjectConfig{
 	Name:        "ApiKey",
 	Description: "An API key, without its secret (which is shown once, by createApiKey).",
 	Fields: graphql.Fields{
-		"id":          &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "The key's id: the part of its secret after aisle_, before the second _."},
-		"name":        &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The key's name, as the audit log records who acted."},
-		"scopes":      &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(apiKeyScope))), Description: "What the key may do."},
-		"websiteUuid": &graphql.Field{Type: graphql.String, Description: "The one website the key covers; null for a company's or the server's key."},
-		"companyId":   &graphql.Field{Type: graphql.String, Description: "The company whose websites the key covers; null for a website's or the server's key."},
-		"createdAt":   &graphql.Field{Type: graphql.NewNonNull(dateTime), Description: "When the key was made."},
+		"id":     &graphql.Field{Type: graphql.NewNonNull(graphql.ID), Description: "The key's id: the part of its secret after aisle_, before the second _."},
+		"name":   &graphql.Field{Type: graphql.NewNonNull(graphql.String), Description: "The key's name, as the audit log records who acted."},
+		"scopes": &graphql.Field{Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(apiKeyScope))), Description: "What the key may do."},
+		"websiteUuid": &graphql.Field{Type: graphql.String, Description: "The one website the key covers; null for a company's or the server's key.",
+			Resolve: func(p graphql.ResolveParams) (any, error) { return nullIfEmpty(p.Source.(*access.Key).Website), nil }},
+		"companyId": &graphql.Field{Type: graphql.String, Description: "The company whose websites the key covers; null for a website's or the server's key.",
+			Resolve: func(p graphql.ResolveParams) (any, error) { return nullIfEmpty(p.Source.(*access.Key).Company), nil }},
+		"createdAt": &graphql.Field{Type: graphql.NewNonNull(dateTime), Description: "When the key was made."},
 	},
 })
-
-// apiKeyOut is an ApiKey's value.
-type apiKeyOut struct {
-	ID          string         `json:"id"`
-	Name        string         `json:"name"`
-	Scopes      []access.Scope `json:"scopes"`
-	WebsiteUUID *string        `json:"websiteUuid"`
-	CompanyID   *string        `json:"companyId"`
-	CreatedAt   time.Time      `json:"createdAt"`
-}
-
-func keyOut(k *access.Key) apiKeyOut {
-	o := apiKeyOut{ID: k.ID, Name: k.Name, Scopes: k.Scopes, CreatedAt: k.Created}
-	if k.Website != "" {
-		o.WebsiteUUID = &k.Website
-	}
-	if k.Company != "" {
-		o.CompanyID = &k.Company
-	}
-	return o
-}
 
 var createdAPIKey = graphql.NewObject(graphql.ObjectConfig{
 	Name:        "CreatedApiKey",
@@ -127,7 +108,7 @@ func keyFields(q, m graphql.Fields) {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"key": keyOut(k), "secret": secret}, nil
+			return map[string]any{"key": k, "secret": secret}, nil
 		}),
 	}
 	m["revokeApiKey"] = &graphql.Field{
@@ -149,7 +130,7 @@ func keyFields(q, m graphql.Fields) {
 			if err != nil {
 				return nil, err
 			}
-			return keyOut(k), nil
+			return k, nil
 		}),
 	}
 }
@@ -159,8 +140,8 @@ var apiKeyConnection = connection("ApiKey", apiKeyType, "key", "keys", graphql.F
 })
 
 type apiKeyEdgeOut struct {
-	Node   apiKeyOut `json:"node"`
-	Cursor string    `json:"cursor"`
+	Node   *access.Key `json:"node"` // ApiKey resolves the key itself (its json names are the schema's)
+	Cursor string      `json:"cursor"`
 }
 
 type apiKeyConnectionOut struct {
@@ -192,7 +173,7 @@ func keyPage(keys []*access.Key, n int, after string) (apiKeyConnectionOut, erro
 	}
 	out := apiKeyConnectionOut{Edges: []apiKeyEdgeOut{}, TotalCount: len(keys)}
 	for _, k := range keys[start:min(start+n, len(keys))] {
-		out.Edges = append(out.Edges, apiKeyEdgeOut{Node: keyOut(k), Cursor: keyCursor(k)})
+		out.Edges = append(out.Edges, apiKeyEdgeOut{Node: k, Cursor: keyCursor(k)})
 	}
 	out.PageInfo.HasNextPage = start+n < len(keys)
 	if len(out.Edges) > 0 {

@@ -25,6 +25,12 @@ func TestKeys(t *testing.T) {
 	s := twoShops(t)
 	adminA, secretAdminA := s.createKey(t, operator, map[string]any{"name": "console A", "scopes": []string{"ADMIN"}, "websiteUuid": siteA})
 	_, secretAcme := s.createKey(t, operator, map[string]any{"name": "acme auditors", "scopes": []string{"AUDIT"}, "companyId": "acme"})
+	// A key shows its reach: a website's has no company, a company's no website.
+	d := s.do(t, operator, `{ apiKeys { edges { node { name scopes websiteUuid companyId createdAt } } } }`, nil).ok(t)
+	if got := mustJSON(d); !strings.Contains(got, `{"companyId":null,"createdAt":`) || !strings.Contains(got, `"companyId":"acme"`) ||
+		!strings.Contains(got, `"scopes":["AUDIT"],"websiteUuid":null`) || !strings.Contains(got, `"websiteUuid":"`+siteA+`"`) {
+		t.Errorf("apiKeys: %s", got)
+	}
 	searchA, secretSearchA := s.createKey(t, secretAdminA, map[string]any{"name": "storefront A", "scopes": []string{"SEARCH"}, "websiteUuid": siteA})
 
 	// A website's admin key makes nothing beyond its website.
@@ -107,7 +113,7 @@ func TestKeys(t *testing.T) {
 
 	// Revoking: A's admin key revokes A's search key; the key is refused
 	// from the answer on; it cannot revoke a key of the operator's.
-	d := s.do(t, secretAdminA, `mutation ($id: ID!) { revokeApiKey(id: $id) { id name } }`, map[string]any{"id": searchA}).ok(t)
+	d = s.do(t, secretAdminA, `mutation ($id: ID!) { revokeApiKey(id: $id) { id name } }`, map[string]any{"id": searchA}).ok(t)
 	if d["revokeApiKey"].(map[string]any)["id"] != searchA {
 		t.Errorf("revokeApiKey answered %v", d)
 	}
