@@ -97,7 +97,7 @@ func versionedFields[R, V any](reg *gqltype.Registry, k versioned[R, V], name st
 		Resolve: resolver(func(c *call, p graphql.ResolveParams) (any, error) {
 			key, _ := p.Args["key"].(string)
 			for _, g := range c.s.opt.Engine.Websites() {
-				if _, r, err := k.locate(&config.File{Websites: []config.Website{*g.Website}}, key); err == nil {
+				if r, ok := k.in(g.Website, key); ok {
 					if err := c.allow(access.ScopeAdmin, g.Website.UUID); err != nil {
 						return nil, err
 					}

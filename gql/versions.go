@@ -35,15 +35,22 @@ func (k versioned[R, V]) checkInput(w *config.Website, v *V, arg string) error {
 // locate is the website of f that holds the resource key, and it.
 func (k versioned[R, V]) locate(f *config.File, key string) (*config.Website, *R, error) {
 	for i := range f.Websites {
-		w := &f.Websites[i]
-		list := k.list(w)
-		for j := range *list {
-			if k.key(&(*list)[j]) == key {
-				return w, &(*list)[j], nil
-			}
+		if r, ok := k.in(&f.Websites[i], key); ok {
+			return &f.Websites[i], r, nil
 		}
 	}
 	return nil, nil, engine.NotFound("key", "no %s %q", k.what, key)
+}
+
+// in is website w's resource key.
+func (k versioned[R, V]) in(w *config.Website, key string) (*R, bool) {
+	list := k.list(w)
+	for j := range *list {
+		if k.key(&(*list)[j]) == key {
+			return &(*list)[j], true
+		}
+	}
+	return nil, false
 }
 
 // create adds the resource key to website w, its version v live as id 1.
