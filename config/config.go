@@ -98,6 +98,12 @@ type SearchConfig struct {
 	// Versions are the configuration's versions: exactly one live, the
 	// others drafts a request reaches by id.
 	Versions []SearchVersion `json:"versions"`
+	// Personalization boosts products that match a known visitor's
+	// profile (PersonalizationField), in every version's searches and in
+	// the pages that name the configuration; empty: none. Kept beside
+	// the versions, not in one: the console sets it with
+	// updateSearchAlgorithmPersonalization.
+	Personalization []PersonalizationField `json:"personalization,omitempty"`
 }
 
 // Version statuses.

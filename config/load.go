@@ -216,6 +216,9 @@ func (w *Website) Validate() error {
 }
 
 func (w *Website) validateSearch(s *SearchConfig) error {
+	if err := CheckPersonalization(s.Personalization); err != nil {
+		return err
+	}
 	return checkVersions(len(s.Versions), func(i int) (int, string) { return s.Versions[i].ID, s.Versions[i].Status },
 		func(i int) error { return w.validateVersion(&s.Versions[i]) })
 }

@@ -54,6 +54,10 @@ type PageVersion struct {
 	// Boosts weigh popularity, stock, sale and newness, as a search
 	// version's; nil: DefaultBoosts.
 	Boosts *Boosts `json:"boosts,omitempty"`
+	// SearchConfig names the website's search configuration whose
+	// personalization ranks the page's products for a known visitor;
+	// empty: the page is not personalized.
+	SearchConfig string `json:"searchConfig,omitempty"`
 }
 
 // pageKeyRE is a page key: it is a path segment of the request.
@@ -76,6 +80,11 @@ func (w *Website) validatePageVersion(v *PageVersion) error {
 	}
 	if err := w.validateSorting("sortOptions", v.SortOptions); err != nil {
 		return err
+	}
+	if v.SearchConfig != "" {
+		if _, ok := w.SearchConfig(v.SearchConfig); !ok {
+			return fmt.Errorf("searchConfig: the website has no search configuration %q", v.SearchConfig)
+		}
 	}
 	return w.validateListing(v.Devices, v.MaxFacetValues, v.Boosts)
 }

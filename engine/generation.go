@@ -57,7 +57,9 @@ type Generation struct {
 	impacts map[*version]*ranking.Impacts
 	// ranked are the behaviour's rankings resolved to Products' docs.
 	ranked *rankedCaches
-	tune   tuning // the zero value but in tests (tuning.go)
+	// personal is the indexed fields personalization reads on Products.
+	personal personalFields
+	tune     tuning // the zero value but in tests (tuning.go)
 }
 
 type searchConfig struct {
@@ -82,6 +84,9 @@ type version struct {
 	stops      bool          // optional stop words in partial matches (config OptionalStopWords)
 	// sortQueries are the sortable fields' "f asc" and "f desc", made once.
 	sortQueries map[string][2]string
+	// personal is the personalization of the version's search
+	// configuration (a page's: of the one it names).
+	personal personalWeights
 }
 
 // initialCache is a version's initial content on one generation's
@@ -441,6 +446,9 @@ func (g *Generation) newCaches() {
 	g.initial = map[*version]*initialCache{}
 	g.boosts = map[*version]*boostCache{}
 	g.impacts = map[*version]*ranking.Impacts{}
+	if g.Products != nil {
+		g.personal = g.resolvePersonalFields()
+	}
 	for _, sc := range g.search {
 		for _, v := range sc.byID {
 			g.initial[v] = &initialCache{}
@@ -483,6 +491,7 @@ func (g *Generation) compile() error {
 			if err != nil {
 				return fmt.Errorf("search config %s version %d: %w", s.Key, s.Versions[j].ID, err)
 			}
+			v.personal = weightsOf(s.Personalization)
 			sc.byID[v.cfg.ID] = v
 			if v.cfg.Status == config.StatusLive {
 				sc.live = v

@@ -62,6 +62,9 @@ func (g *Generation) compilePage(p *config.Page) (*page, error) {
 		sv := &config.SearchVersion{ID: pv.ID, Status: pv.Status, Facets: pv.Facets, Sorting: pv.SortOptions,
 			Devices: pv.Devices, MaxFacetValues: pv.MaxFacetValues, Boosts: pv.Boosts}
 		v := &version{cfg: sv, params: ranking.DefaultParams(), boosts: sv.BoostsOrDefault(), sortQueries: sortQueries(sv)}
+		if s, ok := g.Website.SearchConfig(pv.SearchConfig); ok {
+			v.personal = weightsOf(s.Personalization)
+		}
 		c := &pageVersion{key: p.Key, name: p.Name, cfg: pv, base: base, v: v, tmpl: tmpl}
 		out.byID[pv.ID] = c
 		if pv.Status == config.StatusLive {
@@ -200,7 +203,12 @@ func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *
 	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
 		now: now, result: func() *roaring.Bitmap { return result }, total: res.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
-	res.Hits, res.Sponsored = g.window(g.scored(sc, scores, keys), sps, start, count, nil, 0)
+	var personal func([]ranking.Hit)
+	if len(keys) == 0 {
+		personal = g.personalRerank(m, req.TrackingUserID, &pv.v.personal, true, false)
+	}
+	rerank, depth := reranks(rerankAt{personal, PersonalDepth})
+	res.Hits, res.Sponsored = g.window(g.scored(sc, scores, keys), sps, start, count, rerank, depth)
 	if res.FirstLoad {
 		dv := pv.v.device(req.DeviceType)
 		res.Filters = g.facets(seg, dv, base, result, filters, nil)

@@ -400,10 +400,14 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	if !q.Wildcard || v.boosts.Listing == config.ListingPopularity {
 		boost = g.boost(v, m, now)
 	}
-	var rerank func([]ranking.Hit)
+	var title, personal func([]ranking.Hit)
 	if len(keys) == 0 && !q.Wildcard {
-		rerank = g.titleRerank(&q, v.proximity, v.exactForms)
+		title = g.titleRerank(&q, v.proximity, v.exactForms)
 	}
+	if len(keys) == 0 {
+		personal = g.personalRerank(m, req.TrackingUserID, &v.personal, q.Wildcard, relaxed)
+	}
+	rerank, depth := reranks(rerankAt{title, config.ProximityDepth}, rerankAt{personal, PersonalDepth})
 	best := func(n int) []ranking.Hit {
 		if hits, ok := g.top(v, &q, relaxed, len(keys) > 0, all, result, boost, n); ok {
 			return hits
@@ -430,7 +434,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		}
 		return g.scored(sc, scores, keys)(n)
 	}
-	pr.Hits, pr.Sponsored = g.window(best, sps, start, count, rerank, config.ProximityDepth)
+	pr.Hits, pr.Sponsored = g.window(best, sps, start, count, rerank, depth)
 	pr.Suggested = make([]bool, len(pr.Hits))
 	for i, h := range pr.Hits {
 		pr.Suggested[i] = !direct.Contains(h.Doc)

@@ -29,6 +29,9 @@ func (s *Server) page(ctx *fasthttp.RequestCtx, key string) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
+	if req.TrackingUserID == "" { // the visitor whose profile personalizes the ranking
+		req.TrackingUserID = cookieID(ctx)
+	}
 	cc := watchClient(ctx)
 	defer cc.stop()
 	res, err := s.eng.Page(cc, key, &req, bearer(ctx), s.eng.Now())

@@ -193,6 +193,9 @@ func (s *Server) search(ctx *fasthttp.RequestCtx) error {
 	if err := decode(b, &req); err != nil {
 		return err
 	}
+	if req.TrackingUserID == "" { // the visitor whose profile personalizes the ranking
+		req.TrackingUserID = cookieID(ctx)
+	}
 	cc := watchClient(ctx)
 	defer cc.stop()
 	res, err := s.eng.Search(cc, &req, bearer(ctx))

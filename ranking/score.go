@@ -482,6 +482,20 @@ func (sc *Scratch) lookUp(imp *Impacts, term uint32, p *Params, scale, k1 float3
 // any boosted text score, so more matched words always come first.
 const relaxedBonus = 100
 
+// Personalize is a hit's score s multiplied by 1+factor (factor ≥ 0):
+// in relaxed mode only its text part, so the words it matched still
+// decide first; a product number's match (math.MaxFloat32) stays first.
+func Personalize(s, factor float32, relaxed bool) float32 {
+	if s >= math.MaxFloat32 {
+		return s
+	}
+	if !relaxed {
+		return s * (1 + factor)
+	}
+	tier := relaxedBonus * float32(math.Floor(float64(s/relaxedBonus)))
+	return min(tier+(s-tier)*(1+factor), math.Nextafter32(tier+relaxedBonus, 0))
+}
+
 // ScoreBoost lists the docs of cand into sc.Docs scored by their boost
 // alone (boost[doc]; 0 past its end, and for all when boost is nil):
 // the order of a listing with no text to rank by.

@@ -177,3 +177,25 @@ func TestScoreIsBM25F(t *testing.T) {
 	}
 	checked.Check(t)
 }
+
+// Personalize lifts a text score by its factor and, in relaxed mode,
+// never across a tier of matched words; a product number's match stays
+// first.
+func TestPersonalize(t *testing.T) {
+	for _, c := range []struct {
+		s, factor float32
+		relaxed   bool
+		want      float32
+	}{
+		{10, 0.5, false, 15},
+		{10, 0, false, 10},
+		{210, 0.5, true, 215},
+		{290, 0.5, true, math.Nextafter32(300, 0)}, // capped below the next tier
+		{math.MaxFloat32, 1, false, math.MaxFloat32},
+		{math.MaxFloat32, 1, true, math.MaxFloat32},
+	} {
+		if got := Personalize(c.s, c.factor, c.relaxed); got != c.want {
+			t.Errorf("Personalize(%v, %v, %v) = %v, want %v", c.s, c.factor, c.relaxed, got, c.want)
+		}
+	}
+}
