@@ -157,6 +157,9 @@ func (s *Server) prepare(r request, get bool) (*ast.Document, *ast.OperationDefi
 	if v := graphql.ValidateDocument(&s.schema, doc, nil); !v.IsValid {
 		return nil, nil, validationErrors(v.Errors)
 	}
+	if err := checkIntegers(&s.schema, op, r.Variables); err != nil {
+		return nil, nil, err
+	}
 	if op.Name == nil {
 		op.Name = ast.NewName(&ast.Name{Value: ""})
 	}

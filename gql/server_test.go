@@ -88,11 +88,16 @@ func twoShops(t *testing.T) *shop {
 			t.Fatal(err)
 		}
 	}
-	g, err := gql.New(gql.Options{Engine: eng, Live: w, Logger: quiet})
+	bhv := engine.NewBehaviours()
+	bhv.UseCatalog(eng)
+	eng.UseBehaviours(bhv)
+	collector := live.NewCollector(st, eng, bhv)
+	t.Cleanup(collector.Close)
+	g, err := gql.New(gql.Options{Engine: eng, Live: w, Behaviours: bhv, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httpapi.New(eng, httpapi.Options{Logger: quiet, Live: w, GraphQL: g.Serve}).HTTPServer()
+	hs := httpapi.New(eng, httpapi.Options{Logger: quiet, Live: w, Collector: collector, Behaviours: bhv, GraphQL: g.Serve}).HTTPServer()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -51,6 +51,8 @@ var walkOps = []struct {
 	{field: "products", op: `{ products(websiteUuid: "` + siteA + `") { totalCount } }`},
 	{field: "upsertProducts", op: `mutation { upsertProducts(websiteUuid: "` + siteA + `", products: [{productNumber: "W1", title: "Walk"}]) { seq } }`},
 	{field: "deleteProducts", op: `mutation { deleteProducts(websiteUuid: "` + siteA + `", productNumbers: ["A100"]) { seq } }`},
+	{field: "searchAlgorithmPersonalization", op: `{ searchAlgorithmPersonalization(algorithmId: "shop") { personalizedFields { field } } }`},
+	{field: "updateSearchAlgorithmPersonalization", op: `mutation { updateSearchAlgorithmPersonalization(personalization: {algorithmId: "shop", personalizedFields: [{field: "product.pi.brandAffinity", boostValue: 3}]}) { allowedFields } }`},
 	{field: "setIndexedFields", op: `mutation { setIndexedFields(uuid: "` + siteA + `", fields: [{name: "brand", type: KEYWORD}]) { uuid } }`},
 }
 
