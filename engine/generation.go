@@ -57,8 +57,10 @@ type Generation struct {
 	impacts map[*version]*ranking.Impacts
 	// ranked are the behaviour's rankings resolved to Products' docs.
 	ranked *rankedCaches
-	// personal is the indexed fields personalization reads on Products.
+	// personal is the indexed fields personalization reads on Products;
+	// profiles the visitors' profiles made lately on them.
 	personal personalFields
+	profiles *profileCache
 	tune     tuning // the zero value but in tests (tuning.go)
 }
 
@@ -448,6 +450,7 @@ func (g *Generation) newCaches() {
 	g.impacts = map[*version]*ranking.Impacts{}
 	if g.Products != nil {
 		g.personal = g.resolvePersonalFields()
+		g.profiles = newProfileCache()
 	}
 	for _, sc := range g.search {
 		for _, v := range sc.byID {

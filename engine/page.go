@@ -205,7 +205,7 @@ func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
 	var personal func([]ranking.Hit)
 	if len(keys) == 0 {
-		personal = g.personalRerank(m, req.TrackingUserID, &pv.v.personal, true, false)
+		personal = g.personalRerank(m, req.TrackingUserID, &pv.v.personal, now, true, false)
 	}
 	rerank, depth := reranks(rerankAt{personal, PersonalDepth})
 	res.Hits, res.Sponsored = g.window(g.scored(sc, scores, keys), sps, start, count, rerank, depth)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/aisle-search/aisle/behaviour"
 	"github.com/aisle-search/aisle/config"
@@ -48,7 +49,7 @@ func weightsOf(fields []config.PersonalizationField) personalWeights {
 // PersonalDepth is how many of a search's or a page's best products a
 // visitor's personalization reorders: the pages a shopper reads, and a
 // bounded cost per request.
-const PersonalDepth = 48
+const PersonalDepth = 20
 
 // The indexed fields the keyword affinities read, the first indexed
 // with a keyword (or, for categories, hierarchy) type.
@@ -113,12 +114,13 @@ func (g *Generation) AllowedPersonalization() []string {
 }
 
 // personalRerank is the rerank that lifts the first PersonalDepth hits
-// by visitor user's profile in m (profileOf, made on the rerank's call)
+// by visitor user's profile in m (as of now, made on the rerank's call
+// or kept from one of the last profileMaxAge)
 // under weights w: a text match's score s becomes s × (1 + P),
 // P = Σ w × affinity (ranking.Personalize keeps relaxed tiers); a
 // listing's, its boost or 0, becomes (1 + s)(1 + P) − 1. Nil when there
 // is no visitor or nothing is weighted.
-func (g *Generation) personalRerank(m *behaviour.Model, user string, w *personalWeights, wildcard, relaxed bool) func([]ranking.Hit) {
+func (g *Generation) personalRerank(m *behaviour.Model, user string, w *personalWeights, now time.Time, wildcard, relaxed bool) func([]ranking.Hit) {
 	if m == nil || user == "" || !w.on() {
 		return nil
 	}
@@ -126,14 +128,15 @@ func (g *Generation) personalRerank(m *behaviour.Model, user string, w *personal
 		if len(hits) < 2 {
 			return
 		}
-		p := g.profileOf(m, user, w)
+		p := g.profile(m, user, w, now)
 		if p == nil {
 			return
 		}
 		hits = hits[:min(len(hits), PersonalDepth)]
+		var factors [PersonalDepth]float32
+		g.personalFactors(p, w, hits, factors[:len(hits)])
 		changed := false
-		for i := range hits {
-			f := g.personalFactor(p, w, hits[i].Doc)
+		for i, f := range factors[:len(hits)] {
 			if f == 0 {
 				continue
 			}
@@ -183,27 +186,96 @@ type rerankAt struct {
 // personalFactor is P of doc: Σ w[f] × the doc's affinity on f, each
 // affinity between 0 and 1.
 func (g *Generation) personalFactor(p *profile, w *personalWeights, doc uint32) float32 {
-	var sum float32
-	if w[piBudget] > 0 && p.hasPrice {
-		if price, ok := g.personal.price.ValueAt(doc); ok && price > 0 {
-			if a := 1 - math.Abs(math.Log2(price)-p.logPrice); a > 0 {
-				sum += w[piBudget] * float32(a)
+	var f [1]float32
+	g.personalFactors(p, w, []ranking.Hit{{Doc: doc}}, f[:])
+	return f[0]
+}
+
+// personalFactors sets out[i] to P of hits[i]'s doc (at most
+// PersonalDepth hits), field by field: each field's values for all the
+// hits are gathered first, in a loop of loads alone, so their reads, at
+// random places in memory, overlap; then scored.
+func (g *Generation) personalFactors(p *profile, w *personalWeights, hits []ranking.Hit, out []float32) {
+	clear(out)
+	if price := g.personal.price; w[piBudget] > 0 && p.hasPrice && price != nil {
+		var prices [PersonalDepth]float64
+		var has [PersonalDepth]bool
+		for i, h := range hits {
+			prices[i], has[i] = price.ValueAt(h.Doc)
+		}
+		for i := range hits {
+			if has[i] && prices[i] > 0 {
+				if a := 1 - math.Abs(math.Log2(prices[i])-p.logPrice); a > 0 {
+					out[i] += w[piBudget] * float32(a)
+				}
 			}
 		}
 	}
-	if w[piCluster] > 0 {
-		sum += w[piCluster] * p.cluster.of(doc)
+	if w[piCluster] > 0 && len(p.cluster) > 0 {
+		for i, h := range hits {
+			out[i] += w[piCluster] * p.cluster.of(h.Doc)
+		}
 	}
 	for f := piBrand; f < piFields; f++ {
 		k := piKeyword(f)
 		if w[f] == 0 || len(p.values[k]) == 0 {
 			continue
 		}
-		var best float32
-		for _, id := range g.personal.keyword[k].DocValues(doc) {
-			best = max(best, p.values[k].of(id))
+		kf := g.personal.keyword[k]
+		col := kf.ChainColumn()
+		if col == nil {
+			for i, h := range hits {
+				out[i] += w[f] * p.values[k].best(kf, h.Doc)
+			}
+			continue
 		}
-		sum += w[f] * best
+		var ends [PersonalDepth]uint16
+		for i, h := range hits {
+			if int(h.Doc) < len(col) {
+				ends[i] = col[h.Doc]
+			} else {
+				ends[i] = index.NoValue16
+			}
+		}
+		for i, h := range hits {
+			switch end := ends[i]; end {
+			case index.NoValue16:
+			case index.Multi16:
+				out[i] += w[f] * p.values[k].best(kf, h.Doc)
+			default:
+				out[i] += w[f] * p.values[k].chain(kf, end)
+			}
+		}
 	}
-	return sum
+}
+
+// best is the highest affinity of doc's values of kf: the chain
+// column's value and its ancestors when kf has one, else its values.
+func (as affinities) best(kf *index.KeywordField, doc uint32) float32 {
+	if col := kf.ChainColumn(); col != nil && int(doc) < len(col) {
+		switch end := col[doc]; end {
+		case index.NoValue16:
+			return 0
+		case index.Multi16:
+		default:
+			return as.chain(kf, end)
+		}
+	}
+	var best float32
+	for _, id := range kf.DocValues(doc) {
+		best = max(best, as.of(id))
+	}
+	return best
+}
+
+// chain is the highest affinity of value end and its ancestors in kf.
+func (as affinities) chain(kf *index.KeywordField, end uint16) float32 {
+	if kf.Parent == nil {
+		return as.of(uint32(end))
+	}
+	var best float32
+	for v := int32(end); v >= 0; v = kf.Parent[v] {
+		best = max(best, as.of(uint32(v)))
+	}
+	return best
 }

@@ -254,3 +254,24 @@ func TestAllowedPersonalization(t *testing.T) {
 		t.Errorf("without size and price: allowed %v, want %v", got, want)
 	}
 }
+
+// A visitor's profile is kept between searches (one profile for a
+// search as you type) but follows their next event at once.
+func TestPersonalProfileFollowsTheVisitorsEvents(t *testing.T) {
+	m := personalModel()
+	g := personalShop(t, []config.PersonalizationField{{Field: config.FieldBrandAffinity, BoostValue: 10}})
+	if got := brands(g, searchAs(t, g, m, "ann")); got[:4] != "OOOO" {
+		t.Fatalf("ann: %s, want Oakline first", got)
+	}
+	first := g.profile(m, "ann", &g.search["p"].live.personal, boostNow)
+	if again := g.profile(m, "ann", &g.search["p"].live.personal, boostNow.Add(time.Second)); again != first {
+		t.Error("ann's profile was made again with no event between")
+	}
+	at := boostNow.Add(-time.Minute).UnixMilli()
+	for i, pn := range []string{"c02", "c04", "c06", "l2"} {
+		m.Fold(&events.Event{Kind: events.Purchase, Website: shopUUID, User: "ann", OrderNumber: fmt.Sprint("ann-", i), ProductNumbers: []string{pn}, Time: at})
+	}
+	if got := brands(g, searchAs(t, g, m, "ann")); got[:4] != "BBBB" {
+		t.Errorf("ann after buying Brightseat four times: %s, want Brightseat first", got)
+	}
+}

@@ -5,13 +5,13 @@ import (
 	"math"
 	"slices"
 
-	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/behaviour"
+	"github.com/aisle-search/aisle/index"
 )
 
 // profile is a visitor's affinities on one generation's products, made
-// per request from the visitor's history in the behaviour model (at
-// most behaviour.MaxHistory viewed and bought products and the cart),
+// per request from the visitor's latest history in the behaviour model
+// (profileHistory viewed and bought products and of the cart),
 // so it follows every event at once and costs no memory between
 // requests (docs/decisions.md, "Personalization"):
 //
@@ -44,12 +44,15 @@ const (
 	boughtWeight = 3
 )
 
-// clusterSeeds is how many of the visitor's latest viewed (and bought)
-// products seed the product cluster, and clusterSize how many neighbours
-// of each kind it keeps.
+// profileHistory is how many of the visitor's latest viewed and bought
+// products, and of the cart's, a profile reads; clusterSeeds how many of
+// the latest viewed and bought seed the product cluster, and
+// clusterSize how many products it keeps. A profile reads each
+// product's columns at random places in memory: these bound its cost.
 const (
-	clusterSeeds = 5
-	clusterSize  = 24
+	profileHistory = 8
+	clusterSeeds   = 2
+	clusterSize    = 16
 )
 
 // affinity is a value's (or a doc's) affinity.
@@ -63,11 +66,19 @@ type affinities []affinity
 
 // of is id's affinity, 0 when it has none.
 func (as affinities) of(id uint32) float32 {
-	i, ok := slices.BinarySearchFunc(as, id, func(a affinity, id uint32) int { return cmp.Compare(a.id, id) })
-	if !ok {
-		return 0
+	lo, hi := 0, len(as)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if as[m].id < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	return as[i].a
+	if lo < len(as) && as[lo].id == id {
+		return as[lo].a
+	}
+	return 0
 }
 
 // add adds a to id's affinity.
@@ -99,101 +110,113 @@ func (as affinities) normalize() affinities {
 
 // profileOf is the profile of visitor user in m on g, for the fields w
 // weighs; nil when there is none to apply: no model, no visitor, no
-// weight, or a history of products g does not hold.
+// weight, or a history of products g does not hold. Each field is read
+// over all the history's docs in one loop, so the reads, at random
+// places in memory, overlap.
 func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeights) *profile {
 	if m == nil || user == "" || !w.on() {
 		return nil
 	}
-	v, ok := m.Visitor(user)
+	seeds := 0
+	if w[piCluster] > 0 {
+		seeds = clusterSeeds
+	}
+	t, ok := m.TasteOf(user, profileHistory, seeds, clusterSize)
 	if !ok {
 		return nil
 	}
-	seg := g.Products
+	var byID *productDocs
+	if g.ranked != nil {
+		byID = &g.ranked.byID
+	}
+	var docs [3 * profileHistory]uint32
+	var weights [3 * profileHistory]float32
+	n := 0
+	for _, part := range []struct {
+		ids    []uint32
+		weight float32
+	}{{t.Viewed, viewedWeight}, {t.Cart, cartWeight}, {t.Bought, boughtWeight}} {
+		byID.eachID(g, m, part.ids, func(_ int, d uint32) {
+			docs[n], weights[n] = d, part.weight
+			n++
+		})
+	}
 	p := &profile{}
-	var priceSum, priceWeight float64
-	var fold []byte
-	found := false
-	add := func(pns []string, weight float32) {
-		for _, pn := range pns {
-			fold = analysis.Fold(fold[:0], pn)
-			doc, ok := seg.DocByKey(string(fold))
-			if !ok {
-				continue
-			}
-			found = true
-			if w[piBudget] > 0 && g.personal.price != nil {
-				if price, ok := g.personal.price.ValueAt(doc); ok && price > 0 {
-					priceSum += float64(weight) * math.Log2(price)
-					priceWeight += float64(weight)
-				}
-			}
-			for f := piBrand; f < piFields; f++ {
-				k := piKeyword(f)
-				kf := g.personal.keyword[k]
-				if w[f] == 0 || kf == nil {
-					continue
-				}
-				vals := kf.DocValues(doc)
-				deepest := uint8(1)
-				if kf.Depth != nil {
-					for _, id := range vals {
-						deepest = max(deepest, kf.Depth[id])
-					}
-				}
-				for _, id := range vals {
-					a := weight
-					if kf.Depth != nil {
-						a *= float32(kf.Depth[id]) / float32(deepest)
-					}
-					p.values[k] = p.values[k].add(id, a)
-				}
+	if price := g.personal.price; w[piBudget] > 0 && price != nil {
+		var sum, weight float64
+		for i, d := range docs[:n] {
+			if v, ok := price.ValueAt(d); ok && v > 0 {
+				sum += float64(weights[i]) * math.Log2(v)
+				weight += float64(weights[i])
 			}
 		}
+		if weight > 0 {
+			p.logPrice, p.hasPrice = sum/weight, true
+		}
 	}
-	add(v.Viewed, viewedWeight)
-	add(v.Cart, cartWeight)
-	add(v.Bought, boughtWeight)
-	if priceWeight > 0 {
-		p.logPrice, p.hasPrice = priceSum/priceWeight, true
+	for f := piBrand; f < piFields; f++ {
+		k := piKeyword(f)
+		kf := g.personal.keyword[k]
+		if w[f] == 0 || kf == nil {
+			continue
+		}
+		as := make(affinities, 0, 2*n)
+		for i, d := range docs[:n] {
+			eachValue(kf, d, func(id uint32, share float32) { as = as.add(id, weights[i]*share) })
+		}
+		p.values[k] = as.normalize()
 	}
-	for k := range p.values {
-		p.values[k] = p.values[k].normalize()
+	if len(t.Related) > 0 && t.Related[0].Count > 0 {
+		ids := make([]uint32, len(t.Related))
+		for i, r := range t.Related {
+			ids[i] = r.ID
+		}
+		top := t.Related[0].Count
+		byID.eachID(g, m, ids, func(i int, doc uint32) {
+			p.cluster = append(p.cluster, affinity{doc, float32(t.Related[i].Count / top)})
+		})
+		p.cluster = p.cluster.normalize()
 	}
-	if w[piCluster] > 0 {
-		p.cluster = g.cluster(m, &v)
-		found = found || len(p.cluster) > 0
-	}
-	if !found {
+	if n == 0 && len(p.cluster) == 0 {
 		return nil
 	}
 	return p
 }
 
-// cluster is the product cluster of visitor v's history, by doc.
-func (g *Generation) cluster(m *behaviour.Model, v *behaviour.Visitor) affinities {
-	var out affinities
-	var fold []byte
-	viewed, bought := v.Viewed[:min(len(v.Viewed), clusterSeeds)], v.Bought[:min(len(v.Bought), clusterSeeds)]
-	seeds := slices.Concat(v.Viewed, v.Bought, v.Cart)
-	for _, list := range [][]behaviour.Scored{m.CoViewed(viewed...), m.CoBought(bought...)} {
-		if len(list) == 0 || list[0].Score <= 0 {
-			continue
-		}
-		top := list[0].Score
-		for _, s := range list[:min(len(list), clusterSize)] {
-			if slices.Contains(seeds, s.ProductNumber) {
-				continue
+// eachValue calls fn with each value of doc in kf and its share: 1, or
+// in a hierarchy, its depth over the depth of the doc's deepest value,
+// so an ancestor counts for less than the category itself. It reads the
+// chain column (a value and its ancestors) when kf has one.
+func eachValue(kf *index.KeywordField, doc uint32, fn func(id uint32, share float32)) {
+	if col := kf.ChainColumn(); col != nil {
+		switch end := col[doc]; end {
+		case index.NoValue16:
+			return
+		case index.Multi16:
+		default:
+			if kf.Parent == nil {
+				fn(uint32(end), 1)
+				return
 			}
-			fold = analysis.Fold(fold[:0], s.ProductNumber)
-			if doc, ok := g.Products.DocByKey(string(fold)); ok {
-				a := float32(s.Score / top)
-				if i := slices.IndexFunc(out, func(x affinity) bool { return x.id == doc }); i >= 0 {
-					out[i].a = max(out[i].a, a)
-				} else {
-					out = append(out, affinity{doc, a})
-				}
+			deepest := float32(kf.Depth[end])
+			for v := int32(end); v >= 0; v = kf.Parent[v] {
+				fn(uint32(v), float32(kf.Depth[v])/deepest)
 			}
+			return
 		}
 	}
-	return out.normalize()
+	vals := kf.DocValues(doc)
+	if kf.Depth == nil {
+		for _, id := range vals {
+			fn(id, 1)
+		}
+		return
+	}
+	deepest := uint8(1)
+	for _, id := range vals {
+		deepest = max(deepest, kf.Depth[id])
+	}
+	for _, id := range vals {
+		fn(id, float32(kf.Depth[id])/float32(deepest))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,8 +44,16 @@ func setupRecomsBench(b *testing.B) {
 		live := w.Search[0].Versions[0]
 		off, listing := live, live
 		off.Boosts, listing.Boosts = &config.Boosts{}, &config.Boosts{Popularity: 0.1, Listing: config.ListingPopularity}
+		// BenchmarkSearchPersonalization's: the live version and the
+		// listing with every personalization field at 10.
+		var every []config.PersonalizationField
+		for _, f := range config.PersonalizationNames {
+			every = append(every, config.PersonalizationField{Field: f, BoostValue: config.MaxBoostValue})
+		}
 		w.Search = append(w.Search, config.SearchConfig{Key: "bench-off", Versions: []config.SearchVersion{off}},
-			config.SearchConfig{Key: "bench-listing", Versions: []config.SearchVersion{listing}})
+			config.SearchConfig{Key: "bench-listing", Versions: []config.SearchVersion{listing}},
+			config.SearchConfig{Key: "bench-personal", Versions: []config.SearchVersion{live}, Personalization: every},
+			config.SearchConfig{Key: "bench-listing-personal", Versions: []config.SearchVersion{listing}, Personalization: every})
 		products := demo.Catalog(100000, 42)
 		g, err := Build(w, analysis.English, Source{Products: sliceSource(products)}, nil)
 		if err != nil {
@@ -153,6 +162,60 @@ func BenchmarkSearchPopularity(b *testing.B) {
 				}
 				i++
 			}
+		})
+	}
+}
+
+// BenchmarkSearchPersonalization: words searches and popularity
+// listings of 20 products by 1,000 visitors with histories (the
+// recommendations shop, about a million events), personalization off
+// and with every field at 10, interleaved request by request so both
+// see the same machine (each query off and on, in turn first); reports each one's p50 and p99 and their p99
+// ratio (target: at most 1.10).
+func BenchmarkSearchPersonalization(b *testing.B) {
+	setupRecomsBench(b)
+	r := &recomsBench
+	r.eng.UseBehaviours(r.bhv)
+	defer r.eng.UseBehaviours(nil)
+	for _, tc := range []struct{ name, off, on, query string }{
+		{"words", "demo", "bench-personal", ""}, {"listing", "bench-listing", "bench-listing-personal", "*"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var reqs [2][]*SearchRequest
+			for i := range 1000 {
+				q := tc.query
+				if q == "" {
+					q = r.words[i%len(r.words)]
+				}
+				for j, key := range []string{tc.off, tc.on} {
+					reqs[j] = append(reqs[j], shopRequest(b, fmt.Sprintf(`{"query":%q,"key":%q,"trackingUserId":"demo-visitor-%04d","products":{"count":20,"fields":["productNumber"]}}`, q, key, i)))
+				}
+			}
+			b.ReportAllocs()
+			var lats [2][]time.Duration
+			i := 0
+			for b.Loop() {
+				// Each pair runs one query off and on, in turn first: the
+				// second of a pair finds the query's postings in cache.
+				j := i%2 ^ (i/2)%2
+				t0 := time.Now()
+				if _, err := r.eng.Search(context.Background(), reqs[j][(i/2)%len(reqs[j])], ""); err != nil {
+					b.Fatal(err)
+				}
+				lats[j] = append(lats[j], time.Since(t0))
+				i++
+			}
+			if len(lats[1]) < 100 {
+				return
+			}
+			var p99 [2]float64
+			for j, name := range []string{"off", "on"} {
+				slices.Sort(lats[j])
+				p99[j] = float64(lats[j][len(lats[j])*99/100].Nanoseconds()) / 1e3
+				b.ReportMetric(float64(lats[j][len(lats[j])/2].Nanoseconds())/1e3, "p50-µs-"+name)
+				b.ReportMetric(p99[j], "p99-µs-"+name)
+			}
+			b.ReportMetric(p99[1]/p99[0], "p99-on/off")
 		})
 	}
 }

@@ -191,38 +191,73 @@ func (r *rankedDocs) index(g *Generation, byID *productDocs, m *behaviour.Model)
 	return ix
 }
 
-// resolve appends to dst the docs on g of entries, model m's products,
-// in order, leaving out the numbers the catalog lacks; p (when not nil)
-// remembers each product's doc by its id.
+// resolve appends the docs of entries on g to dst (numbers the catalog
+// lacks left out), as eachDoc finds them.
 func (p *productDocs) resolve(g *Generation, m *behaviour.Model, entries []behaviour.Scored, dst []uint32) []uint32 {
+	p.eachDoc(g, m, entries, func(_ int, d uint32) { dst = append(dst, d) })
+	return dst
+}
+
+// eachID is eachDoc for model m's product ids (behaviour.Taste), naming
+// through m only those it has not cached.
+func (p *productDocs) eachID(g *Generation, m *behaviour.Model, ids []uint32, fn func(i int, doc uint32)) {
 	if p == nil {
-		for _, x := range entries {
-			if d, ok := g.Doc(x.ProductNumber); ok {
-				dst = append(dst, d)
+		for i, id := range ids {
+			if d, ok := g.Doc(m.Number(id)); ok {
+				fn(i, d)
 			}
 		}
-		return dst
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.model != m {
+		p.model, p.docs = m, nil
+	}
+	for i, id := range ids {
+		if v := p.docOf(g, id, func() string { return m.Number(id) }); v > 1 {
+			fn(i, v-2)
+		}
+	}
+}
+
+// docOf is product id's entry in p.docs (0 unknown, 1 not in g, doc+2),
+// looking it up by number when unknown; p.mu is held.
+func (p *productDocs) docOf(g *Generation, id uint32, number func() string) uint32 {
+	if n := int(id) + 1; n > len(p.docs) {
+		p.docs = slices.Grow(p.docs, n-len(p.docs))[:n]
+	}
+	v := p.docs[id]
+	if v == 0 {
+		v = 1
+		if d, ok := g.Doc(number()); ok {
+			v = d + 2
+		}
+		p.docs[id] = v
+	}
+	return v
+}
+
+// eachDoc calls fn with the index and the doc on g of each of entries,
+// model m's products, that g holds, in order: through p's cache by the
+// entries' ids when p is not nil, else by number.
+func (p *productDocs) eachDoc(g *Generation, m *behaviour.Model, entries []behaviour.Scored, fn func(i int, doc uint32)) {
+	if p == nil {
+		for i, x := range entries {
+			if d, ok := g.Doc(x.ProductNumber); ok {
+				fn(i, d)
+			}
+		}
+		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.model != m {
 		p.model, p.docs = m, nil // another model: other ids
 	}
-	for _, x := range entries {
-		if n := int(x.ID) + 1; n > len(p.docs) {
-			p.docs = slices.Grow(p.docs, n-len(p.docs))[:n]
-		}
-		v := p.docs[x.ID]
-		if v == 0 {
-			v = 1
-			if d, ok := g.Doc(x.ProductNumber); ok {
-				v = d + 2
-			}
-			p.docs[x.ID] = v
-		}
-		if v > 1 {
-			dst = append(dst, v-2)
+	for i, x := range entries {
+		if v := p.docOf(g, x.ID, func() string { return x.ProductNumber }); v > 1 {
+			fn(i, v-2)
 		}
 	}
-	return dst
 }

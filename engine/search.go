@@ -405,7 +405,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		title = g.titleRerank(&q, v.proximity, v.exactForms)
 	}
 	if len(keys) == 0 {
-		personal = g.personalRerank(m, req.TrackingUserID, &v.personal, q.Wildcard, relaxed)
+		personal = g.personalRerank(m, req.TrackingUserID, &v.personal, now, q.Wildcard, relaxed)
 	}
 	rerank, depth := reranks(rerankAt{title, config.ProximityDepth}, rerankAt{personal, PersonalDepth})
 	best := func(n int) []ranking.Hit {
