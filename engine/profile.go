@@ -66,6 +66,17 @@ type affinities []affinity
 
 // of is id's affinity, 0 when it has none.
 func (as affinities) of(id uint32) float32 {
+	if len(as) <= 32 { // a profile's lists: a scan predicts better than a search
+		for _, a := range as {
+			if a.id >= id {
+				if a.id == id {
+					return a.a
+				}
+				return 0
+			}
+		}
+		return 0
+	}
 	lo, hi := 0, len(as)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
