@@ -34,24 +34,34 @@ func EnglishConfig() config.Website {
 			{Name: "title", Type: config.TypeText, Sortable: true},
 			{Name: "extraDataNumber.rating", Type: config.TypeNumber, Sortable: true},
 		},
-		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}}},
+		Search: []config.SearchConfig{{Key: demoKey, Versions: []config.SearchVersion{liveVersion(), draftVersion()}, Personalization: Personalization()}},
 		Boxes:  Boxes(),
 		Pages:  Pages(),
 	}
 }
 
+// Personalization is the demo search configuration's: a visitor's
+// brands and categories lift theirs a little, their budget and the
+// products beside theirs less (docs/decisions.md, Personalization).
+func Personalization() []config.PersonalizationField {
+	return []config.PersonalizationField{{Field: config.FieldBrandAffinity, BoostValue: 5}, {Field: config.FieldCategoryAffinity, BoostValue: 5},
+		{Field: config.FieldBudgetZone, BoostValue: 3}, {Field: config.FieldProductCluster, BoostValue: 3}}
+}
+
 // Pages are the demo shop's managed pages (README.md): "demo", the
-// Garden department ordered by popularity, with brand, category, price
+// Garden department ordered by popularity and personalized by the demo
+// search configuration, with brand, category, price
 // and stock facets (four on a phone) and the search's sorting options;
 // its draft (id 2) shows only what is in stock, cheapest first.
 func Pages() []config.Page {
 	v := liveVersion()
 	live := config.PageVersion{ID: 1, Status: config.StatusLive,
-		Filters:     map[string]any{"hierarchies": "Garden$"},
-		Facets:      v.Facets[:4],
-		SortOptions: v.Sorting,
-		Devices:     map[string]config.Device{"MOBILE": {Facets: v.Facets[:4], MaxFacetValues: 10}},
-		Boosts:      &config.Boosts{Popularity: 0.1, Listing: config.ListingPopularity},
+		Filters:      map[string]any{"hierarchies": "Garden$"},
+		Facets:       v.Facets[:4],
+		SortOptions:  v.Sorting,
+		Devices:      map[string]config.Device{"MOBILE": {Facets: v.Facets[:4], MaxFacetValues: 10}},
+		Boosts:       &config.Boosts{Popularity: 0.1, Listing: config.ListingPopularity},
+		SearchConfig: demoKey,
 	}
 	draft := live
 	draft.ID, draft.Status = 2, config.StatusDraft
