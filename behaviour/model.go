@@ -63,6 +63,8 @@ type Model struct {
 	links      linkTable   // emails' and customer ids' hashes → visitors' hashes
 	// campaigns are the retail media campaigns' counts, by id.
 	campaigns map[string]CampaignStats
+	// stats are the analytics' per-day aggregates (Analytics).
+	stats stats
 	// orders and oldOrders hold the hashes of the order numbers counted
 	// lately: when orders holds budget.Orders, it becomes oldOrders and the
 	// oldest are forgotten, so memory stays bounded and a repeated
@@ -151,6 +153,9 @@ func (m *Model) Fold(e *events.Event) {
 		m.purchase(e, e.Time)
 	case events.Click, events.Impression:
 		m.countCampaign(e)
+		m.foldStats(e, nil, nil)
+	case events.Search:
+		m.foldStats(e, nil, nil)
 	}
 	m.compact()
 }
@@ -263,6 +268,7 @@ func (m *Model) purchase(e *events.Event, at int64) {
 	}
 	m.orders.add(h)
 	ids := m.distinct(e.Products())
+	m.foldStats(e, ids, m.units(e, ids))
 	for _, id := range ids {
 		m.products.at(int(id)).add(kindBuy, at)
 	}
@@ -279,6 +285,33 @@ func (m *Model) purchase(e *events.Event, at int64) {
 		}
 		v.setCart(&m.histories, nil) // bought: the cart is empty
 	}
+}
+
+// units are the quantities a purchase e bought of each of ids (its
+// products, distinct): its lines' summed (1 a line without one), or 1
+// each when it lists product numbers.
+func (m *Model) units(e *events.Event, ids []uint32) []float64 {
+	out := make([]float64, len(ids))
+	if len(e.Lines) == 0 {
+		for i := range out {
+			out[i] = 1
+		}
+		return out
+	}
+	for _, l := range e.Lines {
+		id, ok := m.numbers.find(l.ProductNumber)
+		if !ok {
+			continue
+		}
+		if i := slices.Index(ids, id); i >= 0 {
+			q := l.Quantity
+			if q <= 0 {
+				q = 1
+			}
+			out[i] += q
+		}
+	}
+	return out
 }
 
 // distinct are the ids of pns, each once, in their order.

@@ -13,7 +13,7 @@ import (
 // the events logged after it instead of every event (AppendSnapshot,
 // DecodeSnapshot). Layout, integers as uvarints unless said:
 //
-//	"aisle-behaviour-6"
+//	"aisle-behaviour-7"
 //	key [16]byte  the id hash's key; seq; events
 //	products: n, then each: number, counters (6 float32 bits, at in Unix seconds),
 //	          co-viewed and co-bought: n, then (id, count) pairs
@@ -23,13 +23,14 @@ import (
 //	links, older then newer (linkTable): n, then (name hash, visitor
 //	       hash) as two uint64; orders, old orders: n, then uint64s
 //	campaigns: n, then each: id string, impressions, clicks
+//	analytics (analytics_snapshot.go)
 //	crc32 (Castagnoli) of all before it, 4 bytes
 //
 // Strings are a length and bytes. The ranking cache and the budget (a
 // setting of the model that reads it) are not kept.
 
 // snapshotMagic begins every snapshot of this layout.
-const snapshotMagic = "aisle-behaviour-6"
+const snapshotMagic = "aisle-behaviour-7"
 
 // ErrCorruptSnapshot marks a snapshot that does not read back; the
 // wrapping error names the check.
@@ -66,7 +67,7 @@ func (m *Model) copy() *Model {
 	defer m.mu.RUnlock()
 	return &Model{budget: m.budget, numbers: m.numbers.clone(), products: m.products.clone(), lists: m.lists.clone(),
 		visitors: m.visitors.clone(), histories: m.histories.clone(), links: m.links.clone(),
-		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), campaigns: maps.Clone(m.campaigns), hash: m.hash, events: m.events, seq: m.seq}
+		orders: m.orders.clone(), oldOrders: m.oldOrders.clone(), campaigns: maps.Clone(m.campaigns), stats: m.stats.clone(), hash: m.hash, events: m.events, seq: m.seq}
 }
 
 // appendSnapshot encodes m, which no one folds into meanwhile.
@@ -117,6 +118,7 @@ func (m *Model) appendSnapshot(dst []byte) []byte {
 		dst = appendString(dst, id)
 		dst = binary.AppendUvarint(binary.AppendUvarint(dst, c.Impressions), c.Clicks)
 	}
+	dst = appendStats(dst, &m.stats)
 	return append(dst, crcOf(dst[start:])...)
 }
 
@@ -256,8 +258,11 @@ func DecodeSnapshot(src []byte, b Budget) (*Model, error) {
 			m.campaigns[id] = CampaignStats{Impressions: r.uvarint(), Clicks: r.uvarint()}
 		}
 	}
+	if r.err == nil {
+		m.stats = r.stats(m.numbers.len())
+	}
 	if r.err == nil && len(r.b) > 0 {
-		r.err = corruptSnapshotf("%d bytes after the campaigns", len(r.b))
+		r.err = corruptSnapshotf("%d bytes after the analytics", len(r.b))
 	}
 	if r.err != nil {
 		return nil, r.err

@@ -157,6 +157,11 @@ func FuzzDecodeSnapshot(f *testing.F) {
 	}
 	f.Add(m.AppendSnapshot(nil))
 	f.Add([]byte(snapshotMagic))
+	withStats := New()
+	for _, e := range analyticsLog(2, 60) {
+		withStats.Fold(e)
+	}
+	f.Add(withStats.AppendSnapshot(nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) >= 4 {
 			b = append([]byte(nil), b...)
@@ -174,5 +179,9 @@ func FuzzDecodeSnapshot(f *testing.F) {
 		back.Fold(view("u", "P1", time.Minute))
 		back.Visitor("u")
 		back.CoViewed("P1")
+		back.Analytics(-1<<31, 1<<31-1, 10)
+		for _, e := range analyticsLog(5, 20) {
+			back.Fold(e)
+		}
 	})
 }

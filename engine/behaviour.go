@@ -117,8 +117,8 @@ func (b *Behaviours) foldInto(m *behaviour.Model, e *events.Event) {
 // product's, as the recommendations that read the model look products
 // up), and leaves out numbers it does not hold; a view that names no
 // product the catalog holds counts for the product whose url its page
-// is, if any. Other kinds count for no product (a click for its
-// campaign). A product deleted after its events were folded keeps its
+// is, if any; a click names the catalog's number, or none. Other kinds
+// count for no product. A product deleted after its events were folded keeps its
 // counts: it was real, and nothing answers it once deleted; a replay
 // against the catalog of the day folds them no more. e itself when it
 // needs no change, else a copy.
@@ -143,20 +143,43 @@ func (g *Generation) inCatalog(e *events.Event) *events.Event {
 	case events.Cart, events.Purchase:
 		pns := e.Products()
 		var kept []string // nil while every number is the catalog's, as given
+		var lines []events.Line
 		for i, pn := range pns {
 			key, ok := g.StoredNumber(pn)
 			if kept == nil && (!ok || key != pn) {
 				kept = append(make([]string, 0, len(pns)), pns[:i]...)
+				if len(e.Lines) > 0 {
+					lines = append(make([]events.Line, 0, len(pns)), e.Lines[:i]...)
+				}
 			}
 			if kept != nil && ok {
 				kept = append(kept, key)
+				if len(e.Lines) > 0 {
+					l := e.Lines[i]
+					l.ProductNumber = key
+					lines = append(lines, l)
+				}
 			}
 		}
 		if kept == nil {
 			return e
 		}
 		out := *e
-		out.ProductNumbers, out.Lines = kept, nil
+		out.ProductNumbers, out.Lines = kept, lines
+		if len(lines) > 0 {
+			out.ProductNumbers = nil // Products reads the lines
+		}
+		return &out
+	case events.Click:
+		if e.ProductNumber == "" {
+			return e
+		}
+		pn, _ := g.StoredNumber(e.ProductNumber)
+		if pn == e.ProductNumber {
+			return e
+		}
+		out := *e
+		out.ProductNumber = pn // "" for a number the catalog lacks: the click counts for no product
 		return &out
 	}
 	return e

@@ -1,0 +1,229 @@
+package behaviour
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Analytics are what a merchandiser asks of a website's events, kept as
+// per-day aggregates while events fold in (docs/decisions.md,
+// "Analytics"), so a question over a date range merges at most
+// AnalyticsDays days and reads no event:
+//
+//   - searches: each query's search events, and how many of them the
+//     visitor followed with a click on a search result within
+//     ClickWindow (before their next search) and with a purchase within
+//     PurchaseWindow; searches that found nothing;
+//   - the products clicked (any click event) and bought (orders and
+//     units);
+//   - each recommendation box's (or unmanaged request's tracking key's)
+//     and each retail media campaign's impressions, clicks and the
+//     purchases of a product the visitor clicked from it within
+//     PurchaseWindow.
+//
+// Days are UTC days of the events' times. Each day keeps at most a
+// budget of queries, products and sources: past it, the least counted
+// makes room and the newcomer takes its count (space-saving), so a
+// heavy hitter is never lost and a count over-estimates by at most the
+// day's lowest; below the budgets every count is exact.
+
+// Day is a UTC day, counted from 1970-01-01.
+type Day int32
+
+// DayOf is the day of Unix milliseconds ms.
+func DayOf(ms int64) Day {
+	d := ms / msPerDay
+	if ms%msPerDay < 0 {
+		d--
+	}
+	return Day(d)
+}
+
+const msPerDay = 24 * 60 * 60 * 1000
+
+// The analytics' windows and bounds.
+const (
+	// AnalyticsDays is how many days a model keeps: from the latest
+	// event's day back. An event older than that counts for no day.
+	AnalyticsDays = 190
+	// ClickWindow: a search counts as clicked when its visitor clicks a
+	// search result this soon after it, before searching again.
+	ClickWindow = 30 * 60 * 1000
+	// PurchaseWindow: a search, a box or a campaign counts a purchase of
+	// its visitor this soon after it (the search) or after a click on
+	// the product bought (the box, the campaign).
+	PurchaseWindow = 24 * 60 * 60 * 1000
+	// maxDayQueries, maxDayNoResults, maxDayProducts and maxDaySources
+	// are a day's budgets: queries, queries that found nothing, products
+	// clicked and products bought (each), boxes and campaigns (each).
+	maxDayQueries   = 1000
+	maxDayNoResults = 500
+	maxDayProducts  = 1000
+	maxDaySources   = 200
+	// maxQueryBytes: a query is counted by its first bytes.
+	maxQueryBytes = 100
+)
+
+// QueryOf is a search phrase as analytics count it: lower case, spaces
+// collapsed, at most maxQueryBytes (cut at a rune).
+func QueryOf(phrase string) string {
+	q := strings.Join(strings.FieldsFunc(strings.ToLower(phrase), unicode.IsSpace), " ")
+	if len(q) > maxQueryBytes {
+		cut := maxQueryBytes
+		for cut > 0 && !utf8Start(q[cut]) {
+			cut--
+		}
+		q = q[:cut]
+	}
+	return q
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Report is what the analytics answer for a date range.
+type Report struct {
+	From, To Day
+	// Searches and NoResultSearches count every search event of the
+	// range (those without a query too).
+	Searches, NoResultSearches int64
+	TopSearches                []SearchCount // by searches, then query
+	NoResults                  []QueryCount  // by searches, then query
+	TopClicked                 []ProductCount
+	TopBought                  []ProductBuys
+	Boxes, Campaigns           []SourceCount // by key
+}
+
+// SearchCount is a query's searches and those followed by a click or a
+// purchase.
+type SearchCount struct {
+	Query                       string
+	Searches, Clicks, Purchases int64
+}
+
+// QueryCount is a query's searches.
+type QueryCount struct {
+	Query    string
+	Searches int64
+}
+
+// ProductCount is a product's clicks.
+type ProductCount struct {
+	ProductNumber string
+	Count         int64
+}
+
+// ProductBuys is a product's orders and units bought.
+type ProductBuys struct {
+	ProductNumber string
+	Orders        int64
+	Units         float64
+}
+
+// SourceCount is a box's or a campaign's impressions, clicks and the
+// purchases they led to.
+type SourceCount struct {
+	Key                            string
+	Impressions, Clicks, Purchases int64
+}
+
+// Analytics is the report for days from to to (inclusive), each top
+// list at most top long. It reads the per-day aggregates only.
+func (m *Model) Analytics(from, to Day, top int) Report {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	r := Report{From: from, To: to}
+	searches := map[string]*SearchCount{}
+	noResults := map[string]int64{}
+	clicked := map[uint32]int64{}
+	bought := map[uint32]*ProductBuys{}
+	boxes, campaigns := map[string]*SourceCount{}, map[string]*SourceCount{}
+	for d, s := range m.stats.days {
+		if d < from || d > to {
+			continue
+		}
+		r.Searches += s.searches
+		r.NoResultSearches += s.noResultSearches
+		for q, c := range s.queries {
+			t := searches[q]
+			if t == nil {
+				t = &SearchCount{Query: q}
+				searches[q] = t
+			}
+			t.Searches += int64(c.searches)
+			t.Clicks += int64(c.clicks)
+			t.Purchases += int64(c.purchases)
+		}
+		for q, c := range s.noResults {
+			noResults[q] += int64(c.n)
+		}
+		for id, c := range s.clicked {
+			clicked[id] += int64(c.n)
+		}
+		for id, c := range s.bought {
+			t := bought[id]
+			if t == nil {
+				t = &ProductBuys{ProductNumber: m.numbers.number(id)}
+				bought[id] = t
+			}
+			t.Orders += int64(c.orders)
+			t.Units += c.units
+		}
+		for _, src := range []struct {
+			from map[string]*sourceStats
+			to   map[string]*SourceCount
+		}{{s.boxes, boxes}, {s.campaigns, campaigns}} {
+			for k, c := range src.from {
+				t := src.to[k]
+				if t == nil {
+					t = &SourceCount{Key: k}
+					src.to[k] = t
+				}
+				t.Impressions += int64(c.impressions)
+				t.Clicks += int64(c.clicks)
+				t.Purchases += int64(c.purchases)
+			}
+		}
+	}
+	r.TopSearches = topOf(searches, top, func(a, b *SearchCount) int {
+		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
+	})
+	r.NoResults = topOf(mapped(noResults, func(q string, n int64) *QueryCount { return &QueryCount{q, n} }), top, func(a, b *QueryCount) int {
+		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
+	})
+	r.TopClicked = topOf(mapped(clicked, func(id uint32, n int64) *ProductCount { return &ProductCount{m.numbers.number(id), n} }), top,
+		func(a, b *ProductCount) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.ProductNumber, b.ProductNumber))
+		})
+	r.TopBought = topOf(bought, top, func(a, b *ProductBuys) int {
+		return cmp.Or(cmp.Compare(b.Orders, a.Orders), cmp.Compare(b.Units, a.Units), cmp.Compare(a.ProductNumber, b.ProductNumber))
+	})
+	byKey := func(a, b *SourceCount) int { return cmp.Compare(a.Key, b.Key) }
+	r.Boxes = topOf(boxes, len(boxes), byKey)
+	r.Campaigns = topOf(campaigns, len(campaigns), byKey)
+	return r
+}
+
+// mapped is m's entries made values by f, keyed as m.
+func mapped[K comparable, V, T any](m map[K]V, f func(K, V) *T) map[K]*T {
+	out := make(map[K]*T, len(m))
+	for k, v := range m {
+		out[k] = f(k, v)
+	}
+	return out
+}
+
+// topOf is the first n of m's values in order.
+func topOf[K comparable, T any](m map[K]*T, n int, order func(a, b *T) int) []T {
+	all := make([]*T, 0, len(m))
+	for _, v := range m {
+		all = append(all, v)
+	}
+	slices.SortFunc(all, order)
+	out := make([]T, 0, min(n, len(all)))
+	for _, v := range all[:min(n, len(all))] {
+		out = append(out, *v)
+	}
+	return out
+}
