@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -316,12 +317,21 @@ func (r *PageResult) Impressions(user string) []*events.Event {
 	return impressions(r.gen, events.SourcePage, r.pv.key, user, r.Start, hitDocs(r.Hits), r.Sponsored)
 }
 
-// Impressions are the call's boxes', as SearchResult.Impressions.
+// Impressions are the call's: one for each box (a managed request's
+// key, else its trackingKey) that answered products, and its sponsored
+// products' as SearchResult.Impressions.
 func (r *RecomsResult) Impressions(user string) []*events.Event {
 	var out []*events.Event
 	for i := range r.Responses {
 		rr := &r.Responses[i]
-		if rr.Success && rr.Sponsored != nil {
+		if !rr.Success || len(rr.Docs) == 0 {
+			continue
+		}
+		if key := cmp.Or(rr.Key, rr.TrackingKey); key != "" {
+			out = append(out, &events.Event{Kind: events.Impression, Website: rr.gen.Website.UUID, User: user,
+				Shown: &events.Shown{Source: events.SourceRecoms, Key: key}})
+		}
+		if rr.Sponsored != nil {
 			out = append(out, impressions(rr.gen, events.SourceRecoms, rr.Key, user, 0, rr.Docs, rr.Sponsored)...)
 		}
 	}

@@ -75,11 +75,17 @@ func Check(e *Event) error {
 			return err
 		}
 	case Impression:
-		if e.ProductNumber == "" {
+		// A sponsored product shown, or a recommendation box shown
+		// (source recoms, its key, no product and no campaign).
+		box := e.ProductNumber == "" && e.Shown != nil && e.Shown.Source == SourceRecoms && e.Shown.Campaign == ""
+		if e.ProductNumber == "" && !box {
 			return invalid("productNumber", "is required: the sponsored product shown")
 		}
-		if err := checkShown(e.Shown, true); err != nil {
+		if err := checkShown(e.Shown, !box); err != nil {
 			return err
+		}
+		if box && e.Shown.Key == "" {
+			return invalid("shown.key", "is required: the box shown")
 		}
 	case Cart:
 		if err := checkNumbers("productNumbers", e.ProductNumbers); err != nil {

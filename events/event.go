@@ -22,7 +22,8 @@ const (
 	Search   Kind = "search"   // a search phrase and how many results it had
 	Pageview Kind = "pageview" // any other page: url
 	// Impression is a sponsored product the server showed (retail
-	// media): recorded by the server as it answers, never collected.
+	// media), or a recommendation box it answered (Shown.Key, no
+	// product): recorded by the server as it answers, never collected.
 	Impression Kind = "impression"
 )
 
