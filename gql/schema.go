@@ -20,6 +20,7 @@ func (s *Server) build() (graphql.Schema, error) {
 	websiteFields(reg, q, m)
 	productFields(reg, q, m)
 	personalizationFields(reg, q, m)
+	analyticsFields(q)
 	return graphql.NewSchema(graphql.SchemaConfig{
 		Query:    graphql.NewObject(graphql.ObjectConfig{Name: "Query", Description: "What the console reads.", Fields: q}),
 		Mutation: graphql.NewObject(graphql.ObjectConfig{Name: "Mutation", Description: "What the console changes: each mutation is one change of the store, with its audit log entries, served to the next request.", Fields: m}),

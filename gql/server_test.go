@@ -38,6 +38,7 @@ type shop struct {
 	st     *store.Store
 	writer *live.Writer
 	eng    *engine.Engine
+	bhv    *engine.Behaviours
 }
 
 // twoShops configures website A (testshop's, company acme, with page
@@ -104,7 +105,7 @@ func twoShops(t *testing.T) *shop {
 	}
 	go hs.Serve(ln) //nolint:errcheck // ends at Shutdown
 	t.Cleanup(func() { _ = hs.Shutdown() })
-	return &shop{url: "http://" + ln.Addr().String(), st: st, writer: w, eng: eng}
+	return &shop{url: "http://" + ln.Addr().String(), st: st, writer: w, eng: eng, bhv: bhv}
 }
 
 // answer is a GraphQL answer, decoded.

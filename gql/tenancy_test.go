@@ -9,17 +9,22 @@ import (
 	"github.com/goccy/go-json"
 )
 
+// walkOp is an operation for TestCrossTenantWalk.
+type walkOp struct {
+	field, op string
+	listing   bool
+	audit     bool
+	analytics bool
+}
+
 // walkOps are an operation on website A (siteA, search key "shop") for
 // every root field of the schema: TestCrossTenantWalk runs each with
 // keys that may not, and checks that every root field is here, so a
 // field added later cannot skip the walk. listing marks the fields that
 // answer a narrowed list rather than FORBIDDEN (a key sees its own
-// websites and keys only); audit the fields an audit key may use.
-var walkOps = []struct {
-	field, op string
-	listing   bool
-	audit     bool
-}{
+// websites and keys only); audit the fields an audit key may use,
+// analytics those an analytics key may.
+var walkOps = []walkOp{
 	{field: "websites", op: `{ websites { uuid } }`, listing: true},
 	{field: "website", op: `{ website(uuid: "` + siteA + `") { uuid } }`},
 	{field: "searchConfiguration", op: `{ searchConfiguration(key: "shop") { key } }`},
@@ -53,6 +58,7 @@ var walkOps = []struct {
 	{field: "deleteProducts", op: `mutation { deleteProducts(websiteUuid: "` + siteA + `", productNumbers: ["A100"]) { seq } }`},
 	{field: "searchAlgorithmPersonalization", op: `{ searchAlgorithmPersonalization(algorithmId: "shop") { personalizedFields { field } } }`},
 	{field: "updateSearchAlgorithmPersonalization", op: `mutation { updateSearchAlgorithmPersonalization(personalization: {algorithmId: "shop", personalizedFields: [{field: "product.pi.brandAffinity", boostValue: 3}]}) { allowedFields } }`},
+	{field: "analytics", op: `{ analytics(websiteUuid: "` + siteA + `", from: "2026-01-01", to: "2026-03-31") { searches } }`, analytics: true},
 	{field: "setIndexedFields", op: `mutation { setIndexedFields(uuid: "` + siteA + `", fields: [{name: "brand", type: KEYWORD}]) { uuid } }`},
 }
 
@@ -80,12 +86,7 @@ func TestCrossTenantWalk(t *testing.T) {
 	}
 	sort.Strings(roots)
 	for _, r := range roots {
-		if !slices.ContainsFunc(walkOps, func(o struct {
-			field, op      string
-			listing, audit bool
-		}) bool {
-			return o.field == r
-		}) {
+		if !slices.ContainsFunc(walkOps, func(o walkOp) bool { return o.field == r }) {
 			t.Errorf("root field %s is not walked: add it to walkOps", r)
 		}
 	}
@@ -96,6 +97,9 @@ func TestCrossTenantWalk(t *testing.T) {
 		for _, k := range []struct{ name, secret string }{{"admin B", adminB}, {"globex admin", globex}, {"search A", searchA}, {"audit A", auditA}, {"analytics acme", analyticsAcme}} {
 			if o.audit && k.name == "audit A" {
 				continue // an audit key of A reads A's audit log
+			}
+			if o.analytics && k.name == "analytics acme" {
+				continue // an analytics key of A's company reads A's analytics
 			}
 			a := s.do(t, k.secret, op, nil)
 			switch {
