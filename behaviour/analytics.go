@@ -2,6 +2,8 @@ package behaviour
 
 import (
 	"cmp"
+	"iter"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -134,10 +136,18 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	r := Report{From: from, To: to}
-	searches := map[string]*SearchCount{}
-	noResults := map[string]int64{}
-	clicked := map[uint32]int64{}
-	bought := map[uint32]*ProductBuys{}
+	// Queries add up by id in arrays; products and sources in maps.
+	qs := make([]SearchCount, len(m.stats.queries.strs))
+	nr := make([]int64, len(m.stats.queries.strs))
+	var nc, nb int
+	for d, s := range m.stats.days {
+		if d >= from && d <= to {
+			nc, nb = nc+len(s.clicked.keys), nb+len(s.bought.keys)
+		}
+	}
+	clicked := make(map[uint32]int64, min(nc, 4*maxDayProducts))
+	boughtAt := make(map[uint32]int32, min(nb, 4*maxDayProducts)) // index in bought
+	bought := make([]ProductBuys, 0, min(nb, 4*maxDayProducts))
 	boxes, campaigns := map[string]*SourceCount{}, map[string]*SourceCount{}
 	for d, s := range m.stats.days {
 		if d < from || d > to {
@@ -145,36 +155,35 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 		}
 		r.Searches += s.searches
 		r.NoResultSearches += s.noResultSearches
-		for q, c := range s.queries {
-			t := searches[q]
-			if t == nil {
-				t = &SearchCount{Query: q}
-				searches[q] = t
-			}
+		for i, id := range s.queries.keys {
+			c, t := &s.queries.vals[i], &qs[id]
 			t.Searches += int64(c.searches)
 			t.Clicks += int64(c.clicks)
 			t.Purchases += int64(c.purchases)
 		}
-		for q, c := range s.noResults {
-			noResults[q] += int64(c.n)
+		for i, id := range s.noResults.keys {
+			nr[id] += int64(s.noResults.vals[i].n)
 		}
-		for id, c := range s.clicked {
-			clicked[id] += int64(c.n)
+		for i, id := range s.clicked.keys {
+			clicked[id] += int64(s.clicked.vals[i].n)
 		}
-		for id, c := range s.bought {
-			t := bought[id]
-			if t == nil {
-				t = &ProductBuys{ProductNumber: m.numbers.number(id)}
-				bought[id] = t
+		for i, id := range s.bought.keys {
+			c := &s.bought.vals[i]
+			j, ok := boughtAt[id]
+			if !ok {
+				j = int32(len(bought))
+				boughtAt[id] = j
+				bought = append(bought, ProductBuys{ProductNumber: m.numbers.number(id)})
 			}
-			t.Orders += int64(c.orders)
-			t.Units += c.units
+			bought[j].Orders += int64(c.orders)
+			bought[j].Units += c.units
 		}
 		for _, src := range []struct {
-			from map[string]*sourceStats
+			from *counts[string, sourceStats]
 			to   map[string]*SourceCount
-		}{{s.boxes, boxes}, {s.campaigns, campaigns}} {
-			for k, c := range src.from {
+		}{{&s.boxes, boxes}, {&s.campaigns, campaigns}} {
+			for i, k := range src.from.keys {
+				c := &src.from.vals[i]
 				t := src.to[k]
 				if t == nil {
 					t = &SourceCount{Key: k}
@@ -186,17 +195,25 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 			}
 		}
 	}
-	r.TopSearches = topOf(searches, top, func(a, b *SearchCount) int {
+	strs := m.stats.queries.strs
+	for id := range qs {
+		qs[id].Query = strs[id]
+	}
+	r.TopSearches = topOfSlice(qs, top, func(c *SearchCount) bool { return c.Searches > 0 }, func(a, b *SearchCount) int {
 		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
 	})
-	r.NoResults = topOf(mapped(noResults, func(q string, n int64) *QueryCount { return &QueryCount{q, n} }), top, func(a, b *QueryCount) int {
+	nrq := make([]QueryCount, len(nr))
+	for id, n := range nr {
+		nrq[id] = QueryCount{strs[id], n}
+	}
+	r.NoResults = topOfSlice(nrq, top, func(c *QueryCount) bool { return c.Searches > 0 }, func(a, b *QueryCount) int {
 		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
 	})
 	r.TopClicked = topOf(mapped(clicked, func(id uint32, n int64) *ProductCount { return &ProductCount{m.numbers.number(id), n} }), top,
 		func(a, b *ProductCount) int {
 			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.ProductNumber, b.ProductNumber))
 		})
-	r.TopBought = topOf(bought, top, func(a, b *ProductBuys) int {
+	r.TopBought = topOfSlice(bought, top, func(*ProductBuys) bool { return true }, func(a, b *ProductBuys) int {
 		return cmp.Or(cmp.Compare(b.Orders, a.Orders), cmp.Compare(b.Units, a.Units), cmp.Compare(a.ProductNumber, b.ProductNumber))
 	})
 	byKey := func(a, b *SourceCount) int { return cmp.Compare(a.Key, b.Key) }
@@ -214,16 +231,59 @@ func mapped[K comparable, V, T any](m map[K]V, f func(K, V) *T) map[K]*T {
 	return out
 }
 
-// topOf is the first n of m's values in order.
+// topOfSlice is topOf over the elements of s that keep holds.
+func topOfSlice[T any](s []T, n int, keep func(*T) bool, order func(a, b *T) int) []T {
+	return topOfSeq(func(yield func(*T) bool) {
+		for i := range s {
+			if keep(&s[i]) && !yield(&s[i]) {
+				return
+			}
+		}
+	}, n, order)
+}
+
+// topOf is the first n of m's values in order: a selection that keeps
+// the best n seen (a max-heap on order, its root the worst kept), then
+// sorts them.
 func topOf[K comparable, T any](m map[K]*T, n int, order func(a, b *T) int) []T {
-	all := make([]*T, 0, len(m))
-	for _, v := range m {
-		all = append(all, v)
+	return topOfSeq(maps.Values(m), n, order)
+}
+
+// topOfSeq is the first n of seq's values in order.
+func topOfSeq[T any](seq iter.Seq[*T], n int, order func(a, b *T) int) []T {
+	best := make([]*T, 0, max(0, min(n, 1024)))
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(best) {
+				return
+			}
+			if c+1 < len(best) && order(best[c+1], best[c]) > 0 {
+				c++
+			}
+			if order(best[c], best[i]) <= 0 {
+				return
+			}
+			best[i], best[c] = best[c], best[i]
+			i = c
+		}
 	}
-	slices.SortFunc(all, order)
-	out := make([]T, 0, min(n, len(all)))
-	for _, v := range all[:min(n, len(all))] {
-		out = append(out, *v)
+	for v := range seq {
+		switch {
+		case len(best) < n:
+			best = append(best, v)
+			for i := len(best) - 1; i > 0 && order(best[i], best[(i-1)/2]) > 0; i = (i - 1) / 2 {
+				best[i], best[(i-1)/2] = best[(i-1)/2], best[i]
+			}
+		case n > 0 && order(v, best[0]) < 0:
+			best[0] = v
+			down(0)
+		}
+	}
+	slices.SortFunc(best, order)
+	out := make([]T, len(best))
+	for i, v := range best {
+		out[i] = *v
 	}
 	return out
 }

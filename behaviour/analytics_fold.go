@@ -1,8 +1,6 @@
 package behaviour
 
 import (
-	"cmp"
-
 	"github.com/aisle-search/aisle/events"
 )
 
@@ -11,6 +9,10 @@ import (
 type stats struct {
 	days   map[Day]*dayStats
 	latest Day // the latest day folded; days before latest-AnalyticsDays+1 are dropped
+	// queries interns the days' queries: a day keys its counts by a
+	// query's id, and each id counts the day maps holding it (refs), so
+	// an id no day holds is freed for another query.
+	queries queryDict
 	// trails are the visitors' latest search and clicks, by the keyed
 	// hash of their tracking id, in two generations of at most
 	// maxTrails each: when the newer fills it becomes the older, and the
@@ -25,11 +27,11 @@ const maxTrails = 100000
 // dayStats are one day's aggregates.
 type dayStats struct {
 	searches, noResultSearches int64
-	queries                    map[string]*queryStats
-	noResults                  map[string]*counted
-	clicked                    map[uint32]*counted // by product id
-	bought                     map[uint32]*buyStats
-	boxes, campaigns           map[string]*sourceStats
+	queries                    counts[uint32, queryStats] // by query id
+	noResults                  counts[uint32, counted]
+	clicked                    counts[uint32, counted] // by product id
+	bought                     counts[uint32, buyStats]
+	boxes, campaigns           counts[string, sourceStats]
 }
 
 type queryStats struct{ searches, clicks, purchases uint32 }
@@ -75,8 +77,14 @@ func (s *stats) day(d Day) *dayStats {
 	}
 	if d > s.latest {
 		s.latest = d
-		for old := range s.days {
+		for old, ods := range s.days {
 			if old <= d-AnalyticsDays {
+				for _, id := range ods.queries.keys {
+					s.queries.unref(id)
+				}
+				for _, id := range ods.noResults.keys {
+					s.queries.unref(id)
+				}
 				delete(s.days, old)
 			}
 		}
@@ -86,8 +94,7 @@ func (s *stats) day(d Day) *dayStats {
 		if s.days == nil {
 			s.days = map[Day]*dayStats{}
 		}
-		ds = &dayStats{queries: map[string]*queryStats{}, noResults: map[string]*counted{}, clicked: map[uint32]*counted{},
-			bought: map[uint32]*buyStats{}, boxes: map[string]*sourceStats{}, campaigns: map[string]*sourceStats{}}
+		ds = &dayStats{}
 		s.days[d] = ds
 	}
 	return ds
@@ -117,27 +124,17 @@ func (s *stats) trail(h uint64, make bool) *trail {
 	return t
 }
 
-// slot is m[k], made when new: when m holds max keys, the one of the
-// lowest count (the least key of those) makes room and k takes its
-// count (space-saving).
-func slot[K cmp.Ordered, V any](m map[K]*V, k K, max int, count func(*V) *uint32) *V {
-	if v := m[k]; v != nil {
-		return v
-	}
-	v := new(V)
-	if len(m) >= max {
-		var low K
-		var lowV *V
-		for key, val := range m {
-			if lowV == nil || *count(val) < *count(lowV) || *count(val) == *count(lowV) && key < low {
-				low, lowV = key, val
-			}
-		}
-		delete(m, low)
-		*count(v) = *count(lowV)
-	}
-	m[k] = v
-	return v
+func lessID(a, b uint32) bool     { return a < b }
+func lessString(a, b string) bool { return a < b }
+
+// querySlot is a day's counts of query id, made when new.
+func (s *stats) querySlot(c *counts[uint32, queryStats], id uint32) *queryStats {
+	return c.slot(id, maxDayQueries, queryCount, s.queries.less, s.queries.change)
+}
+
+// noResultSlot is a day's no-result count of query id, made when new.
+func (s *stats) noResultSlot(c *counts[uint32, counted], id uint32) *counted {
+	return c.slot(id, maxDayNoResults, plainCount, s.queries.less, s.queries.change)
 }
 
 func queryCount(q *queryStats) *uint32       { return &q.searches }
@@ -161,12 +158,12 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		if d != nil {
 			d.searches++
 			if q != "" {
-				slot(d.queries, q, maxDayQueries, queryCount).searches++
+				s.querySlot(&d.queries, s.queries.id(q)).searches++
 			}
 			if e.Results != nil && *e.Results == 0 {
 				d.noResultSearches++
 				if q != "" {
-					slot(d.noResults, q, maxDayNoResults, plainCount).n++
+					s.noResultSlot(&d.noResults, s.queries.id(q)).n++
 				}
 			}
 		}
@@ -180,7 +177,7 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 			product, known = m.id(e.ProductNumber)
 		}
 		if d != nil && known {
-			slot(d.clicked, product, maxDayProducts, plainCount).n++
+			d.clicked.slot(product, maxDayProducts, plainCount, lessID, nil).n++
 		}
 		sh := e.Shown
 		if sh == nil {
@@ -194,8 +191,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 			if ts := &t.search; ts.at != 0 && !ts.clicked && e.Time >= ts.at && e.Time-ts.at <= ClickWindow {
 				ts.clicked = true
 				if sd := s.days[ts.day]; sd != nil && ts.query != "" {
-					if q := sd.queries[ts.query]; q != nil {
-						q.clicks++
+					if id, ok := s.queries.ids[ts.query]; ok {
+						if q := sd.queries.get(id); q != nil {
+							q.clicks++
+						}
 					}
 				}
 			}
@@ -206,10 +205,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		}
 		if d != nil {
 			if box != "" {
-				slot(d.boxes, box, maxDaySources, impressionCount).clicks++
+				d.boxes.slot(box, maxDaySources, impressionCount, lessString, nil).clicks++
 			}
 			if sh.Campaign != "" {
-				slot(d.campaigns, sh.Campaign, maxDaySources, impressionCount).clicks++
+				d.campaigns.slot(sh.Campaign, maxDaySources, impressionCount, lessString, nil).clicks++
 			}
 		}
 		if t != nil && known && (box != "" || sh.Campaign != "") {
@@ -224,14 +223,14 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		}
 		switch sh := e.Shown; {
 		case sh.Campaign != "":
-			slot(d.campaigns, sh.Campaign, maxDaySources, impressionCount).impressions++
+			d.campaigns.slot(sh.Campaign, maxDaySources, impressionCount, lessString, nil).impressions++
 		case sh.Source == events.SourceRecoms && sh.Key != "":
-			slot(d.boxes, sh.Key, maxDaySources, impressionCount).impressions++
+			d.boxes.slot(sh.Key, maxDaySources, impressionCount, lessString, nil).impressions++
 		}
 	case events.Purchase:
 		if d != nil {
 			for i, id := range ids {
-				b := slot(d.bought, id, maxDayProducts, orderCount)
+				b := d.bought.slot(id, maxDayProducts, orderCount, lessID, nil)
 				b.orders++
 				b.units += units[i]
 			}
@@ -246,8 +245,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		if ts := &t.search; ts.at != 0 && !ts.bought && e.Time >= ts.at && e.Time-ts.at <= PurchaseWindow {
 			ts.bought = true
 			if sd := s.days[ts.day]; sd != nil && ts.query != "" {
-				if q := sd.queries[ts.query]; q != nil {
-					q.purchases++
+				if id, ok := s.queries.ids[ts.query]; ok {
+					if q := sd.queries.get(id); q != nil {
+						q.purchases++
+					}
 				}
 			}
 		}
@@ -263,10 +264,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 					continue
 				}
 				if c.box != "" {
-					slot(d.boxes, c.box, maxDaySources, impressionCount).purchases++
+					d.boxes.slot(c.box, maxDaySources, impressionCount, lessString, nil).purchases++
 				}
 				if c.campaign != "" {
-					slot(d.campaigns, c.campaign, maxDaySources, impressionCount).purchases++
+					d.campaigns.slot(c.campaign, maxDaySources, impressionCount, lessString, nil).purchases++
 				}
 				break
 			}

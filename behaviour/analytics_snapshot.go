@@ -1,10 +1,12 @@
 package behaviour
 
 import (
+	"cmp"
 	"encoding/binary"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The analytics in a snapshot, after the campaigns (snapshot.go), in
@@ -29,30 +31,36 @@ func appendStats(dst []byte, s *stats) []byte {
 		ds := s.days[d]
 		dst = binary.AppendUvarint(dst, uint64(uint32(d)))
 		dst = binary.AppendUvarint(binary.AppendUvarint(dst, uint64(ds.searches)), uint64(ds.noResultSearches))
-		dst = binary.AppendUvarint(dst, uint64(len(ds.queries)))
-		for _, q := range slices.Sorted(maps.Keys(ds.queries)) {
-			c := ds.queries[q]
-			dst = appendUvarints(appendString(dst, q), uint64(c.searches), uint64(c.clicks), uint64(c.purchases))
+		byQuery := func(a, b int) int {
+			return strings.Compare(s.queries.strs[ds.queries.keys[a]], s.queries.strs[ds.queries.keys[b]])
 		}
-		dst = binary.AppendUvarint(dst, uint64(len(ds.noResults)))
-		for _, q := range slices.Sorted(maps.Keys(ds.noResults)) {
-			dst = binary.AppendUvarint(appendString(dst, q), uint64(ds.noResults[q].n))
+		dst = binary.AppendUvarint(dst, uint64(len(ds.queries.keys)))
+		for _, i := range keyOrder(len(ds.queries.keys), byQuery) {
+			c := &ds.queries.vals[i]
+			dst = appendUvarints(appendString(dst, s.queries.strs[ds.queries.keys[i]]), uint64(c.searches), uint64(c.clicks), uint64(c.purchases))
 		}
-		dst = binary.AppendUvarint(dst, uint64(len(ds.clicked)))
-		for _, id := range slices.Sorted(maps.Keys(ds.clicked)) {
-			dst = appendUvarints(dst, uint64(id), uint64(ds.clicked[id].n))
+		byNoResult := func(a, b int) int {
+			return strings.Compare(s.queries.strs[ds.noResults.keys[a]], s.queries.strs[ds.noResults.keys[b]])
 		}
-		dst = binary.AppendUvarint(dst, uint64(len(ds.bought)))
-		for _, id := range slices.Sorted(maps.Keys(ds.bought)) {
-			b := ds.bought[id]
-			dst = appendUvarints(dst, uint64(id), uint64(b.orders))
+		dst = binary.AppendUvarint(dst, uint64(len(ds.noResults.keys)))
+		for _, i := range keyOrder(len(ds.noResults.keys), byNoResult) {
+			dst = binary.AppendUvarint(appendString(dst, s.queries.strs[ds.noResults.keys[i]]), uint64(ds.noResults.vals[i].n))
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(ds.clicked.keys)))
+		for _, i := range keyOrder(len(ds.clicked.keys), func(a, b int) int { return cmp.Compare(ds.clicked.keys[a], ds.clicked.keys[b]) }) {
+			dst = appendUvarints(dst, uint64(ds.clicked.keys[i]), uint64(ds.clicked.vals[i].n))
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(ds.bought.keys)))
+		for _, i := range keyOrder(len(ds.bought.keys), func(a, b int) int { return cmp.Compare(ds.bought.keys[a], ds.bought.keys[b]) }) {
+			b := &ds.bought.vals[i]
+			dst = appendUvarints(dst, uint64(ds.bought.keys[i]), uint64(b.orders))
 			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(b.units))
 		}
-		for _, src := range []map[string]*sourceStats{ds.boxes, ds.campaigns} {
-			dst = binary.AppendUvarint(dst, uint64(len(src)))
-			for _, k := range slices.Sorted(maps.Keys(src)) {
-				c := src[k]
-				dst = appendUvarints(appendString(dst, k), uint64(c.impressions), uint64(c.clicks), uint64(c.purchases))
+		for _, src := range []*counts[string, sourceStats]{&ds.boxes, &ds.campaigns} {
+			dst = binary.AppendUvarint(dst, uint64(len(src.keys)))
+			for _, i := range keyOrder(len(src.keys), func(a, b int) int { return strings.Compare(src.keys[a], src.keys[b]) }) {
+				c := &src.vals[i]
+				dst = appendUvarints(appendString(dst, src.keys[i]), uint64(c.impressions), uint64(c.clicks), uint64(c.purchases))
 			}
 		}
 	}
@@ -79,6 +87,17 @@ func appendStats(dst []byte, s *stats) []byte {
 		}
 	}
 	return dst
+}
+
+// keyOrder is 0 to n-1 sorted by cmp, so a day's counts encode in key
+// order whatever their order in memory.
+func keyOrder(n int, cmp func(a, b int) int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	slices.SortFunc(out, cmp)
+	return out
 }
 
 func appendUvarints(dst []byte, vs ...uint64) []byte {
@@ -118,30 +137,40 @@ func (r *snapReader) stats(n int) stats {
 		if (d > s.latest || d <= s.latest-AnalyticsDays || s.days[d] != nil) && r.err == nil {
 			r.err = corruptSnapshotf("analytics day %d with latest %d", d, s.latest)
 		}
-		ds := &dayStats{searches: int64(r.uvarint()), noResultSearches: int64(r.uvarint()), queries: map[string]*queryStats{},
-			noResults: map[string]*counted{}, clicked: map[uint32]*counted{}, bought: map[uint32]*buyStats{},
-			boxes: map[string]*sourceStats{}, campaigns: map[string]*sourceStats{}}
+		ds := &dayStats{searches: int64(r.uvarint()), noResultSearches: int64(r.uvarint())}
+		twice := func(what string, dup bool) {
+			if dup && r.err == nil {
+				r.err = corruptSnapshotf("%s twice in day %d", what, d)
+			}
+		}
 		for range bounded("queries", 4, maxDayQueries) {
-			q := r.string()
-			ds.queries[q] = &queryStats{searches: u32("searches"), clicks: u32("clicks"), purchases: u32("purchases")}
+			id := s.queries.id(r.string())
+			twice("a query", ds.queries.get(id) != nil)
+			ds.queries.add(id, queryStats{searches: u32("searches"), clicks: u32("clicks"), purchases: u32("purchases")})
+			s.queries.change(id, true)
 		}
 		for range bounded("no-result queries", 2, maxDayNoResults) {
-			q := r.string()
-			ds.noResults[q] = &counted{u32("searches")}
+			id := s.queries.id(r.string())
+			twice("a no-result query", ds.noResults.get(id) != nil)
+			ds.noResults.add(id, counted{u32("searches")})
+			s.queries.change(id, true)
 		}
 		for range bounded("clicked products", 2, maxDayProducts) {
 			id := r.id(n)
-			ds.clicked[id] = &counted{u32("clicks")}
+			twice("a clicked product", ds.clicked.get(id) != nil)
+			ds.clicked.add(id, counted{u32("clicks")})
 		}
 		for range bounded("bought products", 10, maxDayProducts) {
 			id := r.id(n)
 			orders := u32("orders")
-			ds.bought[id] = &buyStats{orders: orders, units: math.Float64frombits(binary.LittleEndian.Uint64(r.bytes(8)))}
+			twice("a bought product", ds.bought.get(id) != nil)
+			ds.bought.add(id, buyStats{orders: orders, units: math.Float64frombits(binary.LittleEndian.Uint64(r.bytes(8)))})
 		}
-		for _, src := range []map[string]*sourceStats{ds.boxes, ds.campaigns} {
+		for _, src := range []*counts[string, sourceStats]{&ds.boxes, &ds.campaigns} {
 			for range bounded("boxes or campaigns", 4, maxDaySources) {
 				k := r.string()
-				src[k] = &sourceStats{impressions: u32("impressions"), clicks: u32("clicks"), purchases: u32("purchases")}
+				twice("a box or campaign", src.get(k) != nil)
+				src.add(k, sourceStats{impressions: u32("impressions"), clicks: u32("clicks"), purchases: u32("purchases")})
 			}
 		}
 		if r.err != nil {
@@ -178,14 +207,11 @@ func (r *snapReader) stats(n int) stats {
 
 // clone is a deep copy of s.
 func (s *stats) clone() stats {
-	out := stats{latest: s.latest, days: make(map[Day]*dayStats, len(s.days))}
+	out := stats{latest: s.latest, days: make(map[Day]*dayStats, len(s.days)), queries: s.queries.clone()}
 	for d, ds := range s.days {
 		c := *ds
-		c.queries = cloneValues(ds.queries)
-		c.noResults = cloneValues(ds.noResults)
-		c.clicked = cloneValues(ds.clicked)
-		c.bought = cloneValues(ds.bought)
-		c.boxes, c.campaigns = cloneValues(ds.boxes), cloneValues(ds.campaigns)
+		c.queries, c.noResults, c.clicked, c.bought = ds.queries.clone(), ds.noResults.clone(), ds.clicked.clone(), ds.bought.clone()
+		c.boxes, c.campaigns = ds.boxes.clone(), ds.campaigns.clone()
 		out.days[d] = &c
 	}
 	for _, gen := range []struct {
@@ -201,16 +227,6 @@ func (s *stats) clone() stats {
 			c.clicks = slices.Clone(t.clicks)
 			(*gen.to)[h] = &c
 		}
-	}
-	return out
-}
-
-// cloneValues copies m and the values it points to.
-func cloneValues[K comparable, V any](m map[K]*V) map[K]*V {
-	out := make(map[K]*V, len(m))
-	for k, v := range m {
-		c := *v
-		out[k] = &c
 	}
 	return out
 }
