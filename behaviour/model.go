@@ -2,14 +2,15 @@
 // per-product counters that decay with time (views, carts, buys, each
 // over a short and a long half-life), item-to-item co-occurrence (viewed
 // in one session, bought in one order), per-visitor histories (recently
-// viewed, recently bought, the cart), the links from customers' hashed
-// emails and ids to visitors, and retail media campaigns' counts. A
-// Model is fed events in the change log's order (Fold) and answers what
-// recommendations and ranking ask of it; its memory is bounded by a
-// Budget of visitors and links, and it is saved and restored whole as a
-// snapshot (AppendSnapshot, DecodeSnapshot). It knows nothing of the
-// index, HTTP or the store: products are known by number, visitors by
-// tracking id.
+// viewed, recently bought, the cart) and tastes (TasteOf), the links
+// from customers' hashed emails and ids to visitors, retail media
+// campaigns' counts, and the analytics' per-day aggregates (Analytics).
+// A Model is fed events in the change log's order (Fold) and answers
+// what recommendations, ranking and analytics ask of it; its memory is
+// bounded by a Budget of visitors and links and by the analytics' day
+// budgets, and it is saved and restored whole as a snapshot
+// (AppendSnapshot, DecodeSnapshot). It knows nothing of the index, HTTP
+// or the store: products are known by number, visitors by tracking id.
 package behaviour
 
 import (
