@@ -59,9 +59,10 @@ type Generation struct {
 	ranked *rankedCaches
 	// personal is the indexed fields personalization reads on Products;
 	// profiles the visitors' profiles made lately on them.
-	personal personalFields
-	profiles *profileCache
-	tune     tuning // the zero value but in tests (tuning.go)
+	personal    personalFields
+	personalCol *personalColumn
+	profiles    *profileCache
+	tune        tuning // the zero value but in tests (tuning.go)
 }
 
 type searchConfig struct {
@@ -450,6 +451,7 @@ func (g *Generation) newCaches() {
 	g.impacts = map[*version]*ranking.Impacts{}
 	if g.Products != nil {
 		g.personal = g.resolvePersonalFields()
+		g.personalCol = &personalColumn{}
 		g.profiles = newProfileCache()
 	}
 	for _, sc := range g.search {

@@ -197,6 +197,10 @@ func (g *Generation) personalFactor(p *profile, w *personalWeights, doc uint32) 
 // random places in memory, overlap; then scored.
 func (g *Generation) personalFactors(p *profile, w *personalWeights, hits []ranking.Hit, out []float32) {
 	clear(out)
+	if docs := g.personalDocs(); docs != nil {
+		g.packedFactors(docs, p, w, hits, out)
+		return
+	}
 	if price := g.personal.price; w[piBudget] > 0 && p.hasPrice && price != nil {
 		var prices [PersonalDepth]float64
 		var has [PersonalDepth]bool
@@ -246,6 +250,45 @@ func (g *Generation) personalFactors(p *profile, w *personalWeights, hits []rank
 				out[i] += w[f] * p.values[k].chain(kf, end)
 			}
 		}
+	}
+}
+
+// packedFactors is personalFactors reading the packed column: each
+// hit's one entry gathered first, then scored.
+func (g *Generation) packedFactors(docs []personalDoc, p *profile, w *personalWeights, hits []ranking.Hit, out []float32) {
+	var pds [PersonalDepth]personalDoc
+	for i, h := range hits {
+		if int(h.Doc) < len(docs) {
+			pds[i] = docs[h.Doc]
+		} else {
+			pds[i] = personalDoc{logPrice: float32(math.NaN()), ends: [piFields - piBrand]uint16{index.NoValue16, index.NoValue16, index.NoValue16, index.NoValue16}}
+		}
+	}
+	for i, h := range hits {
+		pd := &pds[i]
+		var sum float32
+		if w[piBudget] > 0 && p.hasPrice && !math.IsNaN(float64(pd.logPrice)) {
+			if a := 1 - math.Abs(float64(pd.logPrice)-p.logPrice); a > 0 {
+				sum += w[piBudget] * float32(a)
+			}
+		}
+		if w[piCluster] > 0 && len(p.cluster) > 0 {
+			sum += w[piCluster] * p.cluster.of(h.Doc)
+		}
+		for f := piBrand; f < piFields; f++ {
+			k := piKeyword(f)
+			if w[f] == 0 || len(p.values[k]) == 0 {
+				continue
+			}
+			switch end := pd.ends[k]; end {
+			case index.NoValue16:
+			case index.Multi16:
+				sum += w[f] * p.values[k].best(g.personal.keyword[k], h.Doc)
+			default:
+				sum += w[f] * p.values[k].chain(g.personal.keyword[k], end)
+			}
+		}
+		out[i] = sum
 	}
 }
 

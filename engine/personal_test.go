@@ -275,3 +275,27 @@ func TestPersonalProfileFollowsTheVisitorsEvents(t *testing.T) {
 		t.Errorf("ann after buying Brightseat four times: %s, want Brightseat first", got)
 	}
 }
+
+// The packed column answers what the columns themselves do: every
+// doc's factor and each visitor's profile, both ways.
+func TestPersonalPackedColumnMatchesTheColumns(t *testing.T) {
+	m := personalModel()
+	g := personalShop(t, allPersonal)
+	w := weightsOf(allPersonal)
+	direct := *g
+	direct.personalCol = nil // reads the columns
+	for _, user := range []string{"ann", "ben"} {
+		pp, pd := g.profileOf(m, user, &w), direct.profileOf(m, user, &w)
+		if pp == nil || pd == nil || math.Abs(pp.logPrice-pd.logPrice) > 1e-5 || fmt.Sprint(pp.values) != fmt.Sprint(pd.values) {
+			t.Fatalf("%s: packed profile %+v, columns %+v", user, pp, pd)
+		}
+		for d := range uint32(g.Products.Slots()) {
+			if a, b := g.personalFactor(pp, &w, d), direct.personalFactor(pd, &w, d); math.Abs(float64(a-b)) > 1e-5 {
+				t.Errorf("%s doc %d: packed %v, columns %v", user, d, a, b)
+			}
+		}
+	}
+	if g.personalDocs() == nil {
+		t.Error("a small catalog's packed column was not built at once")
+	}
+}

@@ -153,11 +153,28 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 		})
 	}
 	p := &profile{}
+	packed := g.personalDocs()
+	var pds [3 * profileHistory]personalDoc
+	if packed != nil {
+		for i, d := range docs[:n] {
+			if int(d) < len(packed) {
+				pds[i] = packed[d]
+			} else {
+				pds[i] = personalDoc{logPrice: float32(math.NaN()), ends: [piFields - piBrand]uint16{index.NoValue16, index.NoValue16, index.NoValue16, index.NoValue16}}
+			}
+		}
+	}
 	if price := g.personal.price; w[piBudget] > 0 && price != nil {
 		var sum, weight float64
 		for i, d := range docs[:n] {
-			if v, ok := price.ValueAt(d); ok && v > 0 {
-				sum += float64(weights[i]) * math.Log2(v)
+			lp := math.NaN()
+			if packed != nil {
+				lp = float64(pds[i].logPrice)
+			} else if v, ok := price.ValueAt(d); ok && v > 0 {
+				lp = math.Log2(v)
+			}
+			if !math.IsNaN(lp) {
+				sum += float64(weights[i]) * lp
 				weight += float64(weights[i])
 			}
 		}
@@ -173,7 +190,12 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 		}
 		as := make(affinities, 0, 2*n)
 		for i, d := range docs[:n] {
-			eachValue(kf, d, func(id uint32, share float32) { as = as.add(id, weights[i]*share) })
+			add := func(id uint32, share float32) { as = as.add(id, weights[i]*share) }
+			if packed != nil {
+				eachValueAt(kf, d, pds[i].ends[k], add)
+			} else {
+				eachValue(kf, d, add)
+			}
 		}
 		p.values[k] = as.normalize()
 	}
@@ -199,22 +221,33 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 // so an ancestor counts for less than the category itself. It reads the
 // chain column (a value and its ancestors) when kf has one.
 func eachValue(kf *index.KeywordField, doc uint32, fn func(id uint32, share float32)) {
+	end := uint16(index.Multi16)
 	if col := kf.ChainColumn(); col != nil {
-		switch end := col[doc]; end {
-		case index.NoValue16:
-			return
-		case index.Multi16:
-		default:
-			if kf.Parent == nil {
-				fn(uint32(end), 1)
-				return
-			}
-			deepest := float32(kf.Depth[end])
-			for v := int32(end); v >= 0; v = kf.Parent[v] {
-				fn(uint32(v), float32(kf.Depth[v])/deepest)
-			}
+		end = index.NoValue16
+		if int(doc) < len(col) {
+			end = col[doc]
+		}
+	}
+	eachValueAt(kf, doc, end, fn)
+}
+
+// eachValueAt is eachValue given doc's chain column value end
+// (index.Multi16: read the doc's values).
+func eachValueAt(kf *index.KeywordField, doc uint32, end uint16, fn func(id uint32, share float32)) {
+	switch end {
+	case index.NoValue16:
+		return
+	case index.Multi16:
+	default:
+		if kf.Parent == nil {
+			fn(uint32(end), 1)
 			return
 		}
+		deepest := float32(kf.Depth[end])
+		for v := int32(end); v >= 0; v = kf.Parent[v] {
+			fn(uint32(v), float32(kf.Depth[v])/deepest)
+		}
+		return
 	}
 	vals := kf.DocValues(doc)
 	if kf.Depth == nil {
