@@ -105,3 +105,29 @@ func BenchmarkAnalytics(b *testing.B) {
 	b.ReportMetric(float64(a.took.Nanoseconds())/float64(a.n), "fold-ns/event")
 	b.Logf("%d events folded in %v", a.n, a.took)
 }
+
+// BenchmarkFoldNewQueries: a stranger's searches, each a query never
+// seen, folded into a day whose query and no-result budgets are full
+// (every count 1, so every newcomer evicts): the cost of an event that
+// makes room (its query string made in the loop, as a decoded event's
+// is).
+func BenchmarkFoldNewQueries(b *testing.B) {
+	m := behaviour.New()
+	day := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
+	zero := 0
+	e := events.Event{Kind: events.Search, Website: "w", User: "stranger", Time: day, Results: &zero}
+	i := 0
+	next := func() string {
+		i++
+		return "unique query " + strconv.Itoa(i)
+	}
+	for range 2000 {
+		e.Query = next()
+		m.Fold(&e)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		e.Query = next()
+		m.Fold(&e)
+	}
+}
