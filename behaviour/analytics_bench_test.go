@@ -131,3 +131,24 @@ func BenchmarkFoldNewQueries(b *testing.B) {
 		m.Fold(&e)
 	}
 }
+
+// BenchmarkFoldBoxImpressions: the server's impressions of boxes (one
+// for each box of each recommendations answer, the most frequent event
+// of a shop that shows boxes on every page), by many visitors.
+func BenchmarkFoldBoxImpressions(b *testing.B) {
+	m := behaviour.New()
+	day := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
+	users := make([]string, 4096)
+	for i := range users {
+		users[i] = "visitor-" + strconv.Itoa(i)
+	}
+	shown := events.Shown{Source: events.SourceRecoms, Key: "box-home"}
+	e := events.Event{Kind: events.Impression, Website: "w", Time: day, Shown: &shown}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		e.User = users[i%len(users)]
+		m.Fold(&e)
+		i++
+	}
+}

@@ -148,8 +148,8 @@ func impressionCount(s *sourceStats) *uint32 { return &s.impressions }
 func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 	s := &m.stats
 	d := s.day(DayOf(e.Time))
-	var h uint64
-	if e.User != "" {
+	var h uint64 // the visitor's, for what attributes to a visitor: an impression does not
+	if e.User != "" && e.Kind != events.Impression {
 		h = m.hash.sum(e.User)
 	}
 	switch e.Kind {
