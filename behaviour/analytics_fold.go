@@ -15,14 +15,41 @@ type stats struct {
 	queries queryDict
 	// trails are the visitors' latest search and clicks, by the keyed
 	// hash of their tracking id, in two generations of at most
-	// maxTrails each: when the newer fills it becomes the older, and the
-	// older is dropped, so the visitors least lately active go first.
+	// maxTrails each and maxTrailBytes (trailSize) each: when the newer
+	// fills it becomes the older, and the older is dropped, so the
+	// visitors least lately active go first. trailBytes is the newer's
+	// size.
 	trails, oldTrails map[uint64]*trail
+	trailBytes        int
 }
 
-// maxTrails bounds a generation of trails: a visitor's trail weighs
-// about 200 bytes.
-const maxTrails = 100000
+// maxTrails and maxTrailBytes bound a generation of trails: a
+// visitor's trail weighs about 250 bytes, but strangers choose their
+// tracking ids and the keys of the boxes and campaigns they click (up to
+// events.MaxID bytes each), so a count alone would let a trail weigh
+// 2.6 KB.
+const (
+	maxTrails     = 100000
+	maxTrailBytes = 32 << 20
+)
+
+// trailBytes and clickBytes are what a trail and each of its clicks
+// weigh beside their strings: the map entry and the struct, a click in
+// its slice.
+const (
+	trailBytes = 96
+	clickBytes = 48
+)
+
+// trailSize is what t weighs against maxTrailBytes. It reads t's
+// content only, so a trail read back from a snapshot weighs the same.
+func trailSize(t *trail) int32 {
+	n := trailBytes + len(t.search.query)
+	for _, c := range t.clicks {
+		n += clickBytes + len(c.box) + len(c.campaign)
+	}
+	return int32(n)
+}
 
 // dayStats are one day's aggregates.
 type dayStats struct {
@@ -50,6 +77,7 @@ type sourceStats struct{ impressions, clicks, purchases uint32 }
 type trail struct {
 	search trailSearch
 	clicks []trailClick // oldest first, at most maxTrailClicks
+	bytes  int32        // trailSize when last counted in trailBytes
 }
 
 type trailSearch struct {
@@ -110,18 +138,35 @@ func (s *stats) trail(h uint64, make bool) *trail {
 		return nil
 	}
 	if t == nil {
-		t = &trail{}
+		t = &trail{bytes: trailBytes}
 	} else {
 		delete(s.oldTrails, h)
 	}
-	if len(s.trails) >= maxTrails {
-		s.oldTrails, s.trails = s.trails, nil
+	if len(s.trails) >= maxTrails || s.trailBytes >= maxTrailBytes {
+		s.rotate()
 	}
 	if s.trails == nil {
 		s.trails = map[uint64]*trail{}
 	}
 	s.trails[h] = t
+	s.trailBytes += int(t.bytes)
 	return t
+}
+
+// rotate makes the newer generation of trails the older, dropping the
+// older.
+func (s *stats) rotate() { s.oldTrails, s.trails, s.trailBytes = s.trails, nil, 0 }
+
+// resized counts a change of t's size: t is of the newer generation
+// (trail gave it, and made no other since). Past maxTrailBytes the
+// newer generation becomes the older.
+func (s *stats) resized(t *trail) {
+	n := trailSize(t)
+	s.trailBytes += int(n - t.bytes)
+	t.bytes = n
+	if s.trailBytes >= maxTrailBytes {
+		s.rotate()
+	}
 }
 
 func lessID(a, b uint32) bool     { return a < b }
@@ -168,7 +213,9 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 			}
 		}
 		if h != 0 {
-			s.trail(h, true).search = trailSearch{query: q, day: DayOf(e.Time), at: e.Time}
+			t := s.trail(h, true)
+			t.search = trailSearch{query: q, day: DayOf(e.Time), at: e.Time}
+			s.resized(t)
 		}
 	case events.Click:
 		var product uint32
@@ -216,6 +263,7 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 				t.clicks = append(t.clicks[:0], t.clicks[1:]...)
 			}
 			t.clicks = append(t.clicks, trailClick{product: product, box: box, campaign: sh.Campaign, at: e.Time})
+			s.resized(t)
 		}
 	case events.Impression:
 		if d == nil || e.Shown == nil {

@@ -191,6 +191,10 @@ func (r *snapReader) stats(n int) stats {
 				c.box, c.campaign, c.at = r.string(), r.string(), int64(r.uvarint())
 				t.clicks = append(t.clicks, c)
 			}
+			t.bytes = trailSize(t)
+			if g == 0 {
+				s.trailBytes += int(t.bytes)
+			}
 			gen[h] = t
 		}
 		if r.err != nil {
@@ -207,7 +211,7 @@ func (r *snapReader) stats(n int) stats {
 
 // clone is a deep copy of s.
 func (s *stats) clone() stats {
-	out := stats{latest: s.latest, days: make(map[Day]*dayStats, len(s.days)), queries: s.queries.clone()}
+	out := stats{latest: s.latest, days: make(map[Day]*dayStats, len(s.days)), queries: s.queries.clone(), trailBytes: s.trailBytes}
 	for d, ds := range s.days {
 		c := *ds
 		c.queries, c.noResults, c.clicked, c.bought = ds.queries.clone(), ds.noResults.clone(), ds.clicked.clone(), ds.bought.clone()
