@@ -136,18 +136,20 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	r := Report{From: from, To: to}
-	// Queries add up by id in arrays; products and sources in maps.
-	qs := make([]SearchCount, len(m.stats.queries.strs))
-	nr := make([]int64, len(m.stats.queries.strs))
-	var nc, nb int
+	// Queries and products add up by id (tally); sources in maps.
+	strs := m.stats.queries.strs
+	var nq, nn, nc, nb int
 	for d, s := range m.stats.days {
 		if d >= from && d <= to {
+			nq, nn = nq+len(s.queries.keys), nn+len(s.noResults.keys)
 			nc, nb = nc+len(s.clicked.keys), nb+len(s.bought.keys)
 		}
 	}
-	clicked := make(map[uint32]int64, min(nc, 4*maxDayProducts))
-	boughtAt := make(map[uint32]int32, min(nb, 4*maxDayProducts)) // index in bought
-	bought := make([]ProductBuys, 0, min(nb, 4*maxDayProducts))
+	products := m.numbers.len()
+	qs := newTally[SearchCount](len(strs), min(nq, len(strs)))
+	nr := newTally[QueryCount](len(strs), min(nn, len(strs)))
+	clicked := newTally[ProductCount](products, min(nc, products))
+	bought := newTally[ProductBuys](products, min(nb, products))
 	boxes, campaigns := map[string]*SourceCount{}, map[string]*SourceCount{}
 	for d, s := range m.stats.days {
 		if d < from || d > to {
@@ -156,27 +158,37 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 		r.Searches += s.searches
 		r.NoResultSearches += s.noResultSearches
 		for i, id := range s.queries.keys {
-			c, t := &s.queries.vals[i], &qs[id]
+			c := &s.queries.vals[i]
+			t, fresh := qs.of(id)
+			if fresh {
+				t.Query = strs[id]
+			}
 			t.Searches += int64(c.searches)
 			t.Clicks += int64(c.clicks)
 			t.Purchases += int64(c.purchases)
 		}
 		for i, id := range s.noResults.keys {
-			nr[id] += int64(s.noResults.vals[i].n)
+			t, fresh := nr.of(id)
+			if fresh {
+				t.Query = strs[id]
+			}
+			t.Searches += int64(s.noResults.vals[i].n)
 		}
 		for i, id := range s.clicked.keys {
-			clicked[id] += int64(s.clicked.vals[i].n)
+			t, fresh := clicked.of(id)
+			if fresh {
+				t.ProductNumber = m.numbers.number(id)
+			}
+			t.Count += int64(s.clicked.vals[i].n)
 		}
 		for i, id := range s.bought.keys {
 			c := &s.bought.vals[i]
-			j, ok := boughtAt[id]
-			if !ok {
-				j = int32(len(bought))
-				boughtAt[id] = j
-				bought = append(bought, ProductBuys{ProductNumber: m.numbers.number(id)})
+			t, fresh := bought.of(id)
+			if fresh {
+				t.ProductNumber = m.numbers.number(id)
 			}
-			bought[j].Orders += int64(c.orders)
-			bought[j].Units += c.units
+			t.Orders += int64(c.orders)
+			t.Units += c.units
 		}
 		for _, src := range []struct {
 			from *counts[string, sourceStats]
@@ -195,25 +207,16 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 			}
 		}
 	}
-	strs := m.stats.queries.strs
-	for id := range qs {
-		qs[id].Query = strs[id]
-	}
-	r.TopSearches = topOfSlice(qs, top, func(c *SearchCount) bool { return c.Searches > 0 }, func(a, b *SearchCount) int {
+	r.TopSearches = topOfSlice(qs.all, top, func(c *SearchCount) bool { return c.Searches > 0 }, func(a, b *SearchCount) int {
 		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
 	})
-	nrq := make([]QueryCount, len(nr))
-	for id, n := range nr {
-		nrq[id] = QueryCount{strs[id], n}
-	}
-	r.NoResults = topOfSlice(nrq, top, func(c *QueryCount) bool { return c.Searches > 0 }, func(a, b *QueryCount) int {
+	r.NoResults = topOfSlice(nr.all, top, func(c *QueryCount) bool { return c.Searches > 0 }, func(a, b *QueryCount) int {
 		return cmp.Or(cmp.Compare(b.Searches, a.Searches), cmp.Compare(a.Query, b.Query))
 	})
-	r.TopClicked = topOf(mapped(clicked, func(id uint32, n int64) *ProductCount { return &ProductCount{m.numbers.number(id), n} }), top,
-		func(a, b *ProductCount) int {
-			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.ProductNumber, b.ProductNumber))
-		})
-	r.TopBought = topOfSlice(bought, top, func(*ProductBuys) bool { return true }, func(a, b *ProductBuys) int {
+	r.TopClicked = topOfSlice(clicked.all, top, func(*ProductCount) bool { return true }, func(a, b *ProductCount) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.ProductNumber, b.ProductNumber))
+	})
+	r.TopBought = topOfSlice(bought.all, top, func(*ProductBuys) bool { return true }, func(a, b *ProductBuys) int {
 		return cmp.Or(cmp.Compare(b.Orders, a.Orders), cmp.Compare(b.Units, a.Units), cmp.Compare(a.ProductNumber, b.ProductNumber))
 	})
 	byKey := func(a, b *SourceCount) int { return cmp.Compare(a.Key, b.Key) }
@@ -222,13 +225,30 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 	return r
 }
 
-// mapped is m's entries made values by f, keyed as m.
-func mapped[K comparable, V, T any](m map[K]V, f func(K, V) *T) map[K]*T {
-	out := make(map[K]*T, len(m))
-	for k, v := range m {
-		out[k] = f(k, v)
+// tally adds up values by a dense id (a query's, a product's): at[id]
+// is 1 + the index of id's value in all, 0 for none yet, so a range's
+// merge reads and writes arrays, not maps.
+type tally[T any] struct {
+	at  []int32
+	all []T
+}
+
+// newTally is a tally of ids below ids, room made for hint values.
+func newTally[T any](ids, hint int) tally[T] {
+	return tally[T]{at: make([]int32, ids), all: make([]T, 0, hint)}
+}
+
+// of is id's value, and whether it is new (zero).
+func (t *tally[T]) of(id uint32) (v *T, fresh bool) {
+	i := t.at[id]
+	if i == 0 {
+		var zero T
+		t.all = append(t.all, zero)
+		i = int32(len(t.all))
+		t.at[id] = i
+		fresh = true
 	}
-	return out
+	return &t.all[i-1], fresh
 }
 
 // topOfSlice is topOf over the elements of s that keep holds.

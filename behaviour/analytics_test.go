@@ -372,3 +372,12 @@ func TestAnalyticsKeepTheirDays(t *testing.T) {
 		t.Errorf("queries %v, want kept and new", qs)
 	}
 }
+
+// mapped is m's entries made values by f, keyed as m.
+func mapped[K comparable, V, T any](m map[K]V, f func(K, V) *T) map[K]*T {
+	out := make(map[K]*T, len(m))
+	for k, v := range m {
+		out[k] = f(k, v)
+	}
+	return out
+}
