@@ -146,10 +146,13 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 		}
 	}
 	products := m.numbers.len()
-	qs := newTally[SearchCount](len(strs), min(nq, len(strs)))
-	nr := newTally[QueryCount](len(strs), min(nn, len(strs)))
-	clicked := newTally[ProductCount](products, min(nc, products))
-	bought := newTally[ProductBuys](products, min(nb, products))
+	tl := talliesPool.Get().(*reportTallies)
+	defer talliesPool.Put(tl)
+	qs, nr, clicked, bought := &tl.queries, &tl.noResults, &tl.clicked, &tl.bought
+	qs.reset(len(strs), nq)
+	nr.reset(len(strs), nn)
+	clicked.reset(products, nc)
+	bought.reset(products, nb)
 	boxes, campaigns := map[string]*SourceCount{}, map[string]*SourceCount{}
 	for d, s := range m.stats.days {
 		if d < from || d > to {
@@ -223,32 +226,6 @@ func (m *Model) Analytics(from, to Day, top int) Report {
 	r.Boxes = topOf(boxes, len(boxes), byKey)
 	r.Campaigns = topOf(campaigns, len(campaigns), byKey)
 	return r
-}
-
-// tally adds up values by a dense id (a query's, a product's): at[id]
-// is 1 + the index of id's value in all, 0 for none yet, so a range's
-// merge reads and writes arrays, not maps.
-type tally[T any] struct {
-	at  []int32
-	all []T
-}
-
-// newTally is a tally of ids below ids, room made for hint values.
-func newTally[T any](ids, hint int) tally[T] {
-	return tally[T]{at: make([]int32, ids), all: make([]T, 0, hint)}
-}
-
-// of is id's value, and whether it is new (zero).
-func (t *tally[T]) of(id uint32) (v *T, fresh bool) {
-	i := t.at[id]
-	if i == 0 {
-		var zero T
-		t.all = append(t.all, zero)
-		i = int32(len(t.all))
-		t.at[id] = i
-		fresh = true
-	}
-	return &t.all[i-1], fresh
 }
 
 // topOfSlice is topOf over the elements of s that keep holds.
