@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Analytics are what a merchandiser asks of a website's events, kept as
@@ -69,9 +70,27 @@ const (
 )
 
 // QueryOf is a search phrase as analytics count it: lower case, spaces
-// collapsed, at most maxQueryBytes (cut at a rune).
+// collapsed, at most maxQueryBytes (cut at a rune). It is the phrase
+// itself when the phrase is already so, else a string of its own: the
+// days and the trails keep it, and a part of a longer phrase would keep
+// all of it.
 func QueryOf(phrase string) string {
-	q := strings.Join(strings.FieldsFunc(strings.ToLower(phrase), unicode.IsSpace), " ")
+	if plainQuery(phrase) {
+		return phrase
+	}
+	var buf [maxQueryBytes + 2*utf8.UTFMax]byte
+	q := buf[:0]
+words:
+	for w := range strings.FieldsFuncSeq(phrase, unicode.IsSpace) {
+		if len(q) > 0 {
+			q = append(q, ' ')
+		}
+		for _, r := range w {
+			if q = utf8.AppendRune(q, unicode.ToLower(r)); len(q) > maxQueryBytes {
+				break words
+			}
+		}
+	}
 	if len(q) > maxQueryBytes {
 		cut := maxQueryBytes
 		for cut > 0 && !utf8Start(q[cut]) {
@@ -79,7 +98,24 @@ func QueryOf(phrase string) string {
 		}
 		q = q[:cut]
 	}
-	return q
+	return string(q)
+}
+
+// plainQuery reports whether phrase is as QueryOf makes it: ASCII
+// without capitals, words one space apart, at most maxQueryBytes.
+func plainQuery(phrase string) bool {
+	if len(phrase) > maxQueryBytes || phrase != "" && (phrase[0] == ' ' || phrase[len(phrase)-1] == ' ') {
+		return false
+	}
+	for i := 0; i < len(phrase); i++ {
+		switch c := phrase[i]; {
+		case c >= utf8.RuneSelf, 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && phrase[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

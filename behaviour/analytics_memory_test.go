@@ -11,15 +11,15 @@ import (
 
 // worstAnalytics folds into m what fills every budget of the analytics
 // with the longest strings events may carry: for each of AnalyticsDays
-// days, 1,000 new queries of 100 bytes (500 finding nothing), 1,000
-// products clicked and bought, 200 boxes and 200 campaigns clicked, of
-// new keys of 256 bytes (events.MaxID); then new visitors each with a
-// search of 100 bytes and 8 clicks from boxes and campaigns of new keys
-// of 256 bytes, until both generations of trails are full (the newer
-// one trail short of its bounds).
+// days, 1,000 new queries of events.MaxText bytes (counted by their
+// first 100; 500 finding nothing), 1,000 products clicked and bought,
+// 200 boxes and 200 campaigns clicked, of new keys of events.MaxID
+// bytes; then new visitors each with such a search and 8 clicks from
+// boxes and campaigns of new keys, until both generations of trails are
+// full (the newer one trail short of its bounds).
 func worstAnalytics(m *Model) {
 	long := func(prefix string, i, n int) string {
-		s := fmt.Sprintf("%s-%d-", prefix, i)
+		s := fmt.Sprintf("%s%d", prefix, i)
 		return s + strings.Repeat("x", n-len(s))
 	}
 	zero, some := 0, 5
@@ -35,7 +35,7 @@ func worstAnalytics(m *Model) {
 	for day := range AnalyticsDays {
 		at = int64(20000+day) * msPerDay
 		for i := range maxDayQueries {
-			e := &events.Event{Kind: events.Search, Website: "w", User: "s", Time: at, Query: long("q", day*maxDayQueries+i, maxQueryBytes), Results: &some}
+			e := &events.Event{Kind: events.Search, Website: "w", User: "s", Time: at, Query: long("q", day*maxDayQueries+i, events.MaxText), Results: &some}
 			if i < maxDayNoResults {
 				e.Results = &zero
 			}
@@ -56,7 +56,7 @@ func worstAnalytics(m *Model) {
 	}
 	for v := 0; v < 2*maxTrails || !full(); v++ {
 		user := fmt.Sprint("v", v)
-		m.Fold(&events.Event{Kind: events.Search, Website: "w", User: user, Time: at, Query: long("t", v, maxQueryBytes), Results: &some})
+		m.Fold(&events.Event{Kind: events.Search, Website: "w", User: user, Time: at, Query: long("t", v, events.MaxText), Results: &some})
 		for range maxTrailClicks {
 			click(user, at, n)
 			n++
