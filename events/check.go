@@ -196,6 +196,10 @@ func ValidID(s string) bool {
 	return strings.TrimSpace(s) != "" && checkID("", &s) == nil
 }
 
+// checkID checks an id and trims the spaces around it: trimmed, it is a
+// string of its own, since what counts events (a box's key, a
+// campaign's id) keeps it, and a part of what was sent would keep all
+// of it (up to MaxBytes, or MaxBatchBytes in a batch).
 func checkID(name string, v *string) error {
 	s := strings.TrimSpace(*v)
 	switch {
@@ -203,6 +207,9 @@ func checkID(name string, v *string) error {
 		return invalid(name, "is %d bytes long: at most %d", len(s), MaxID)
 	case !utf8.ValidString(s):
 		return invalid(name, "is not valid UTF-8")
+	}
+	if len(s) < len(*v) {
+		s = strings.Clone(s)
 	}
 	*v = s
 	return nil
