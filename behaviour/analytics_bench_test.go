@@ -27,6 +27,56 @@ var analyticsBench struct {
 	latest behaviour.Day
 }
 
+// benchEvents gives fn the n events of analyticsBench's shop, in time
+// order over 120 days from benchStart; each is fn's to keep.
+func benchEvents(n int, fn func(e events.Event)) {
+	r := rand.New(rand.NewPCG(1, 2))
+	queries := make([]string, 30000)
+	for i := range queries {
+		queries[i] = fmt.Sprintf("query %d", i)
+	}
+	zipf := rand.NewZipf(r, 1.1, 1, uint64(len(queries)-1))
+	products := make([]string, 100000)
+	for i := range products {
+		products[i] = fmt.Sprintf("P%06d", i)
+	}
+	users := make([]string, 500000)
+	for i := range users {
+		users[i] = fmt.Sprintf("visitor-%06d", i)
+	}
+	zero, some := 0, 12
+	for i := range n {
+		e := events.Event{Website: "w", User: users[r.IntN(len(users))], Time: benchStart + benchSpan*int64(i)/int64(n)}
+		pn := products[int(zipf.Uint64())*3%len(products)]
+		switch k := r.IntN(10); {
+		case k < 3:
+			e.Kind, e.Query, e.Results = events.Search, queries[zipf.Uint64()], &some
+			if r.IntN(10) == 0 {
+				e.Results = &zero
+			}
+		case k < 5:
+			e.Kind, e.ProductNumber = events.Click, pn
+			e.Shown = &events.Shown{Source: []string{events.SourceSearch, events.SourceRecoms}[r.IntN(2)], Key: fmt.Sprint("box-", r.IntN(20))}
+			if r.IntN(10) == 0 {
+				e.Shown.Campaign = fmt.Sprint("campaign-", r.IntN(30))
+			}
+		case k < 8:
+			e.Kind, e.ProductNumber = events.View, pn
+		case k < 9:
+			e.Kind, e.Shown = events.Impression, &events.Shown{Source: events.SourceRecoms, Key: fmt.Sprint("box-", r.IntN(20))}
+		default:
+			e.Kind, e.OrderNumber, e.ProductNumbers = events.Purchase, strconv.Itoa(i), []string{pn}
+		}
+		fn(e)
+	}
+}
+
+// benchStart and benchSpan are when benchEvents' events happen.
+var (
+	benchStart = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	benchSpan  = int64(120 * 24 * time.Hour / time.Millisecond)
+)
+
 func setupAnalyticsBench(b *testing.B) {
 	a := &analyticsBench
 	a.once.Do(func() {
@@ -34,53 +84,29 @@ func setupAnalyticsBench(b *testing.B) {
 		if v, err := strconv.Atoi(os.Getenv("AISLE_BENCH_EVENTS")); err == nil && v > 0 {
 			a.n = v
 		}
-		r := rand.New(rand.NewPCG(1, 2))
-		queries := make([]string, 30000)
-		for i := range queries {
-			queries[i] = fmt.Sprintf("query %d", i)
-		}
-		zipf := rand.NewZipf(r, 1.1, 1, uint64(len(queries)-1))
-		products := make([]string, 100000)
-		for i := range products {
-			products[i] = fmt.Sprintf("P%06d", i)
-		}
-		users := make([]string, 500000)
-		for i := range users {
-			users[i] = fmt.Sprintf("visitor-%06d", i)
-		}
-		start := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-		span := int64(120 * 24 * time.Hour / time.Millisecond)
 		a.m = behaviour.New()
-		var e events.Event
-		zero, some := 0, 12
 		t0 := time.Now()
-		for i := range a.n {
-			e = events.Event{Website: "w", User: users[r.IntN(len(users))], Time: start + span*int64(i)/int64(a.n)}
-			pn := products[int(zipf.Uint64())*3%len(products)]
-			switch k := r.IntN(10); {
-			case k < 3:
-				e.Kind, e.Query, e.Results = events.Search, queries[zipf.Uint64()], &some
-				if r.IntN(10) == 0 {
-					e.Results = &zero
-				}
-			case k < 5:
-				e.Kind, e.ProductNumber = events.Click, pn
-				e.Shown = &events.Shown{Source: []string{events.SourceSearch, events.SourceRecoms}[r.IntN(2)], Key: fmt.Sprint("box-", r.IntN(20))}
-				if r.IntN(10) == 0 {
-					e.Shown.Campaign = fmt.Sprint("campaign-", r.IntN(30))
-				}
-			case k < 8:
-				e.Kind, e.ProductNumber = events.View, pn
-			case k < 9:
-				e.Kind, e.Shown = events.Impression, &events.Shown{Source: events.SourceRecoms, Key: fmt.Sprint("box-", r.IntN(20))}
-			default:
-				e.Kind, e.OrderNumber, e.ProductNumbers = events.Purchase, strconv.Itoa(i), []string{pn}
-			}
-			a.m.Fold(&e)
-		}
+		benchEvents(a.n, func(e events.Event) { a.m.Fold(&e) })
 		a.took = time.Since(t0)
-		a.latest = behaviour.DayOf(start + span)
+		a.latest = behaviour.DayOf(benchStart + benchSpan)
 	})
+}
+
+// BenchmarkFoldAnalyticsEvents: folding a million of benchEvents'
+// events (made beforehand) into a new model, analytics and all: ns and
+// allocations an event.
+func BenchmarkFoldAnalyticsEvents(b *testing.B) {
+	const n = 1_000_000
+	evs := make([]events.Event, 0, n)
+	benchEvents(n, func(e events.Event) { evs = append(evs, e) })
+	b.ReportAllocs()
+	for b.Loop() {
+		m := behaviour.New()
+		for i := range evs {
+			m.Fold(&evs[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
 }
 
 // BenchmarkAnalytics: the last 90 days' report (top 20 of each list)
