@@ -187,3 +187,33 @@ func TestAnalyticsSurviveRestartAndCompaction(t *testing.T) {
 	}
 	sameAnalytics(t, "imported", started.Model(shopUUID), straight.Model(shopUUID), first, last)
 }
+
+// TestImportRefusesEventsAfterNow: ImportEvents takes events up to a
+// day after its time (clocks differ) and refuses, importing nothing, a
+// log with one later, as a time in microseconds would be: it would
+// become the analytics' latest day and wipe the days before.
+func TestImportRefusesEventsAfterNow(t *testing.T) {
+	st := openStore(t)
+	cfg := &config.File{Websites: []config.Website{*shopWebsite()}}
+	load := func(times ...int64) (int, error) {
+		return ImportEvents(st, cfg, func(fn func(*events.Event, []byte) error) error {
+			for _, at := range times {
+				if err := fn(&events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "A100", User: "u", Time: at}, nil); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	now := time.Now()
+	if n, err := load(now.Add(-time.Hour).UnixMilli(), now.Add(time.Hour).UnixMilli()); err != nil || n != 2 {
+		t.Fatalf("an hour before and after now: %d, %v", n, err)
+	}
+	before := st.Seq()
+	if n, err := load(now.UnixMilli(), now.Add(48*time.Hour).UnixMilli()); err == nil || n != 0 || st.Seq() != before {
+		t.Errorf("two days after now: %d imported, %v, the log at %d from %d; want an error and nothing", n, err, st.Seq(), before)
+	}
+	if n, err := load(now.UnixMicro()); err == nil || n != 0 {
+		t.Errorf("a time in microseconds: %d imported, %v", n, err)
+	}
+}

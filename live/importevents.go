@@ -17,17 +17,26 @@ import (
 // one entry per website of them, so at most this many in an entry.
 const eventsPerEntry = 10000
 
+// maxImportAhead is how far past the import's time an imported event's
+// time may be (clocks and time zones differ). One later than that (say
+// microseconds taken for milliseconds) would become the analytics'
+// latest day: they would drop every day before it, and count no event
+// until the clock reached it.
+const maxImportAhead = 24 * 60 * 60 * 1000
+
 // ImportEvents appends the events read gives (a behaviour log's bulk
 // load) to st's change log in one pass, 10,000 at a time in one entry
 // per website, synced once at the end, and returns how many it wrote.
-// Each event must pass events.Check and be of a website cfg names; an
-// event without a time gets now; emails and customer ids are sealed
-// (events.IdentityKey, under st.Secret) and may relink. read gives each event with its JSON
-// as the log keeps it when it has it (events.DecodeChecked; read may
-// reuse the bytes once fn returns), or nil. All or nothing: at the
-// first bad event, or error of read, what the load wrote is taken back
-// (store.TruncateEvents) and the error returned. Writing overlaps
-// reading: one group is appended while the next is read.
+// Each event must pass events.Check, be of a website cfg names and not
+// be more than a day after now (maxImportAhead); an event without a
+// time gets now; emails and customer ids are sealed
+// (events.IdentityKey, under st.Secret) and may relink. read gives each
+// event with its JSON as the log keeps it when it has it
+// (events.DecodeChecked; read may reuse the bytes once fn returns), or
+// nil. All or nothing: at the first bad event, or error of read, what
+// the load wrote is taken back (store.TruncateEvents) and the error
+// returned. Writing overlaps reading: one group is appended while the
+// next is read.
 func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(e *events.Event, data []byte) error) error) (int, error) {
 	secret, err := st.Secret()
 	if err != nil {
@@ -59,6 +68,9 @@ func ImportEvents(st *store.Store, cfg *config.File, read func(fn func(e *events
 	err = read(func(e *events.Event, data []byte) error {
 		if err := checkEvent(cfg, e); err != nil {
 			return err
+		}
+		if e.Time > now+maxImportAhead {
+			return fmt.Errorf("time: %d is more than a day after the import's %d: want Unix milliseconds of when it happened", e.Time, now)
 		}
 		if e.Time == 0 {
 			e.Time, data = now, nil
