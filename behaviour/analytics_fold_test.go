@@ -12,7 +12,8 @@ import (
 // TestFoldImpressionAllocatesNothing: a box's or a campaign's
 // impression, the server's most frequent event, counts for its day
 // without hashing its visitor (nothing attributes to an impression) and
-// without allocating once its day and key are counted.
+// without allocating once its day and key are counted; a box's counts
+// for no campaign's counter.
 func TestFoldImpressionAllocatesNothing(t *testing.T) {
 	m := New()
 	day := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC).UnixMilli()
@@ -27,6 +28,10 @@ func TestFoldImpressionAllocatesNothing(t *testing.T) {
 	r := m.Analytics(DayOf(day), DayOf(day), 10)
 	if len(r.Boxes) != 1 || r.Boxes[0].Impressions != 102 || len(r.Campaigns) != 1 || r.Campaigns[0].Impressions != 102 {
 		t.Errorf("boxes %+v, campaigns %+v: want 102 impressions each", r.Boxes, r.Campaigns)
+	}
+	// The campaigns' counters count the sponsored product's, not the box's.
+	if c, none := m.Campaign("spring"), m.Campaign(""); c.Impressions != 102 || none != (CampaignStats{}) {
+		t.Errorf("campaign spring %+v, no campaign %+v: want 102 impressions and none", c, none)
 	}
 }
 
