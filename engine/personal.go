@@ -192,77 +192,14 @@ func (g *Generation) personalFactor(p *profile, w *personalWeights, doc uint32) 
 }
 
 // personalFactors sets out[i] to P of hits[i]'s doc (at most
-// PersonalDepth hits), field by field: each field's values for all the
-// hits are gathered first, in a loop of loads alone, so their reads, at
-// random places in memory, overlap; then scored.
+// PersonalDepth hits): each hit's personalDoc gathered first, in a loop
+// of loads alone, so their reads, at random places in memory, overlap;
+// then scored.
 func (g *Generation) personalFactors(p *profile, w *personalWeights, hits []ranking.Hit, out []float32) {
-	clear(out)
-	if docs := g.personalDocs(); docs != nil {
-		g.packedFactors(docs, p, w, hits, out)
-		return
-	}
-	if price := g.personal.price; w[piBudget] > 0 && p.hasPrice && price != nil {
-		var prices [PersonalDepth]float64
-		var has [PersonalDepth]bool
-		for i, h := range hits {
-			prices[i], has[i] = price.ValueAt(h.Doc)
-		}
-		for i := range hits {
-			if has[i] && prices[i] > 0 {
-				if a := 1 - math.Abs(math.Log2(prices[i])-p.logPrice); a > 0 {
-					out[i] += w[piBudget] * float32(a)
-				}
-			}
-		}
-	}
-	if w[piCluster] > 0 && len(p.cluster) > 0 {
-		for i, h := range hits {
-			out[i] += w[piCluster] * p.cluster.of(h.Doc)
-		}
-	}
-	for f := piBrand; f < piFields; f++ {
-		k := piKeyword(f)
-		if w[f] == 0 || len(p.values[k]) == 0 {
-			continue
-		}
-		kf := g.personal.keyword[k]
-		col := kf.ChainColumn()
-		if col == nil {
-			for i, h := range hits {
-				out[i] += w[f] * p.values[k].best(kf, h.Doc)
-			}
-			continue
-		}
-		var ends [PersonalDepth]uint16
-		for i, h := range hits {
-			if int(h.Doc) < len(col) {
-				ends[i] = col[h.Doc]
-			} else {
-				ends[i] = index.NoValue16
-			}
-		}
-		for i, h := range hits {
-			switch end := ends[i]; end {
-			case index.NoValue16:
-			case index.Multi16:
-				out[i] += w[f] * p.values[k].best(kf, h.Doc)
-			default:
-				out[i] += w[f] * p.values[k].chain(kf, end)
-			}
-		}
-	}
-}
-
-// packedFactors is personalFactors reading the packed column: each
-// hit's one entry gathered first, then scored.
-func (g *Generation) packedFactors(docs []personalDoc, p *profile, w *personalWeights, hits []ranking.Hit, out []float32) {
+	packed := g.personalDocs()
 	var pds [PersonalDepth]personalDoc
 	for i, h := range hits {
-		if int(h.Doc) < len(docs) {
-			pds[i] = docs[h.Doc]
-		} else {
-			pds[i] = personalDoc{logPrice: float32(math.NaN()), ends: [piFields - piBrand]uint16{index.NoValue16, index.NoValue16, index.NoValue16, index.NoValue16}}
-		}
+		pds[i] = g.personalDocOf(packed, h.Doc)
 	}
 	for i, h := range hits {
 		pd := &pds[i]
@@ -280,35 +217,21 @@ func (g *Generation) packedFactors(docs []personalDoc, p *profile, w *personalWe
 			if w[f] == 0 || len(p.values[k]) == 0 {
 				continue
 			}
+			kf := g.personal.keyword[k]
 			switch end := pd.ends[k]; end {
 			case index.NoValue16:
 			case index.Multi16:
-				sum += w[f] * p.values[k].best(g.personal.keyword[k], h.Doc)
+				var best float32
+				for _, id := range kf.DocValues(h.Doc) {
+					best = max(best, p.values[k].of(id))
+				}
+				sum += w[f] * best
 			default:
-				sum += w[f] * p.values[k].chain(g.personal.keyword[k], end)
+				sum += w[f] * p.values[k].chain(kf, end)
 			}
 		}
 		out[i] = sum
 	}
-}
-
-// best is the highest affinity of doc's values of kf: the chain
-// column's value and its ancestors when kf has one, else its values.
-func (as affinities) best(kf *index.KeywordField, doc uint32) float32 {
-	if col := kf.ChainColumn(); col != nil && int(doc) < len(col) {
-		switch end := col[doc]; end {
-		case index.NoValue16:
-			return 0
-		case index.Multi16:
-		default:
-			return as.chain(kf, end)
-		}
-	}
-	var best float32
-	for _, id := range kf.DocValues(doc) {
-		best = max(best, as.of(id))
-	}
-	return best
 }
 
 // chain is the highest affinity of value end and its ancestors in kf.

@@ -62,34 +62,36 @@ func (g *Generation) personalDocs() []personalDoc {
 // buildPersonalDocs reads every product's price and chain values.
 func (g *Generation) buildPersonalDocs() []personalDoc {
 	docs := make([]personalDoc, g.Products.Slots())
-	nan := float32(math.NaN())
 	for d := range docs {
-		docs[d].logPrice = nan
+		docs[d] = g.personalDocOf(nil, uint32(d))
 	}
+	return docs
+}
+
+// personalDocOf is doc's personalDoc: packed's entry when packed holds
+// it, else read from the columns (a doc past them has no values).
+func (g *Generation) personalDocOf(packed []personalDoc, doc uint32) personalDoc {
+	if int(doc) < len(packed) {
+		return packed[doc]
+	}
+	pd := personalDoc{logPrice: float32(math.NaN())}
 	if price := g.personal.price; price != nil {
-		for d := range docs {
-			if v, ok := price.ValueAt(uint32(d)); ok && v > 0 {
-				docs[d].logPrice = float32(math.Log2(v))
-			}
+		if v, ok := price.ValueAt(doc); ok && v > 0 {
+			pd.logPrice = float32(math.Log2(v))
 		}
 	}
 	for k, kf := range g.personal.keyword {
-		var col []uint16
-		if kf != nil {
-			col = kf.ChainColumn()
+		pd.ends[k] = index.NoValue16
+		if kf == nil {
+			continue
 		}
-		for d := range docs {
-			switch {
-			case kf == nil:
-				docs[d].ends[k] = index.NoValue16
-			case col == nil:
-				docs[d].ends[k] = index.Multi16 // values read from the field
-			case d < len(col):
-				docs[d].ends[k] = col[d]
-			default:
-				docs[d].ends[k] = index.NoValue16
-			}
+		col := kf.ChainColumn()
+		switch {
+		case col == nil:
+			pd.ends[k] = index.Multi16 // values read from the field
+		case int(doc) < len(col):
+			pd.ends[k] = col[doc]
 		}
 	}
-	return docs
+	return pd
 }

@@ -155,25 +155,13 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 	p := &profile{}
 	packed := g.personalDocs()
 	var pds [3 * profileHistory]personalDoc
-	if packed != nil {
-		for i, d := range docs[:n] {
-			if int(d) < len(packed) {
-				pds[i] = packed[d]
-			} else {
-				pds[i] = personalDoc{logPrice: float32(math.NaN()), ends: [piFields - piBrand]uint16{index.NoValue16, index.NoValue16, index.NoValue16, index.NoValue16}}
-			}
-		}
+	for i, d := range docs[:n] {
+		pds[i] = g.personalDocOf(packed, d)
 	}
-	if price := g.personal.price; w[piBudget] > 0 && price != nil {
+	if w[piBudget] > 0 && g.personal.price != nil {
 		var sum, weight float64
-		for i, d := range docs[:n] {
-			lp := math.NaN()
-			if packed != nil {
-				lp = float64(pds[i].logPrice)
-			} else if v, ok := price.ValueAt(d); ok && v > 0 {
-				lp = math.Log2(v)
-			}
-			if !math.IsNaN(lp) {
+		for i := range docs[:n] {
+			if lp := float64(pds[i].logPrice); !math.IsNaN(lp) {
 				sum += float64(weights[i]) * lp
 				weight += float64(weights[i])
 			}
@@ -190,12 +178,7 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 		}
 		as := make(affinities, 0, 2*n)
 		for i, d := range docs[:n] {
-			add := func(id uint32, share float32) { as = as.add(id, weights[i]*share) }
-			if packed != nil {
-				eachValueAt(kf, d, pds[i].ends[k], add)
-			} else {
-				eachValue(kf, d, add)
-			}
+			eachValue(kf, d, pds[i].ends[k], func(id uint32, share float32) { as = as.add(id, weights[i]*share) })
 		}
 		p.values[k] = as.normalize()
 	}
@@ -218,22 +201,10 @@ func (g *Generation) profileOf(m *behaviour.Model, user string, w *personalWeigh
 
 // eachValue calls fn with each value of doc in kf and its share: 1, or
 // in a hierarchy, its depth over the depth of the doc's deepest value,
-// so an ancestor counts for less than the category itself. It reads the
-// chain column (a value and its ancestors) when kf has one.
-func eachValue(kf *index.KeywordField, doc uint32, fn func(id uint32, share float32)) {
-	end := uint16(index.Multi16)
-	if col := kf.ChainColumn(); col != nil {
-		end = index.NoValue16
-		if int(doc) < len(col) {
-			end = col[doc]
-		}
-	}
-	eachValueAt(kf, doc, end, fn)
-}
-
-// eachValueAt is eachValue given doc's chain column value end
-// (index.Multi16: read the doc's values).
-func eachValueAt(kf *index.KeywordField, doc uint32, end uint16, fn func(id uint32, share float32)) {
+// so an ancestor counts for less than the category itself. end is the
+// doc's chain column value (personalDoc.ends): a value and its
+// ancestors, none, or index.Multi16 to read the doc's values.
+func eachValue(kf *index.KeywordField, doc uint32, end uint16, fn func(id uint32, share float32)) {
 	switch end {
 	case index.NoValue16:
 		return
