@@ -172,6 +172,26 @@ func (s *stats) resized(t *trail) {
 func lessID(a, b uint32) bool     { return a < b }
 func lessString(a, b string) bool { return a < b }
 
+// searched is the counts of the query of search ts on its day; nil
+// when the day, or the query in it, is no longer kept.
+func (s *stats) searched(ts *trailSearch) *queryStats {
+	sd := s.days[ts.day]
+	if sd == nil || ts.query == "" {
+		return nil
+	}
+	id, ok := s.queries.ids[ts.query]
+	if !ok {
+		return nil
+	}
+	return sd.queries.get(id)
+}
+
+// source is a day's counts of box or campaign key, made when new
+// (space-saving by impressions).
+func source(c *counts[string, sourceStats], key string) *sourceStats {
+	return c.slot(key, maxDaySources, impressionCount, lessString, nil)
+}
+
 // querySlot is a day's counts of query id, made when new.
 func (s *stats) querySlot(c *counts[uint32, queryStats], id uint32) *queryStats {
 	return c.slot(id, maxDayQueries, queryCount, s.queries.less, s.queries.change)
@@ -237,12 +257,8 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		if sh.Source == events.SourceSearch && t != nil {
 			if ts := &t.search; ts.at != 0 && !ts.clicked && e.Time >= ts.at && e.Time-ts.at <= ClickWindow {
 				ts.clicked = true
-				if sd := s.days[ts.day]; sd != nil && ts.query != "" {
-					if id, ok := s.queries.ids[ts.query]; ok {
-						if q := sd.queries.get(id); q != nil {
-							q.clicks++
-						}
-					}
+				if q := s.searched(ts); q != nil {
+					q.clicks++
 				}
 			}
 		}
@@ -252,10 +268,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		}
 		if d != nil {
 			if box != "" {
-				d.boxes.slot(box, maxDaySources, impressionCount, lessString, nil).clicks++
+				source(&d.boxes, box).clicks++
 			}
 			if sh.Campaign != "" {
-				d.campaigns.slot(sh.Campaign, maxDaySources, impressionCount, lessString, nil).clicks++
+				source(&d.campaigns, sh.Campaign).clicks++
 			}
 		}
 		if t != nil && known && (box != "" || sh.Campaign != "") {
@@ -271,9 +287,9 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		}
 		switch sh := e.Shown; {
 		case sh.Campaign != "":
-			d.campaigns.slot(sh.Campaign, maxDaySources, impressionCount, lessString, nil).impressions++
+			source(&d.campaigns, sh.Campaign).impressions++
 		case sh.Source == events.SourceRecoms && sh.Key != "":
-			d.boxes.slot(sh.Key, maxDaySources, impressionCount, lessString, nil).impressions++
+			source(&d.boxes, sh.Key).impressions++
 		}
 	case events.Purchase:
 		if d != nil {
@@ -292,12 +308,8 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 		}
 		if ts := &t.search; ts.at != 0 && !ts.bought && e.Time >= ts.at && e.Time-ts.at <= PurchaseWindow {
 			ts.bought = true
-			if sd := s.days[ts.day]; sd != nil && ts.query != "" {
-				if id, ok := s.queries.ids[ts.query]; ok {
-					if q := sd.queries.get(id); q != nil {
-						q.purchases++
-					}
-				}
+			if q := s.searched(ts); q != nil {
+				q.purchases++
 			}
 		}
 		if d == nil {
@@ -312,10 +324,10 @@ func (m *Model) foldStats(e *events.Event, ids []uint32, units []float64) {
 					continue
 				}
 				if c.box != "" {
-					d.boxes.slot(c.box, maxDaySources, impressionCount, lessString, nil).purchases++
+					source(&d.boxes, c.box).purchases++
 				}
 				if c.campaign != "" {
-					d.campaigns.slot(c.campaign, maxDaySources, impressionCount, lessString, nil).purchases++
+					source(&d.campaigns, c.campaign).purchases++
 				}
 				break
 			}
