@@ -45,6 +45,7 @@ func TestRequests(t *testing.T) {
 		{name: "two operations, none named", method: "POST", ctype: "application/json", key: operator, body: `{"query":"query A { websites { uuid } } query B { websites { name } }"}`},
 		{name: "an operation that is not there", method: "POST", ctype: "application/json", key: operator, body: `{"query":"query A { websites { uuid } }","operationName":"C"}`},
 		{name: "a variable of the wrong type", method: "POST", ctype: "application/json", key: operator, body: `{"query":"query ($n: Int) { auditLogs(first: $n) { edges { cursor } } }","variables":{"n":"ten"}}`},
+		{name: "a variable without a type (graphql-go would panic)", method: "POST", ctype: "application/json", key: operator, body: `{"query":"query ($n:) { websites { uuid } }"}`},
 		{name: "an Int variable that is no integer (graphql-go would read 2)", method: "POST", ctype: "application/json", key: operator, body: `{"query":"query ($n: Int) { auditLogs(first: $n) { edges { cursor } } }","variables":{"n":2.5}}`},
 		{name: "a page past 100", method: "POST", ctype: "application/json", key: operator, body: `{"query":"{ auditLogs(first: 101) { edges { cursor } } }"}`},
 		{name: "a malformed instant", method: "POST", ctype: "application/json", key: operator, body: `{"query":"{ auditLogs(filter: {createdAtBefore: \"yesterday\"}) { edges { cursor } } }"}`},

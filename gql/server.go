@@ -154,6 +154,9 @@ func (s *Server) prepare(r request, get bool) (*ast.Document, *ast.OperationDefi
 	if err := checkLimits(doc, op, r.Variables); err != nil {
 		return nil, nil, err
 	}
+	if err := checkVariableTypes(doc); err != nil {
+		return nil, nil, err
+	}
 	if v := graphql.ValidateDocument(&s.schema, doc, nil); !v.IsValid {
 		return nil, nil, validationErrors(v.Errors)
 	}

@@ -115,3 +115,38 @@ func jsonText(v any) string {
 	}
 	return fmt.Sprintf("a %T", v)
 }
+
+// checkVariableTypes refuses a variable definition without a whole
+// type, such as `query ($a:) {…}`: graphql-go's parser takes it with a
+// nil type, and its validation then panics on it.
+func checkVariableTypes(doc *ast.Document) error {
+	for _, d := range doc.Definitions {
+		op, ok := d.(*ast.OperationDefinition)
+		if !ok {
+			continue
+		}
+		for _, v := range op.VariableDefinitions {
+			if v == nil || v.Variable == nil || v.Variable.Name == nil || !wholeType(v.Type) {
+				name := ""
+				if v != nil && v.Variable != nil && v.Variable.Name != nil {
+					name = "$" + v.Variable.Name.Value
+				}
+				return badInput(name, "a variable needs a type, as ($first: Int)")
+			}
+		}
+	}
+	return nil
+}
+
+// wholeType reports whether t and every type inside it are there.
+func wholeType(t ast.Type) bool {
+	switch t := t.(type) {
+	case *ast.Named:
+		return t != nil && t.Name != nil
+	case *ast.List:
+		return t != nil && wholeType(t.Type)
+	case *ast.NonNull:
+		return t != nil && wholeType(t.Type)
+	}
+	return false
+}

@@ -28,7 +28,7 @@ func FuzzCheckIntegers(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !graphql.ValidateDocument(&schema, doc, nil).IsValid {
+		if checkVariableTypes(doc) != nil || !graphql.ValidateDocument(&schema, doc, nil).IsValid {
 			return
 		}
 		op, err := operation(doc, "")
