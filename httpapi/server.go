@@ -50,6 +50,11 @@ type Options struct {
 	// value (the default) sets none, DefaultRateLimits what aisle serve
 	// sets.
 	RateLimits RateLimits
+	// Storefront serves the demo storefront (storefront.Serve): called
+	// for every GET and HEAD before the API's routes, it answers true
+	// when it served the request (/, /instantsearch, /store/...); nil
+	// (the default) serves no storefront.
+	Storefront func(ctx *fasthttp.RequestCtx) bool
 }
 
 // Server routes Aisle's endpoints to an engine.
@@ -108,6 +113,9 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	path := string(ctx.Path())
 	if ctx.IsOptions() {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
+		return
+	}
+	if s.opt.Storefront != nil && (ctx.IsGet() || ctx.IsHead()) && s.opt.Storefront(ctx) {
 		return
 	}
 	if err := s.limits.take(ctx, groupOf(path), 1); err != nil {

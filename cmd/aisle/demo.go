@@ -16,6 +16,7 @@ import (
 	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
+	"github.com/aisle-search/aisle/storefront"
 )
 
 // demoSeed fixes the demo shop, so every run serves the same catalog.
@@ -46,12 +47,21 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 	if err := seedDemo(st, *products, f.lang, demoOrigins(f.addr), log); err != nil {
 		return err
 	}
+	f.storefront = storefront.Serve
 	return serveStore(ctx, st, f, stdout, log, func(s served) { demoBanner(stdout, s) })
 }
 
-// demoBanner tells a person what the demo serves and how to try it.
+// demoBanner tells a person what the demo serves and how to try it: the
+// storefront's address first, then its websites and the API's.
 func demoBanner(w io.Writer, s served) {
-	fmt.Fprintf(w, "\nAisle demo is up on http://%s, serving %d websites:\n", s.addr, len(s.websites))
+	fmt.Fprintf(w, `
+Aisle demo is up. Open its storefront in a browser:
+
+  http://%s/               the demo shop, built on the browser SDK (/sdk.js)
+  http://%s/instantsearch  the same search page with InstantSearch.js widgets
+
+It serves %d websites (the storefront switches between them):
+`, s.addr, s.addr, len(s.websites))
 	for _, g := range s.websites {
 		key := ""
 		if len(g.Website.Search) > 0 {
@@ -59,7 +69,7 @@ func demoBanner(w io.Writer, s served) {
 		}
 		fmt.Fprintf(w, "  %-18s %s  %6d products  search key %q\n", g.Website.Name, g.Website.UUID, g.Products.Len(), key)
 	}
-	fmt.Fprintf(w, `Try a search in each:
+	fmt.Fprintf(w, `Or try a search in each with curl:
 
   curl -s -X POST http://%s/serve/search -H 'Content-Type: application/json' \
     -d '{"query":"cordless drill","key":"demo","products":{"count":5,"fields":["title","brand","price"],"returnFilters":true}}'

@@ -11,7 +11,7 @@ import (
 	"github.com/goccy/go-json"
 )
 
-var demoBannerRE = regexp.MustCompile(`Aisle demo is up on http://(\S+), serving 2 websites:\n  Aisle Demo Shop +00000000-0000-4000-8000-000000000001 +(\d+) products  search key "demo"\n  Aisle Demo Butik +00000000-0000-4000-8000-000000000002 +2000 products  search key "demo-da"\n`)
+var demoBannerRE = regexp.MustCompile(`Aisle demo is up\. Open its storefront in a browser:\n\n  http://(\S+)/ +the demo shop.*\n  http://\S+/instantsearch +the same search page.*\n\nIt serves 2 websites.*:\n  Aisle Demo Shop +00000000-0000-4000-8000-000000000001 +(\d+) products  search key "demo"\n  Aisle Demo Butik +00000000-0000-4000-8000-000000000002 +2000 products  search key "demo-da"\n`)
 
 // TestDemoServesProductsUnderKeyDemo: README.md, "go run ./cmd/aisle demo
 // ... Flags: --addr HOST:PORT, --data DIR (keep the pebble directory; a

@@ -25,6 +25,7 @@ import (
 	"github.com/aisle-search/aisle/httpapi"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
+	"github.com/valyala/fasthttp"
 )
 
 type serveFlags struct {
@@ -40,6 +41,9 @@ type serveFlags struct {
 	// clock is not a flag: the time answers and events are as of
 	// (engine.Engine.UseClock), for tests; nil: the wall clock.
 	clock func() time.Time
+	// storefront is not a flag either: the demo storefront's handler
+	// (httpapi.Options.Storefront), which aisle demo sets; nil: none.
+	storefront func(ctx *fasthttp.RequestCtx) bool
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -227,7 +231,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("graphql schema: %w", err)
 	}
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve})
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve, Storefront: f.storefront})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
