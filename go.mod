@@ -7,6 +7,7 @@ require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/cockroachdb/pebble v1.1.5
+	github.com/evanw/esbuild v0.28.2
 	github.com/goccy/go-json v0.12.0
 	github.com/graphql-go/graphql v0.8.1
 	github.com/klauspost/compress v1.20.3
@@ -27,7 +28,6 @@ require (
 	github.com/cockroachdb/logtags v0.0.0-20230118201751-21c54148d20b // indirect
 	github.com/cockroachdb/redact v1.1.5 // indirect
 	github.com/cockroachdb/tokenbucket v0.0.0-20230807174530-cc333fc44b06 // indirect
-	github.com/evanw/esbuild v0.28.2 // indirect
 	github.com/getsentry/sentry-go v0.27.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect
