@@ -7,6 +7,7 @@ require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/cockroachdb/pebble v1.1.5
+	github.com/evanw/esbuild v0.28.2
 	github.com/goccy/go-json v0.12.0
 	github.com/graphql-go/graphql v0.8.1
 	github.com/klauspost/compress v1.20.3

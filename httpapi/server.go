@@ -20,6 +20,7 @@ import (
 
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/live"
+	"github.com/aisle-search/aisle/sdk"
 )
 
 // Options configures the HTTP server.
@@ -76,6 +77,9 @@ func New(eng *engine.Engine, opt Options) *Server {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
+	}
+	if _, err := sdk.Load(); err != nil { // built once, at start
+		opt.Logger.Error("the browser SDK cannot be built: /sdk.js answers 500", "error", err)
 	}
 	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours(), limits: newRateLimiter(opt.RateLimits)}
 }
@@ -149,6 +153,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.post(ctx, s.recoms)
 	case "/healthz":
 		s.healthz(ctx)
+	case sdk.ScriptPath, sdk.TypesPath:
+		s.sdkFile(ctx, path)
 	default:
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s", path))
 	}
