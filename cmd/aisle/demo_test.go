@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/storefront"
 )
 
 var demoBannerRE = regexp.MustCompile(`Aisle demo is up\. Open its storefront in a browser:\n\n  http://(\S+)/ +the demo shop.*\n  http://\S+/instantsearch +the same search page.*\n\nIt serves 2 websites.*:\n  Aisle Demo Shop +00000000-0000-4000-8000-000000000001 +(\d+) products  search key "demo"\n  Aisle Demo Butik +00000000-0000-4000-8000-000000000002 +2000 products  search key "demo-da"\n`)
@@ -29,6 +33,10 @@ func TestDemoServesProductsUnderKeyDemo(t *testing.T) {
 	}
 	if m == nil || m[1] != s.addr || m[2] != "240" {
 		t.Fatalf("banner for %s:\n%s", s.addr, s.stdout.String())
+	}
+	// The banner's storefront: the page, with its policy.
+	if status, body, csp := get(t, "http://"+s.addr+"/"); status != 200 || !strings.Contains(body, `<script src="/sdk.js"`) || csp != storefront.CSP {
+		t.Errorf("GET / on aisle demo: %d, CSP %q, %.200s", status, csp, body)
 	}
 	// The banner's console address answers GraphQL with the admin key.
 	if !strings.Contains(s.stdout.String(), "http://"+s.addr+"/graphql?apiKey=<admin key>") {
@@ -137,4 +145,31 @@ func TestDemoWithoutDataUsesTemporaryDirectory(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
 		t.Errorf("after stopping, TMPDIR still holds %q", left)
 	}
+}
+
+// TestServeHasNoStorefront: aisle serve answers the storefront's paths
+// as any unknown path (404), so a production server shows no demo shop.
+func TestServeHasNoStorefront(t *testing.T) {
+	s := startCLI(t, "serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--admin-key", "k")
+	for _, path := range []string{"/", "/instantsearch", "/store/store.js"} {
+		if status, body, csp := get(t, "http://"+s.addr+path); status != 404 || csp != "" || !strings.Contains(body, "NOT_FOUND") {
+			t.Errorf("GET %s on aisle serve: %d, CSP %q, %.200s; want the API's 404", path, status, csp, body)
+		}
+	}
+}
+
+// get GETs url and returns the status, the body and the
+// Content-Security-Policy header.
+func get(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(raw), resp.Header.Get("Content-Security-Policy")
 }

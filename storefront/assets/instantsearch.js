@@ -13,6 +13,8 @@
     future: { preserveSharedStateOnUnmount: true },
   });
 
+  // The filters' names as the page shows them.
+  const LABELS = { "hierarchies.lvl0": "Category", brand: "Brand", "extraData.color": "Colour", price: "Price" };
   const money = (n) => "$" + Number(n).toFixed(2);
 
   search.addWidgets([
@@ -45,7 +47,10 @@
       ],
       cssClasses: { select: "is-select" },
     }),
-    widgets.currentRefinements({ container: "#current" }),
+    widgets.currentRefinements({
+      container: "#current",
+      transformItems: (items) => items.map((item) => ({ ...item, label: LABELS[item.attribute] || item.label })),
+    }),
     widgets.hierarchicalMenu({
       container: "#categories",
       attributes: ["hierarchies.lvl0", "hierarchies.lvl1", "hierarchies.lvl2"],
@@ -97,6 +102,11 @@
   search.on("render", () => {
     const sel = document.querySelector("#sort-by select");
     if (sel && !sel.id) sel.id = "sort-select";
+  });
+  // A failed search is shown, not thrown (InstantSearch throws it
+  // when no listener takes it).
+  search.on("error", ({ error }) => {
+    document.getElementById("stats").textContent = "The shop could not answer: " + ((error && error.message) || error);
   });
   search.start();
 
