@@ -208,11 +208,11 @@
       return { start: int(p.start, 0), count: int(p.current_count, def) };
     }
     var products = part("product", 10);
-    if (o.filters) products.filters = list(o.filters);
-    if (o.sorting) products.sorting = list(o.sorting);
+    if (list(o.filters).length) products.filters = list(o.filters);
+    if (list(o.sorting).length) products.sorting = list(o.sorting);
     if (o.return_filters) {
       products.returnFilters = true;
-      if (o.exclude_sibling_filters) products.excludeSiblingFilters = list(o.exclude_sibling_filters);
+      if (list(o.exclude_sibling_filters).length) products.excludeSiblingFilters = list(o.exclude_sibling_filters);
     }
     if (json && o.product_fields) {
       products.fields = String(o.product_fields).split(",").map((s) => { return s.trim(); }).filter(Boolean);

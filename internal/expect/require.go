@@ -19,7 +19,8 @@ const (
 	// not installed instead of skipping.
 	RequireBrowserEnv = "AISLE_REQUIRE_BROWSER"
 	// RequireNodeEnv makes tests that run node with graphql-js
-	// (AISLE_GRAPHQL_JS) fail when either is missing instead of skipping.
+	// (AISLE_GRAPHQL_JS) or TypeScript's tsc (AISLE_TSC) fail when
+	// either is missing instead of skipping.
 	RequireNodeEnv = "AISLE_REQUIRE_NODE"
 )
 
