@@ -122,6 +122,26 @@ func TestStorefrontInBrowser(t *testing.T) {
 				t.Error("the category page shows no products")
 			}
 
+			// Back to the search (its query kept), and the category
+			// drill-down: a department, then one of its categories, each
+			// showing as many products as it counted.
+			r.do(chromedp.Click(chromedp.CSS("#nav-search")))
+			r.wait(`document.getElementById("list-title").textContent === "“` + sponsoredQuery + `”" && !document.getElementById("results").hasAttribute("aria-busy") && document.querySelector('#facets [data-facet="hierarchies"] .cat-button') !== null`)
+			for _, level := range []string{"department", "category"} {
+				sel := `#facets [data-facet="hierarchies"] .cat:not(.cat-current) .cat-button[data-query$="$"]`
+				if level == "category" { // a child of the current one
+					sel = `#facets [data-facet="hierarchies"] .cat-current ~ .cat .cat-button`
+				}
+				query := r.str(`document.querySelector('` + sel + `').dataset.query`)
+				count := int(r.num(`+document.querySelector('` + sel + ` .check-count').textContent`))
+				r.do(chromedp.Click(chromedp.CSS(sel)))
+				r.wait(fmt.Sprintf(`document.querySelector('#facets .cat-current .cat-button') && document.querySelector('#facets .cat-current .cat-button').dataset.query === %q && document.getElementById("count").textContent.startsWith("%d ")`, query, count))
+				if got := s.searchTotal(t, "demo", sponsoredQuery, []string{query}); got != count {
+					t.Errorf("%s %s: the page counts %d, /serve/search %d", level, query, count, got)
+				}
+			}
+			r.shot("6-category-drill-down")
+
 			// The Danish shop, one click away, searched in Danish.
 			r.do(chromedp.Click(chromedp.CSS("#site-switch")))
 			r.wait(`document.documentElement.lang === "da" && /produkter/.test(document.getElementById("count").textContent)`)
@@ -131,7 +151,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 				t.Fatal("demo-da finds no sofaborde")
 			}
 			r.wait(fmt.Sprintf(`document.getElementById("count").textContent.startsWith("%d produkter for “sofaborde”")`, daTotal))
-			r.shot("6-danish")
+			r.shot("7-danish")
 			r.do(chromedp.Click(chromedp.CSS("#results .card a")))
 			r.wait(`document.querySelectorAll("#box-alternatives .card").length > 0`)
 			r.do(chromedp.Click(chromedp.CSS("#site-switch")))
@@ -149,7 +169,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 			r.wait(`/for “drill”/.test(document.getElementById("count").textContent)`)
 			r.tabTo(`document.activeElement.matches("#facets input[type=checkbox]")`, 40)
 			r.focusVisible("a facet checkbox")
-			r.shot("7-keyboard-focus")
+			r.shot("8-keyboard-focus")
 			r.do(chromedp.KeyEvent(" "))
 			r.wait(`document.querySelector("#chips .chip") !== null`)
 		})
@@ -165,16 +185,16 @@ func TestStorefrontInBrowser(t *testing.T) {
 			if r.num(`document.getElementById("facets").offsetHeight`) != 0 {
 				t.Error("the facets show before the Filters button is pressed")
 			}
-			r.shot("8-phone")
+			r.shot("9-phone")
 			r.do(chromedp.Click(chromedp.CSS("#filters-toggle")))
 			r.wait(`document.getElementById("facets").offsetHeight > 0 && document.getElementById("filters-toggle").getAttribute("aria-expanded") === "true"`)
-			r.shot("9-phone-filters")
+			r.shot("10-phone-filters")
 			r.do(chromedp.Click(chromedp.CSS("#results .card a")))
 			r.wait(`document.querySelectorAll("#box-bought-together .card").length > 0`)
 			if w := r.num(`document.documentElement.scrollWidth`); w > 390 {
 				t.Errorf("the product page is %v px wide on a 390 px screen", w)
 			}
-			r.shot("10-phone-product")
+			r.shot("11-phone-product")
 		})
 	})
 
@@ -194,7 +214,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 			want := s.searchTotal(t, "demo", sponsoredQuery, []string{"brand:" + brand})
 			r.wait(fmt.Sprintf(`document.getElementById("stats").textContent.trim().startsWith("%d ")`, want))
 			r.compareFacets(sponsoredQuery, []string{"brand:" + brand})
-			r.shot("11-instantsearch-brand")
+			r.shot("12-instantsearch-brand")
 			r.do(chromedp.Click(chromedp.CSS("#current .ais-CurrentRefinements-delete")))
 			r.wait(fmt.Sprintf(`document.getElementById("stats").textContent.trim().startsWith("%d ")`, total))
 
@@ -203,7 +223,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 			want = s.searchTotal(t, "demo", sponsoredQuery, []string{"hierarchies:" + cat + "$"})
 			r.do(chromedp.Click(chromedp.CSS("#categories .ais-HierarchicalMenu-link")))
 			r.wait(fmt.Sprintf(`document.getElementById("stats").textContent.trim().startsWith("%d ") && document.querySelector("#categories .ais-HierarchicalMenu-list--child .ais-HierarchicalMenu-item")`, want))
-			r.shot("12-instantsearch-category")
+			r.shot("13-instantsearch-category")
 			r.do(chromedp.Click(chromedp.CSS("#categories .ais-HierarchicalMenu-item--selected > div > .ais-HierarchicalMenu-link, #categories .ais-HierarchicalMenu-item--selected > a")))
 			r.wait(fmt.Sprintf(`document.getElementById("stats").textContent.trim().startsWith("%d ")`, total))
 
@@ -228,7 +248,7 @@ func TestStorefrontInBrowser(t *testing.T) {
 			r.do(chromedp.Click(chromedp.CSS(`#pagination .ais-Pagination-item--page:nth-child(4) a`)))
 			r.wait(`document.querySelector("#pagination .ais-Pagination-item--selected").textContent.trim() === "2"`)
 			r.wait(fmt.Sprintf(`document.querySelector("#hits [data-product]").dataset.product !== %q`, first))
-			r.shot("13-instantsearch-page-2")
+			r.shot("14-instantsearch-page-2")
 		})
 	})
 }

@@ -537,7 +537,12 @@
     $("nav-category").setAttribute("aria-current", mode === "category" ? "page" : "false");
     $("list-title").textContent = mode === "category" ? t().category : state.q ? `“${state.q}”` : t().all;
     if (back && mode === state.mode && lastList === mode && state.facets) return; // back from a product: as it was
-    if (mode !== state.mode) { state.filters = []; state.sort = ""; state.page = 0; state.facets = null; state.sorting = null; }
+    if (mode !== state.mode) {
+      // Another list: none of the last one's facets apply.
+      Object.assign(state, { filters: [], sort: "", page: 0, facets: null, sorting: null });
+      $("facets").replaceChildren();
+      $("chips").replaceChildren();
+    }
     state.mode = mode;
     lastList = mode;
     load();
