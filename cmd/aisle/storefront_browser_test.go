@@ -109,10 +109,17 @@ func TestStorefrontInBrowser(t *testing.T) {
 
 			// A product page, with both boxes filled from the demo's
 			// behaviour.
+			// The click and the view go to the SDK's tracking (whose
+			// beacons the sdk package's tests follow to the server).
+			r.eval(`window.tracked = []; for (const k of ["click", "view"]) { const f = Aisle.track[k]; Aisle.track[k] = (...a) => { tracked.push(k + " " + (a[0].productNumber || a[0]) + (a[1] ? " " + a[1].source + " " + a[1].position : "")); return f.apply(Aisle.track, a); }; }`)
 			title := r.str(`document.querySelector("#results .card .title").textContent`)
+			clicked := r.str(`document.querySelector("#results .card a").dataset.product`)
 			r.do(chromedp.Click(chromedp.CSS("#results .card a")))
 			r.wait(fmt.Sprintf(`location.hash.startsWith("#/product/") && document.getElementById("product-title") && document.getElementById("product-title").textContent === %q`, title))
 			r.wait(`document.querySelectorAll("#box-alternatives .card").length > 0 && document.querySelectorAll("#box-bought-together .card").length > 0`)
+			if got, want := r.str(`tracked.join(", ")`), "click "+clicked+" search 13, view "+clicked; got != want {
+				t.Errorf("tracked %q, want %q", got, want)
+			}
 			r.shot("5-product")
 
 			// The category page, from /serve/pages/demo: Garden only.
