@@ -186,7 +186,7 @@ func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *
 	}
 	result := base.Clone()
 	applyFilters(result, filters, -1, seg.Len())
-	res := &PageResult{gen: g, pv: pv, Website: g.Website.UUID, FirstLoad: *req.FirstLoad, HTML: req.html(),
+	res := &PageResult{gen: g, pv: pv, Website: g.Website.UUID, FirstLoad: bool(*req.FirstLoad), HTML: req.html(),
 		Start: start, Total: int(result.GetCardinality()), Fields: ps.Fields, DeviceType: req.DeviceType, url: *req.URL}
 	keys := make([]ranking.SortKey, 0, len(sorts))
 	for _, s := range sorts {
@@ -200,7 +200,7 @@ func (g *Generation) Page(ctx context.Context, key string, req *PageRequest, m *
 	} else {
 		sc.Collect(result)
 	}
-	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
+	sps := g.sponsors(&adRequest{placement: config.PlacePages, device: req.DeviceType, review: bool(req.IncludeRetailMediaInReview),
 		now: now, result: func() *roaring.Bitmap { return result }, total: res.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, base, filters) }}, start+count)
 	var personal func([]ranking.Hit)

@@ -56,7 +56,7 @@ func BenchmarkPage(b *testing.B) {
 			var out []byte
 			i := 0
 			for b.Loop() {
-				start, count, first, url := 24*(i%5), 24, true, "https://shop.example/garden"
+				start, count, first, url := 24*(i%5), 24, Flag(true), "https://shop.example/garden"
 				req := &PageRequest{URL: &url, FirstLoad: &first, Format: format, Params: &PageParams{Filters: params[i%len(params)]},
 					Products: &PageProducts{ContentSettings: ContentSettings{PageSettings: PageSettings{Start: &start, Count: &count}, Filters: filters[i%len(filters)]}}}
 				t0 := time.Now()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/goccy/go-json"
 )
@@ -11,19 +12,42 @@ type PageRequest struct {
 	URL        *string     `json:"url"`
 	ID         *int        `json:"id"`
 	Format     string      `json:"format"`
-	FirstLoad  *bool       `json:"firstLoad"`
+	FirstLoad  *Flag       `json:"firstLoad"`
 	Params     *PageParams `json:"params"`
 	DeviceType string      `json:"deviceType"`
 	// TrackingUserID names the visitor whose page view a first load
 	// records; the adapter fills it from the retail_id cookie when empty.
 	TrackingUserID             string        `json:"trackingUserId"`
-	IncludeRetailMediaInReview bool          `json:"includeRetailMediaInReview"`
+	IncludeRetailMediaInReview Flag          `json:"includeRetailMediaInReview"`
 	Products                   *PageProducts `json:"products"`
+	// Layout is a landing page's layout switch, which real clients of the
+	// service the spec describes send; Aisle's pages have no layout
+	// around their products, so it is read and ignored.
+	Layout Flag `json:"layout"`
 }
 
 // PageParams is a page request's input; only its base filters are used.
+// The spec says only params.filters is used, which tells a client it may
+// send other members: they are read past and ignored (UnmarshalJSON).
 type PageParams struct {
 	Filters BaseFilters `json:"filters"`
+}
+
+// UnmarshalJSON reads params: an object whose filters are decoded and
+// whose other members are skipped; anything but an object is a type
+// error naming params.
+func (p *PageParams) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Filters BaseFilters `json:"filters"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field == "" {
+			te.Field = "params"
+		}
+		return err
+	}
+	p.Filters = v.Filters
+	return nil
 }
 
 // BaseFilters is a page request's params.filters, a base filter object
@@ -70,6 +94,7 @@ func (r *PageRequest) Validate() error {
 	if err := r.Products.check("products"); err != nil {
 		return err
 	}
+	r.Format = strings.ToLower(r.Format) // the SDK's "HTML", "JSON"
 	switch r.Format {
 	case "", "json", "html":
 	default:

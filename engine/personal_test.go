@@ -93,7 +93,7 @@ func searchAs(t *testing.T, g *Generation, m *behaviour.Model, user string) []st
 
 func pageAs(t *testing.T, g *Generation, m *behaviour.Model, user string) []string {
 	t.Helper()
-	url, first, start, count := "https://shop.test/", false, 0, 8
+	url, first, start, count := "https://shop.test/", Flag(false), 0, 8
 	req := &PageRequest{URL: &url, FirstLoad: &first, Format: "json", TrackingUserID: user, Params: &PageParams{},
 		Products: &PageProducts{ContentSettings: ContentSettings{PageSettings: PageSettings{Start: &start, Count: &count}}}}
 	if err := req.Validate(); err != nil {

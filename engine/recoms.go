@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -21,7 +22,7 @@ type RecomsRequest struct {
 	TrackingUserID             string         `json:"trackingUserId"`
 	Email                      string         `json:"email"`
 	CustomerID                 string         `json:"customerId"`
-	IncludeRetailMediaInReview bool           `json:"includeRetailMediaInReview"`
+	IncludeRetailMediaInReview Flag           `json:"includeRetailMediaInReview"`
 	Requests                   []RecomRequest `json:"requests"`
 }
 
@@ -34,7 +35,7 @@ type RecomRequest struct {
 	Fields      []string `json:"fields"`
 	// HideAdditionalVariants leaves out a product whose groupingKey an
 	// earlier product of the box has; default true.
-	HideAdditionalVariants *bool          `json:"hideAdditionalVariants"`
+	HideAdditionalVariants *Flag          `json:"hideAdditionalVariants"`
 	Count                  int            `json:"count"`
 	Context                map[string]any `json:"context"`
 	Sources                []RecomSource  `json:"sources"`
@@ -71,9 +72,11 @@ var sourceNeeds = map[string]string{
 	SourceRetargeted: "visitor", SourceRecentlyBought: "visitor",
 }
 
-// trackingKeyRE is the spec's trackingKey: letters, digits and hyphens,
-// at most 100.
-var trackingKeyRE = regexp.MustCompile(`^[0-9a-zA-Z-]{1,100}$`)
+// trackingKeyRE is the spec's trackingKey, `[0-9a-zA-Z-]{,100}`: letters,
+// digits and hyphens, at most 100, or none (a request tracked under no
+// key: its response has "trackingKey": "" and its box counts no
+// impression).
+var trackingKeyRE = regexp.MustCompile(`^[0-9a-zA-Z-]{0,100}$`)
 
 // The per-response failure codes (spec: "NOT FOUND" with a space).
 const (
@@ -168,7 +171,7 @@ func (e *Engine) Recoms(ctx context.Context, req *RecomsRequest, apiKey string, 
 		if c == nil {
 			m := bhv.Model(g.Website.UUID)
 			c = &recomCall{ctx: ctx, g: g, m: m, now: now, used: roaring.New(), visitor: m.Resolve(req.TrackingUserID, emailHash, customerHash),
-				review: req.IncludeRetailMediaInReview, rankedReads: &rankedReads}
+				review: bool(req.IncludeRetailMediaInReview), rankedReads: &rankedReads}
 			calls[g] = c
 		}
 		return c
@@ -273,11 +276,11 @@ func (c *recomCall) unmanaged(r *RecomRequest, out *RecomResponse) {
 // format (the box's when the request gives none).
 func (c *recomCall) managed(r *RecomRequest, b *box, out *RecomResponse) {
 	u := RecomRequest{TrackingKey: b.cfg.Key, Count: b.cfg.Count, Sources: b.cfg.Sources, Fields: r.Fields,
-		HideAdditionalVariants: b.cfg.HideAdditionalVariants, Context: r.Context, DeviceType: r.DeviceType}
+		HideAdditionalVariants: (*Flag)(b.cfg.HideAdditionalVariants), Context: r.Context, DeviceType: r.DeviceType}
 	if u.Fields == nil {
 		u.Fields, out.Fields = b.cfg.Fields, b.cfg.Fields
 	}
-	format := r.Format
+	format := strings.ToLower(r.Format)
 	if format == "" {
 		format = b.cfg.Format
 	}
@@ -332,8 +335,8 @@ func (c *recomCall) answer(r *RecomRequest, out *RecomResponse, sponsored bool) 
 func (c *recomCall) check(r *RecomRequest) string {
 	switch {
 	case !trackingKeyRE.MatchString(r.TrackingKey):
-		return fmt.Sprintf("trackingKey %q: want 1 to 100 letters, digits or hyphens", r.TrackingKey)
-	case r.Format != "" && r.Format != "json":
+		return fmt.Sprintf("trackingKey %q: want at most 100 letters, digits or hyphens", r.TrackingKey)
+	case r.Format != "" && !strings.EqualFold(r.Format, "json"):
 		return fmt.Sprintf("format %q: an unmanaged request answers json (html needs a managed box's template)", r.Format)
 	case r.DeviceType != "" && r.DeviceType != "DESKTOP" && r.DeviceType != "MOBILE":
 		return fmt.Sprintf("deviceType %q: want DESKTOP or MOBILE", r.DeviceType)

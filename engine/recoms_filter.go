@@ -124,7 +124,12 @@ func filterCondition(field string, cond any, ctx map[string]any) (op string, val
 }
 
 // filterValues is one condition value as filter values: a string,
-// number or boolean, or a context reference's values.
+// number or boolean, a context reference's values, or, as a member of a
+// $in or $all list, a category path written as its names
+// (["Garden", "Tools"], the hierarchy value "Garden$Tools$", as real
+// clients of the service the spec describes write it). $eq's list stays
+// refused before this is called: ["Garden", "Tools"] there could mean
+// either.
 func filterValues(field string, v any, ctx map[string]any) ([]string, error) {
 	switch x := v.(type) {
 	case string:
@@ -141,8 +146,20 @@ func filterValues(field string, v any, ctx map[string]any) ([]string, error) {
 		return []string{strconv.FormatFloat(x, 'f', -1, 64)}, nil
 	case bool:
 		return []string{strconv.FormatBool(x)}, nil
+	case []any: // in a $in or $all list: a category path as its names
+		names := make([]string, len(x))
+		for i, name := range x {
+			s, ok := name.(string)
+			if !ok || s == "" {
+				return nil, fmt.Errorf("filters.%s: a category path is a list of names, got %v", field, x)
+			}
+			names[i] = s
+		}
+		if len(names) > 0 {
+			return []string{hierarchyValue(names)}, nil
+		}
 	}
-	return nil, fmt.Errorf("filters.%s: a value must be a string, a number or a boolean", field)
+	return nil, fmt.Errorf("filters.%s: a value must be a string, a number, a boolean or (in a list) a category path's names", field)
 }
 
 // contextValues is a context member as filter values: a string, a

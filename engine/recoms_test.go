@@ -198,7 +198,7 @@ func TestRecomsErrors(t *testing.T) {
 		{"an unknown website", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff","requests":[{"key":"x"}]}`, KindNotFound, "no website"},
 		{"unmanaged without websiteUuid", `{"requests":[{"trackingKey":"t","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: websiteUuid is required for an unmanaged request"},
 		{"managed without websiteUuid", `{"requests":[{"key":"box"}]}`, 0, `NOT FOUND: recommendation "box" not found`},
-		{"a bad trackingKey", `{` + site + `"requests":[{"trackingKey":"a b","count":1,"sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: trackingKey "a b": want 1 to 100 letters, digits or hyphens`},
+		{"a bad trackingKey", `{` + site + `"requests":[{"trackingKey":"a b","count":1,"sources":[{"type":"TOP"}]}]}`, 0, `BAD_REQUEST: trackingKey "a b": want at most 100 letters, digits or hyphens`},
 		{"a long trackingKey", `{` + site + `"requests":[{"trackingKey":"` + strings.Repeat("k", 101) + `","count":1,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: trackingKey"},
 		{"count 0", `{` + site + `"requests":[{"trackingKey":"t","count":0,"sources":[{"type":"TOP"}]}]}`, 0, "BAD_REQUEST: count 0: want the number of products, more than 0"},
 		{"no sources", `{` + site + `"requests":[{"trackingKey":"t","count":1}]}`, 0, "BAD_REQUEST: sources: at least one is required"},

@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // SearchRequest is the body of POST /serve/search.
 type SearchRequest struct {
 	Query                      *string          `json:"query"`
@@ -14,7 +16,7 @@ type SearchRequest struct {
 	Redirects                  *PageSettings    `json:"redirects"`
 	Format                     string           `json:"format"`
 	DeviceType                 string           `json:"deviceType"`
-	IncludeRetailMediaInReview bool             `json:"includeRetailMediaInReview"`
+	IncludeRetailMediaInReview Flag             `json:"includeRetailMediaInReview"`
 }
 
 // PageSettings is the start and count every result type takes.
@@ -34,9 +36,9 @@ type ContentSettings struct {
 type ProductSettings struct {
 	ContentSettings
 	Sorting               []string `json:"sorting"`
-	ReturnFilters         bool     `json:"returnFilters"`
+	ReturnFilters         Flag     `json:"returnFilters"`
 	ExcludeSiblingFilters []string `json:"excludeSiblingFilters"`
-	ReturnInitialContent  bool     `json:"returnInitialContent"`
+	ReturnInitialContent  Flag     `json:"returnInitialContent"`
 }
 
 // Limits on one request, documented in docs/decisions.md.
@@ -96,6 +98,7 @@ func (r *SearchRequest) Validate() error {
 	if r.Key == nil || *r.Key == "" {
 		return Invalid("key", "is required")
 	}
+	r.Format = strings.ToLower(r.Format) // the SDK's "HTML", "JSON"
 	switch r.Format {
 	case "", "json", "html":
 	default:

@@ -44,7 +44,7 @@ func TestRequestLimits(t *testing.T) {
 		{`{"query":"` + strings.Repeat("é", MaxQuery/2) + `a","key":"shop"}`, "query"},
 		{`{"query":"x","key":"shop","format":"json"}`, ""},
 		{`{"query":"x","key":"shop","format":"html"}`, ""},
-		{`{"query":"x","key":"shop","format":"HTML"}`, "format"},
+		{`{"query":"x","key":"shop","format":"xml"}`, "format"},
 		{`{"query":"x","key":"shop","deviceType":"DESKTOP"}`, ""},
 		{`{"query":"x","key":"shop","deviceType":"MOBILE"}`, ""},
 		{`{"query":"x","key":"shop","deviceType":"mobile"}`, "deviceType"},

@@ -393,7 +393,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 	for _, s := range sorts {
 		keys = append(keys, ranking.SortKey{Rank: seg.SortRank(s.field), Desc: s.desc})
 	}
-	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: req.IncludeRetailMediaInReview,
+	sps := g.sponsors(&adRequest{placement: config.PlaceSearch, device: req.DeviceType, review: bool(req.IncludeRetailMediaInReview),
 		now: now, query: *req.Query, result: resultBitmap, total: pr.Total,
 		allowed: func(doc uint32) bool { return g.filtersAllow(doc, nil, filters) }}, start+count)
 	var boost []float32

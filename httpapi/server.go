@@ -19,6 +19,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/internal/jsonfield"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/sdk"
 )
@@ -261,7 +262,7 @@ func decode(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+		return decodeError(jsonfield.Fill(err, body, v))
 	}
 	if dec.More() {
 		return engine.Invalid("", "request body holds more than one JSON value")

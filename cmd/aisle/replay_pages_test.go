@@ -61,7 +61,7 @@ func pageReplays() []replayRequest {
 		p("error: no products", `{"url":"u","firstLoad":false,"params":{}}`),
 		p("error: no count", `{"url":"u","firstLoad":false,"params":{},"products":{"start":0}}`),
 		p("error: unknown member", `{"url":"u","firstLoad":false,"params":{},"products":{"start":0,"count":1},"query":"x"}`),
-		p("error: params member other than filters", `{"url":"u","firstLoad":false,"params":{"sort":"x"},"products":{"start":0,"count":1}}`),
+		p("params members other than filters are ignored", `{"url":"u","firstLoad":false,"params":{"sort":"x"},"products":{"start":0,"count":1}}`),
 		listing("error: base filter on an unknown field", `{"filters":{"weight":5}}`, few),
 		listing("error: base filter with an unknown operator", `{"filters":{"price":{"$gt":5}}}`, few),
 		listing("error: $or not a list", `{"filters":{"$or":{"brand":"x"}}}`, few),
