@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/internal/jsonfield"
 )
 
 // Decode reads one event's JSON strictly, as a behaviour log's line or
@@ -27,11 +29,11 @@ func Decode(data []byte) (Event, error) {
 // /serve/collect/{kind} takes it: the kind may be left out (the address
 // names it), no unknown member. It does not Check the event.
 func DecodeBody(data []byte) (Event, error) {
-	var e Event
-	if err := decodeStrict(data, &e, "an event"); err != nil {
-		return e, err
+	var w wireEvent
+	if err := decodeStrict(data, &w, "an event"); err != nil {
+		return w.event(), err
 	}
-	return e, nil
+	return w.event(), nil
 }
 
 // DecodeChecked is Decode then Check, and the event's JSON as the change
@@ -70,7 +72,7 @@ func decodeStrict(data []byte, v any, what string) *Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+		return decodeError(jsonfield.Fill(err, data, v)) // a productNumber's own error names no member
 	}
 	if dec.More() {
 		return invalid("", "more than one JSON value: %s is one object", what)

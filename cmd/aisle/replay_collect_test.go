@@ -92,7 +92,7 @@ func collectReplays() []replayRequest {
 		c("error: no website", "view", `{`+who+`,"productNumber":"AI-000001"}`),
 		c("error: unknown website", "view", `{"websiteUuid":"00000000-0000-4000-8000-0000000000ff",`+who+`,"productNumber":"AI-000001"}`),
 		c("error: id over 256 bytes", "view", ev(`"trackingUserId":"`+strings.Repeat("u", 257)+`","productNumber":"AI-000001"`)),
-		c("error: wrong type", "view", ev(who+`,"productNumber":7`)),
+		c("error: wrong type", "view", ev(who+`,"productNumber":true`)),
 		c("error: malformed JSON", "view", `{"websiteUuid":`),
 		c("error: empty body", "view", ``),
 		c("error: over 64 KiB", "view", ev(who+`,"productNumber":"AI-000001","url":"`+strings.Repeat("u", 64<<10)+`"`)),
