@@ -174,9 +174,13 @@ func readJSONL(br *bufio.Reader, name string, fn func(*Product) error) error {
 		}
 		b = bytes.TrimRight(b, "\r\n")
 		if len(bytes.TrimLeft(b, " \t\r")) > 0 {
-			p := new(Product)
-			if derr := json.UnmarshalWithOption(b, p, strict); derr != nil {
+			f := new(feedProduct)
+			if derr := json.UnmarshalWithOption(b, f, strict); derr != nil {
 				return fmt.Errorf("%s:%d: %w", name, line, describeJSON(derr, productFields, true))
+			}
+			p, aerr := f.product()
+			if aerr != nil {
+				return fmt.Errorf("%s:%d: %w", name, line, aerr)
 			}
 			if ferr := fn(p); ferr != nil {
 				return fmt.Errorf("%s:%d: %w", name, line, ferr)
@@ -204,9 +208,13 @@ func readJSONArray(br *bufio.Reader, name string, fn func(*Product) error) error
 	}
 	for i := 1; dec.More(); i++ {
 		line := lines.lineAt(dec.InputOffset())
-		p := new(Product)
-		if err := dec.Decode(p); err != nil {
+		f := new(feedProduct)
+		if err := dec.Decode(f); err != nil {
 			return fmt.Errorf("%s:%d: product %d: %w", name, line, i, describeJSON(err, productFields, false))
+		}
+		p, err := f.product()
+		if err != nil {
+			return fmt.Errorf("%s:%d: product %d: %w", name, line, i, err)
 		}
 		if err := fn(p); err != nil {
 			return fmt.Errorf("%s:%d: product %d: %w", name, line, i, err)

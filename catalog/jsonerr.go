@@ -121,7 +121,7 @@ func jsonTypeName(t reflect.Type, plural bool) string {
 			return "object of " + jsonTypeName(t.Elem(), true)
 		case reflect.Struct:
 			s = "object"
-			if t == reflect.TypeFor[Product]() {
+			if t == reflect.TypeFor[Product]() || t == reflect.TypeFor[feedProduct]() {
 				s = "product object"
 			}
 		default:
