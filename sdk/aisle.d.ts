@@ -56,7 +56,7 @@ declare namespace Aisle {
     };
     /** "DESKTOP" or "MOBILE". */
     device_type?: "DESKTOP" | "MOBILE";
-    /** false: do not track this search; default true (a new search of a phrase is tracked). */
+    /** false: do not track this search; default true (a new search of another phrase than the last tracked is tracked). */
     track?: boolean;
     callback?: Callback<F extends "JSON" ? JSONAnswer : HTMLAnswer>;
   }
@@ -312,6 +312,8 @@ interface AisleSDK {
     click(productNumber: string, shown: Aisle.Shown, callback?: Aisle.Callback<{ success: boolean }>): Promise<{ success: boolean }>;
     cart(productNumbers: string[], callback?: Aisle.Callback<Aisle.Collected>): Promise<Aisle.Collected>;
     purchase(order: Aisle.Order, callback?: Aisle.Callback<Aisle.Collected>): Promise<Aisle.Collected>;
+    /** A search the page settled on (as-you-type searches sent with track: false); sent with navigator.sendBeacon, unless the last search tracked was of the same phrase. */
+    search(query: string, results: number, callback?: Aisle.Callback<{ success: boolean }>): Promise<{ success: boolean }>;
   };
   user: {
     /** The visitor's id: 32 hex characters, kept in the aisle_id cookie and localStorage. */

@@ -175,6 +175,12 @@
         return request("/serve/collect/cart", event("cart", { productNumbers: list(productNumbers).map(String) }));
       }, callback);
     },
+    search: (query, results, callback) => {
+      return call(() => {
+        needWebsite();
+        return { success: trackSearch(String(query), int(results, 0)) };
+      }, callback);
+    },
     purchase: (order, callback) => {
       return call(() => {
         needWebsite();
@@ -188,6 +194,17 @@
   };
 
   // ---- search
+
+  // trackSearch sends a search event, unless the last one sent was of
+  // the same phrase (a refinement: filters, sorting or a page of the
+  // same search); it says whether it sent one.
+  var lastSearch = "";
+  function trackSearch(query, results) {
+    var q = query.trim().toLowerCase();
+    if (!q || q === "*" || q === lastSearch) return false;
+    lastSearch = q;
+    return beacon("search", { query: query, results: results });
+  }
 
   // capFilters keeps at most max values of each returned filter, and
   // every selected one.
@@ -235,11 +252,12 @@
       return request("/serve/search", body).then((res) => {
         var p = res.products || {};
         var total = p.totalCount || 0;
-        // A new search (its first page) of a phrase is tracked; a page
-        // turn, an empty query (browsing) and track: false are not.
+        // A new search (its first page) of another phrase than the last
+        // tracked is tracked; a refinement or page turn of it, an empty
+        // query (browsing) and track: false are not.
         var tracked = false;
-        if (o.track !== false && cfg.websiteUuid && body.products.start === 0 && body.query.trim() && body.query.trim() !== "*") {
-          tracked = beacon("search", { query: body.query, results: total });
+        if (o.track !== false && cfg.websiteUuid && body.products.start === 0) {
+          tracked = trackSearch(body.query, total);
         }
         var a = { product_results: total, product_start: p.start || 0, didTrackSearch: tracked };
         if (body.format === "html") {

@@ -324,15 +324,21 @@ func TestBrowser(t *testing.T) {
 	t.Run("tracking", func(t *testing.T) {
 		n := a.count()
 		before := len(a.events(t))
-		var got struct{ First, Next, Browse map[string]any }
+		var got struct{ First, Refine, Next, Browse, Same, Settled map[string]any }
 		eval(t, ctx, `return {
 			first: await Aisle.search.search("shop", "hose", {format: "JSON"}),
+			refine: await Aisle.search.search("shop", "hose", {format: "JSON", filters: ["inStock:true"]}),
 			next: await Aisle.search.search("shop", "hose", {format: "JSON", engine_options: {product: {start: 10}}}),
 			browse: await Aisle.search.search("shop", "", {format: "JSON"}),
+			same: await Aisle.track.search("Hose ", 1),
+			settled: await Aisle.track.search("lamp", 0),
 		};`, &got)
-		if got.First["didTrackSearch"] != true || got.Next["didTrackSearch"] != false || got.Browse["didTrackSearch"] != false {
-			t.Errorf("didTrackSearch: a new search %v, a page turn %v, browsing %v; want true, false, false",
-				got.First["didTrackSearch"], got.Next["didTrackSearch"], got.Browse["didTrackSearch"])
+		if got.First["didTrackSearch"] != true || got.Refine["didTrackSearch"] != false || got.Next["didTrackSearch"] != false || got.Browse["didTrackSearch"] != false {
+			t.Errorf("didTrackSearch: a new search %v, a refinement %v, a page turn %v, browsing %v; want true, false, false, false",
+				got.First["didTrackSearch"], got.Refine["didTrackSearch"], got.Next["didTrackSearch"], got.Browse["didTrackSearch"])
+		}
+		if got.Same["success"] != false || got.Settled["success"] != true {
+			t.Errorf("track.search: the phrase just tracked %v, another %v; want false, true", got.Same, got.Settled)
 		}
 		var shown map[string]any
 		eval(t, ctx, `
@@ -359,8 +365,8 @@ func TestBrowser(t *testing.T) {
 				if e.User != id || e.Website != testshop.UUID {
 					t.Fatalf("logged %+v: want the visitor %s of %s", e, id, testshop.UUID)
 				}
-				if e.Kind == events.Search && (e.Query != "hose" || e.Results == nil || *e.Results != 1) {
-					t.Errorf("search event %+v: want hose, 1 result", e)
+				if e.Kind == events.Search && (e.Results == nil || !(e.Query == "hose" && *e.Results == 1 || e.Query == "lamp" && *e.Results == 0)) {
+					t.Errorf("search event %+v: want hose, 1 result, or lamp, 0", e)
 				}
 				delete(want, e.Kind)
 			}
@@ -374,8 +380,8 @@ func TestBrowser(t *testing.T) {
 				searches++
 			}
 		}
-		if searches != 1 {
-			t.Errorf("%d search events sent, want 1 (the page turn and the browse are not searches)", searches)
+		if searches != 2 {
+			t.Errorf("%d search events sent, want 2 (hose, then lamp: the refinement, the page turn, the browse and hose again are not new searches)", searches)
 		}
 	})
 

@@ -52,7 +52,11 @@ func TestStorefrontInBrowser(t *testing.T) {
 			r.shot("1-home")
 
 			// Search as you type: the count is the server's, the campaign's
-			// product comes first, marked as sponsored.
+			// product comes first, marked as sponsored. The searches made
+			// while typing are not tracked; the phrase settled on is, once
+			// (Aisle.track.search, whose beacon the sdk package's tests
+			// follow to the server).
+			r.eval(`window.searches = []; { const f = Aisle.track.search; Aisle.track.search = (q, n) => { const p = f.call(Aisle.track, q, n); p.then((a) => searches.push(q + " " + a.success)); return p; }; }`)
 			r.do(chromedp.SendKeys(chromedp.CSS("#q"), sponsoredQuery))
 			total := s.searchTotal(t, "demo", sponsoredQuery, nil)
 			r.wait(fmt.Sprintf(`document.getElementById("count").textContent.startsWith("%d products for “%s”")`, total, sponsoredQuery))
@@ -66,6 +70,10 @@ func TestStorefrontInBrowser(t *testing.T) {
 				t.Errorf("%v products marked sponsored, want 1", n)
 			}
 			r.shot("2-search")
+			r.wait(`searches.length === 1`)
+			if got, want := r.str(`searches.join(", ")`), sponsoredQuery+" true"; got != want {
+				t.Errorf("searches tracked: %q, want %q", got, want)
+			}
 
 			// Tick a facet: its count is the results' count.
 			box := `#facets [data-facet="inStock"] input[type=checkbox]`
@@ -106,6 +114,11 @@ func TestStorefrontInBrowser(t *testing.T) {
 				t.Errorf("current page labelled %q", got)
 			}
 			r.shot("4-page-2")
+			// The facet, the slider and the sort refined the same search:
+			// the SDK tracked none of them as a new one.
+			if got := r.str(`searches.filter((s) => s !== "` + sponsoredQuery + ` false").join(", ")`); got != sponsoredQuery+" true" {
+				t.Errorf("searches tracked after refining: %q, want only the first %q", got, sponsoredQuery+" true")
+			}
 
 			// A product page, with both boxes filled from the demo's
 			// behaviour.

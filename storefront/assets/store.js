@@ -48,6 +48,10 @@
   };
   const PER_PAGE = 12;
   const DEBOUNCE_MS = 180;
+  // SETTLE_MS: a phrase shown this long with no newer keystroke is the
+  // search the visitor settled on, and is tracked (Enter tracks at once);
+  // the searches made while typing are sent with track: false.
+  const SETTLE_MS = 1000;
   const FACET_VALUES_SHOWN = 6;
   const FIELDS = "productNumber,title,brand,price,priceFormatted,previousPrice,priceLowered,currency,inStock,isOnSale,hierarchies,description,extraData,extraDataList,extraDataNumber,url";
   const BOX_FIELDS = ["productNumber", "title", "brand", "price", "priceFormatted", "previousPrice", "priceLowered", "inStock", "hierarchies", "url"];
@@ -105,7 +109,23 @@
       return_filters: withFacets,
       product_fields: FIELDS,
       engine_options: { product: { start: state.page * PER_PAGE, current_count: PER_PAGE } },
+      track: false, // trackSettled tracks the phrase the visitor settles on
     };
+  }
+
+  // trackSettled tracks the search of phrase q (total products) once the
+  // visitor settles on it: after SETTLE_MS without a keystroke, or at
+  // once after Enter. The SDK sends nothing for the phrase it tracked
+  // last, so a refinement of the same search is not a new one.
+  let settleTimer = 0;
+  let trackNow = false;
+  function trackSettled(q, total) {
+    clearTimeout(settleTimer);
+    if (!q) return;
+    const send = () => { aisle().track.search(q, total).catch(() => { /* tracking never breaks the page */ }); };
+    if (trackNow) send();
+    else settleTimer = setTimeout(send, SETTLE_MS);
+    trackNow = false;
   }
 
   // fetchList asks the SDK for the list and answers one shape:
@@ -160,6 +180,7 @@
     const q = state.mode === "search" ? state.q : "";
     $("results").removeAttribute("aria-busy");
     $("count").textContent = t().results(ans.total, q);
+    if (q) trackSettled(q, ans.total);
     $("status").textContent = ans.total === 0 ? t().none(q || "*") : "";
     $("results").replaceChildren(...ans.results.map((p, i) => card(p, {
       source: state.mode === "category" ? "pages" : "search",
@@ -425,7 +446,7 @@
   async function productFor(pn) {
     if (products.has(pn)) return products.get(pn);
     // A product page opened directly: its number is a search's best match.
-    const ans = await aisle().search.search(site().key, pn, { format: "JSON", product_fields: FIELDS, engine_options: { product: { start: 0, current_count: 5 } } });
+    const ans = await aisle().search.search(site().key, pn, { format: "JSON", product_fields: FIELDS, engine_options: { product: { start: 0, current_count: 5 } }, track: false });
     const p = (ans.results || []).find((x) => x.productNumber === pn);
     if (p) products.set(pn, p);
     return p;
@@ -588,6 +609,7 @@
     let timer = 0;
     $("q").addEventListener("input", (e) => {
       clearTimeout(timer);
+      clearTimeout(settleTimer); // still typing
       timer = setTimeout(() => {
         state.q = e.target.value.trim();
         state.filters = [];
@@ -610,6 +632,7 @@
     $("search-form").addEventListener("submit", (e) => {
       e.preventDefault();
       clearTimeout(timer);
+      trackNow = true;
       $("q").dispatchEvent(new Event("input"));
     });
     $("sort").addEventListener("change", (e) => { state.sort = e.target.value; state.page = 0; load(); });
