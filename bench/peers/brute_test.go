@@ -139,6 +139,6 @@ func bruteFacets(t testing.TB, products map[string]*catalog.Product, matches map
 func searchRequest(q string, count int, filters, sorting []string, facets bool) *engine.SearchRequest {
 	return &engine.SearchRequest{Query: &q, Products: &engine.ProductSettings{
 		ContentSettings: engine.ContentSettings{PageSettings: engine.PageSettings{Count: &count}, Filters: filters},
-		Sorting:         sorting, ReturnFilters: facets,
+		Sorting:         sorting, ReturnFilters: engine.Flag(facets),
 	}}
 }

@@ -440,7 +440,7 @@ func (p *Postgres) search(r *engine.SearchRequest, fuzzy bool) (*pgResult, error
 			sh.sort = 2
 		}
 	}
-	sh.facets = ps.ReturnFilters
+	sh.facets = bool(ps.ReturnFilters)
 
 	if sh.text != pgTextAll && !sh.facets && (sh.brand || sh.priceRanges > 0 || sh.hier || sh.inStock) {
 		// Words and filters both restrict the rows, and which index to
