@@ -81,6 +81,10 @@ func (s *Server) adminRoute(ctx *fasthttp.RequestCtx, path string) {
 		s.writeError(ctx, engine.NotFound("", "no endpoint %s: this server takes no writes", path))
 		return
 	}
+	if path == adminBackup {
+		s.post(ctx, s.backup)
+		return
+	}
 	if path == adminConfig {
 		p, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, "")
 		if err != nil {

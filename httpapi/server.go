@@ -127,7 +127,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.writeError(ctx, err)
 		return
 	}
-	if strings.HasPrefix(path, adminPrefix) || path == adminConfig {
+	if strings.HasPrefix(path, adminPrefix) || path == adminConfig || path == adminBackup {
 		s.admin(ctx, path)
 		return
 	}

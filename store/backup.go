@@ -13,6 +13,10 @@ import (
 // exists: a backup never writes over anything.
 var ErrBackupExists = errors.New("the backup's destination already exists")
 
+// ErrBackupNoParent is Backup's answer when its destination's parent
+// directory does not exist.
+var ErrBackupNoParent = errors.New("the backup's parent directory does not exist")
+
 // ErrClosed is returned by calls on a store that was closed.
 var ErrClosed = errors.New("store is closed")
 
@@ -35,7 +39,7 @@ func (s *Store) Backup(dest string) (uint64, error) {
 		return 0, fmt.Errorf("backup to %s: %w", dest, err)
 	}
 	if fi, err := os.Stat(filepath.Dir(dest)); err != nil || !fi.IsDir() {
-		return 0, fmt.Errorf("backup to %s: its parent directory must exist", dest)
+		return 0, fmt.Errorf("backup to %s: %w", dest, ErrBackupNoParent)
 	}
 	s.mu.Lock() // no entry is appended while the checkpoint is taken
 	defer s.mu.Unlock()

@@ -35,6 +35,10 @@ Usage:
   aisle keys   create|list|revoke --data DIR ...
                (API keys of a stopped server's directory; a running one's
                through GraphQL at /graphql)
+  aisle backup --url http://HOST:PORT --admin-key KEY --to DEST
+  aisle backup --data DIR --to DEST
+               (a consistent copy, taken while a server serves or from a
+               stopped directory; aisle serve --data DEST serves it)
 
 Every flag can also be set by environment: AISLE_ADDR, AISLE_DATA,
 AISLE_ADMIN_KEY, AISLE_CONFIG, AISLE_LANG.
@@ -73,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runBench(ctx, args[1:], stdout, stderr, log)
 	case "keys":
 		return runKeys(ctx, args[1:], stdout, stderr, log)
+	case "backup":
+		return runBackup(ctx, args[1:], stdout, stderr, log)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
