@@ -21,6 +21,7 @@ import (
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/jsonfield"
 	"github.com/aisle-search/aisle/live"
+	"github.com/aisle-search/aisle/metrics"
 	"github.com/aisle-search/aisle/sdk"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 	// body, read and capped here, or err why it could not be; nil (the
 	// default) answers 404.
 	GraphQL func(ctx *fasthttp.RequestCtx, body []byte, err error)
+	// Metrics records every request and serves GET /metrics (the
+	// operator's admin key); nil (the default): neither.
+	Metrics *metrics.Server
 	// RateLimits are the per-client limits of the public routes; the zero
 	// value (the default) sets none, DefaultRateLimits what aisle serve
 	// sets.
@@ -107,6 +111,10 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 
 // Handle is the router.
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	if m := s.opt.Metrics; m != nil {
+		start := time.Now()
+		defer func() { m.Observe(metricsRoute(string(ctx.Path())), ctx.Response.StatusCode(), time.Since(start)) }()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.opt.Logger.Error("panic in handler", "path", string(ctx.Path()), "panic", r, "stack", string(debug.Stack()))
@@ -154,6 +162,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.post(ctx, s.recoms)
 	case "/healthz":
 		s.healthz(ctx)
+	case metricsPath:
+		s.metrics(ctx)
 	case sdk.ScriptPath, sdk.TypesPath:
 		s.sdkFile(ctx, path)
 	default:

@@ -231,7 +231,8 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("graphql schema: %w", err)
 	}
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve, Storefront: f.storefront})
+	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve, Storefront: f.storefront,
+		Metrics: serverMetrics(st, eng, bhv)})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {

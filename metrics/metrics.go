@@ -1,0 +1,105 @@
+// Package metrics is what a server reports to Prometheus at GET
+// /metrics: its requests by route and status with their latency, the
+// change log's position and each website's, and Go's runtime and the
+// process's. It holds the registry and the collectors; package httpapi
+// records each request (HTTP.Observe) and serves the text format
+// (Handler), and cmd/aisle adds the store's and the websites' gauges
+// (Server.Gauge). Names follow Prometheus' conventions: the aisle_
+// namespace, units in the name, _total on counters.
+package metrics
+
+import (
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttpadaptor"
+)
+
+// Routes are the values of the route label: every request counts under
+// one of them, so the label's values are bounded whatever paths
+// strangers send.
+var Routes = []string{"search", "pages", "recoms", "collect", "admin", "graphql", "sdk", "storefront", "health", "metrics", "other"}
+
+// LatencyBuckets are the request duration histogram's upper bounds, in
+// seconds: 50 µs to about 3 s, each 2.5 times the last.
+var LatencyBuckets = prometheus.ExponentialBuckets(0.00005, 2.5, 13)
+
+// Server is one server's metrics.
+type Server struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	latency  []prometheus.Observer // by route index
+	counters sync.Map              // route index<<16 | status → prometheus.Counter
+	handler  fasthttp.RequestHandler
+}
+
+// New makes a server's registry with its request metrics and Go's and
+// the process's collectors.
+func New() *Server {
+	s := &Server{reg: prometheus.NewRegistry()}
+	s.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "aisle", Subsystem: "http", Name: "requests_total",
+		Help: "HTTP requests answered, by route and status code.",
+	}, []string{"route", "code"})
+	s.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: "aisle", Subsystem: "http", Name: "request_duration_seconds",
+		Help: "Time from a request's start to its answer, by route.", Buckets: LatencyBuckets,
+	}, []string{"route"})
+	s.reg.MustRegister(s.requests, s.duration,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.latency = make([]prometheus.Observer, len(Routes))
+	for i, r := range Routes {
+		s.latency[i] = s.duration.WithLabelValues(r)
+	}
+	s.handler = fasthttpadaptor.NewFastHTTPHandler(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
+	return s
+}
+
+// Observe records one answered request: route is an index of Routes,
+// status the answer's code, took its time.
+func (s *Server) Observe(route int, status int, took time.Duration) {
+	if route < 0 || route >= len(Routes) {
+		route = len(Routes) - 1
+	}
+	key := route<<16 | status&0xffff
+	c, ok := s.counters.Load(key)
+	if !ok {
+		c, _ = s.counters.LoadOrStore(key, s.requests.WithLabelValues(Routes[route], strconv.Itoa(status)))
+	}
+	c.(prometheus.Counter).Inc()
+	s.latency[route].Observe(took.Seconds())
+}
+
+// Gauge adds a gauge whose value fn reads at each scrape.
+func (s *Server) Gauge(name, help string, fn func() float64) {
+	s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "aisle", Name: name, Help: help}, fn))
+}
+
+// GaugeVec adds gauges of one label whose values fn reports at each
+// scrape, one call of set for each label value.
+func (s *Server) GaugeVec(name, help, label string, fn func(set func(value string, v float64))) {
+	s.reg.MustRegister(&gaugeVec{desc: prometheus.NewDesc("aisle_"+name, help, []string{label}, nil), fn: fn})
+}
+
+// Serve writes the registry's metrics in the Prometheus text format.
+func (s *Server) Serve(ctx *fasthttp.RequestCtx) { s.handler(ctx) }
+
+// gaugeVec is a collector of gauges read at each scrape.
+type gaugeVec struct {
+	desc *prometheus.Desc
+	fn   func(set func(value string, v float64))
+}
+
+func (g *gaugeVec) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
+
+func (g *gaugeVec) Collect(ch chan<- prometheus.Metric) {
+	g.fn(func(value string, v float64) {
+		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v, value)
+	})
+}
