@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"strings"
+	"time"
 
 	"github.com/valyala/fasthttp"
 
@@ -70,4 +71,16 @@ func (s *Server) metrics(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	s.opt.Metrics.Serve(ctx)
+}
+
+// observe records an answered request in Options.Metrics, and logs it
+// when it took longer than Options.SlowRequest.
+func (s *Server) observe(ctx *fasthttp.RequestCtx, took time.Duration) {
+	route, status := metricsRoute(string(ctx.Path())), ctx.Response.StatusCode()
+	if s.opt.Metrics != nil {
+		s.opt.Metrics.Observe(route, status, took)
+	}
+	if s.opt.SlowRequest > 0 && took > s.opt.SlowRequest {
+		s.opt.Logger.Warn("slow request", "route", metrics.Routes[route], "method", string(ctx.Method()), "status", status, "took", took.Round(time.Microsecond))
+	}
 }

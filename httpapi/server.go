@@ -49,6 +49,10 @@ type Options struct {
 	// body, read and capped here, or err why it could not be; nil (the
 	// default) answers 404.
 	GraphQL func(ctx *fasthttp.RequestCtx, body []byte, err error)
+	// SlowRequest is the time past which a request is logged (its route,
+	// status and time; never its path or body, which may name a
+	// visitor); 0 (the default): none.
+	SlowRequest time.Duration
 	// Metrics records every request and serves GET /metrics (the
 	// operator's admin key); nil (the default): neither.
 	Metrics *metrics.Server
@@ -111,9 +115,9 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 
 // Handle is the router.
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
-	if m := s.opt.Metrics; m != nil {
+	if s.opt.Metrics != nil || s.opt.SlowRequest > 0 {
 		start := time.Now()
-		defer func() { m.Observe(metricsRoute(string(ctx.Path())), ctx.Response.StatusCode(), time.Since(start)) }()
+		defer func() { s.observe(ctx, time.Since(start)) }()
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -27,7 +27,9 @@ type cliServer struct {
 	stop           func() error
 }
 
-var listeningRE = regexp.MustCompile(`msg=listening addr=http://(\S+)`)
+// listeningRE is the line a server logs once it listens, as text or
+// JSON (--log-format json).
+var listeningRE = regexp.MustCompile(`msg=listening addr=http://(\S+)|"msg":"listening","addr":"http://([^"]+)"`)
 
 // startCLI runs the command args until the returned server's stop is
 // called, and waits until it logs the address it listens on. It fails the
@@ -41,7 +43,7 @@ func startCLI(t *testing.T, args ...string) *cliServer {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if m := listeningRE.FindStringSubmatch(s.stderr.String()); m != nil {
-			s.addr = m[1]
+			s.addr = m[1] + m[2]
 			break
 		}
 		select {

@@ -210,7 +210,7 @@ func startChildWith(t *testing.T, data string, flags ...string) *child {
 		for sc.Scan() {
 			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil && !listening {
 				listening = true
-				found <- m[1]
+				found <- m[1] + m[2]
 			}
 			c.out.Write([]byte(sc.Text() + "\n"))
 		}

@@ -31,6 +31,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	log, err := f.logger(stderr, log)
+	if err != nil {
+		return err
+	}
 	if f.data == "" {
 		dir, err := os.MkdirTemp("", "aisle-demo-")
 		if err != nil {

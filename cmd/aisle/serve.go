@@ -38,6 +38,7 @@ type serveFlags struct {
 	// rates: per-client limits of the public routes, "PER_SECOND[:BURST]"
 	// each ("0": none); trustedProxies: CIDRs, comma-separated.
 	rateCollect, rateSearch, ratePages, rateRecoms, trustedProxies string
+	logFormat, slowRequest                                         string
 	// clock is not a flag: the time answers and events are as of
 	// (engine.Engine.UseClock), for tests; nil: the wall clock.
 	clock func() time.Time
@@ -61,6 +62,8 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.rateRecoms, "rate-recoms", env("AISLE_RATE_RECOMS", defaultRates["rate-recoms"]), "recommendation calls a second per client, `RATE[:BURST]` (default 0: no limit)")
 	fs.StringVar(&f.trustedProxies, "trusted-proxies", env("AISLE_TRUSTED_PROXIES", ""), "proxies in front, as `CIDRs` (comma-separated), whose X-Forwarded-For names the client for rate limits; default none")
 	fs.StringVar(&f.maxVisitors, "max-visitors", env("AISLE_MAX_VISITORS", ""), "visitors whose histories each website's behaviour keeps, `N` (default 1000000); past it the least lately active quarter is forgotten, and of the emails' and customer ids' links all but the latest 2×N")
+	fs.StringVar(&f.logFormat, "log-format", env("AISLE_LOG_FORMAT", "text"), "log lines as `FORMAT`: text (for a terminal) or json (one object a line, for a log collector)")
+	fs.StringVar(&f.slowRequest, "slow-request", env("AISLE_SLOW_REQUEST", "1s"), "log each request that takes longer than `DURATION` (its route, status and time; 0: none)")
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
 
@@ -81,6 +84,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	var f serveFlags
 	f.register(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log, err := f.logger(stderr, log)
+	if err != nil {
 		return err
 	}
 	if f.data == "" {
@@ -123,6 +130,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 			return fmt.Errorf("serve: --max-write-bytes (or AISLE_MAX_WRITE_BYTES) %q: want a number of bytes of at least 1048576", f.maxWrite)
 		}
 		maxWrite = n
+	}
+	slow, err := time.ParseDuration(f.slowRequest)
+	if err != nil || slow < 0 {
+		return fmt.Errorf("serve: --slow-request (or AISLE_SLOW_REQUEST) %q: want a duration, such as 1s, or 0 for none", f.slowRequest)
 	}
 	every := snapshotEvery
 	if f.snapshotEvery != "" {
@@ -232,7 +243,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return fmt.Errorf("graphql schema: %w", err)
 	}
 	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve, Storefront: f.storefront,
-		Metrics: serverMetrics(st, eng, bhv)})
+		Metrics: serverMetrics(st, eng, bhv), SlowRequest: slow})
 	srv := api.HTTPServer()
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -266,4 +277,16 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	case err := <-errc:
 		return err
 	}
+}
+
+// logger is the log the flags ask for: log itself for text (the
+// terminal's), a JSON handler on stderr for json.
+func (f *serveFlags) logger(stderr io.Writer, log *slog.Logger) (*slog.Logger, error) {
+	switch f.logFormat {
+	case "", "text":
+		return log, nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", f.logFormat)
 }
