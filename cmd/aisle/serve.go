@@ -38,7 +38,7 @@ type serveFlags struct {
 	// rates: per-client limits of the public routes, "PER_SECOND[:BURST]"
 	// each ("0": none); trustedProxies: CIDRs, comma-separated.
 	rateCollect, rateSearch, ratePages, rateRecoms, trustedProxies string
-	logFormat, slowRequest                                         string
+	logFormat, slowRequest, grace                                  string
 	// clock is not a flag: the time answers and events are as of
 	// (engine.Engine.UseClock), for tests; nil: the wall clock.
 	clock func() time.Time
@@ -64,6 +64,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.maxVisitors, "max-visitors", env("AISLE_MAX_VISITORS", ""), "visitors whose histories each website's behaviour keeps, `N` (default 1000000); past it the least lately active quarter is forgotten, and of the emails' and customer ids' links all but the latest 2×N")
 	fs.StringVar(&f.logFormat, "log-format", env("AISLE_LOG_FORMAT", "text"), "log lines as `FORMAT`: text (for a terminal) or json (one object a line, for a log collector)")
 	fs.StringVar(&f.slowRequest, "slow-request", env("AISLE_SLOW_REQUEST", "1s"), "log each request that takes longer than `DURATION` (its route, status and time; 0: none)")
+	fs.StringVar(&f.grace, "grace", env("AISLE_GRACE", "30s"), "at a stop (SIGTERM, Ctrl-C), how long requests in flight may take to finish, `DURATION`; a second signal stops at once")
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
 
@@ -130,6 +131,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 			return fmt.Errorf("serve: --max-write-bytes (or AISLE_MAX_WRITE_BYTES) %q: want a number of bytes of at least 1048576", f.maxWrite)
 		}
 		maxWrite = n
+	}
+	grace, err := time.ParseDuration(f.grace)
+	if err != nil || grace <= 0 {
+		return fmt.Errorf("serve: --grace (or AISLE_GRACE) %q: want a duration above 0, such as 30s", f.grace)
 	}
 	slow, err := time.ParseDuration(f.slowRequest)
 	if err != nil || slow < 0 {
@@ -272,8 +277,19 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	go debug.FreeOSMemory()
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down")
-		return srv.Shutdown()
+		// No new connection is accepted; requests in flight finish within
+		// the grace period, then idle and late connections are closed.
+		// The deferred closes then commit the events collected, save the
+		// behaviour's snapshot and close the store.
+		log.Info("shutting down", "grace", grace)
+		sctx, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		if err := srv.ShutdownWithContext(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		} else if err != nil {
+			log.Warn("requests still in flight at the end of the grace period: the server stops without their answers", "grace", grace)
+		}
+		return nil
 	case err := <-errc:
 		return err
 	}
