@@ -81,6 +81,12 @@ func (s *Server) Gauge(name, help string, fn func() float64) {
 	s.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "aisle", Name: name, Help: help}, fn))
 }
 
+// Counter adds a counter whose value fn reads at each scrape; fn must
+// never go down. Its name ends in _total.
+func (s *Server) Counter(name, help string, fn func() float64) {
+	s.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: "aisle", Name: name, Help: help}, fn))
+}
+
 // GaugeVec adds gauges of one label whose values fn reports at each
 // scrape, one call of set for each label value.
 func (s *Server) GaugeVec(name, help, label string, fn func(set func(value string, v float64))) {

@@ -21,6 +21,12 @@ func serverMetrics(st *store.Store, eng *engine.Engine, bhv *engine.Behaviours) 
 		})
 	m.Gauge("websites_failed", "Websites the server could not serve (their data or configuration refused at start).",
 		func() float64 { return float64(len(eng.Failed())) })
+	m.Gauge("store_l0_files", "Tables in the store's level 0; writes stall at 24.",
+		func() float64 { return float64(st.DiskMetrics().L0Files) })
+	m.Counter("store_compactions_total", "Compactions of the store since the server started.",
+		func() float64 { return float64(st.DiskMetrics().Compactions) })
+	m.Gauge("store_disk_bytes", "Disk space the store's files take.",
+		func() float64 { return float64(st.DiskMetrics().DiskBytes) })
 	m.Gauge("behaviour_bytes", "Memory the visitors' behaviour models hold, every website together.",
 		func() float64 { return float64(bhv.Bytes()) })
 	return m

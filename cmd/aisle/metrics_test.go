@@ -99,7 +99,10 @@ func TestMetricsScrape(t *testing.T) {
 	if m, ok := sample(fams["aisle_website_position"], map[string]string{"website": shopSite}); !ok || m.GetGauge().GetValue() < 1 {
 		t.Errorf("aisle_website_position{website=%s}: %v", shopSite, m)
 	}
-	for _, name := range []string{"aisle_websites_failed", "aisle_behaviour_bytes", "go_goroutines", "process_resident_memory_bytes"} {
+	if m, ok := sample(fams["aisle_store_disk_bytes"], nil); !ok || m.GetGauge().GetValue() <= 0 {
+		t.Errorf("aisle_store_disk_bytes: %v, want the store's size", m)
+	}
+	for _, name := range []string{"aisle_websites_failed", "aisle_behaviour_bytes", "aisle_store_l0_files", "aisle_store_compactions_total", "go_goroutines", "process_resident_memory_bytes"} {
 		if fams[name] == nil {
 			t.Errorf("no %s", name)
 		}
