@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -63,10 +64,17 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.trustedProxies, "trusted-proxies", env("AISLE_TRUSTED_PROXIES", ""), "proxies in front, as `CIDRs` (comma-separated), whose X-Forwarded-For names the client for rate limits; default none")
 	fs.StringVar(&f.maxVisitors, "max-visitors", env("AISLE_MAX_VISITORS", ""), "visitors whose histories each website's behaviour keeps, `N` (default 1000000); past it the least lately active quarter is forgotten, and of the emails' and customer ids' links all but the latest 2×N")
 	fs.StringVar(&f.logFormat, "log-format", env("AISLE_LOG_FORMAT", "text"), "log lines as `FORMAT`: text (for a terminal) or json (one object a line, for a log collector)")
-	fs.StringVar(&f.slowRequest, "slow-request", env("AISLE_SLOW_REQUEST", "1s"), "log each request that takes longer than `DURATION` (its route, status and time; 0: none)")
-	fs.StringVar(&f.grace, "grace", env("AISLE_GRACE", "30s"), "at a stop (SIGTERM, Ctrl-C), how long requests in flight may take to finish, `DURATION`; a second signal stops at once")
+	fs.StringVar(&f.slowRequest, "slow-request", env("AISLE_SLOW_REQUEST", defaultSlowRequest), "log each request that takes longer than `DURATION` (its route, status and time; 0: none)")
+	fs.StringVar(&f.grace, "grace", env("AISLE_GRACE", defaultGrace), "at a stop (SIGTERM, Ctrl-C), how long requests in flight may take to finish, `DURATION`; a second signal stops at once")
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
+
+// The defaults of --grace and --slow-request, also for serveFlags built
+// without register (tests).
+const (
+	defaultGrace       = "30s"
+	defaultSlowRequest = "1s"
+)
 
 // snapshotAfterReplay: a start that folded this many events or more
 // saves the behaviour's snapshot at once, in the background, so a crash
@@ -132,11 +140,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		}
 		maxWrite = n
 	}
-	grace, err := time.ParseDuration(f.grace)
+	grace, err := time.ParseDuration(cmp.Or(f.grace, defaultGrace))
 	if err != nil || grace <= 0 {
 		return fmt.Errorf("serve: --grace (or AISLE_GRACE) %q: want a duration above 0, such as 30s", f.grace)
 	}
-	slow, err := time.ParseDuration(f.slowRequest)
+	slow, err := time.ParseDuration(cmp.Or(f.slowRequest, defaultSlowRequest))
 	if err != nil || slow < 0 {
 		return fmt.Errorf("serve: --slow-request (or AISLE_SLOW_REQUEST) %q: want a duration, such as 1s, or 0 for none", f.slowRequest)
 	}
