@@ -22,25 +22,7 @@ func (f *Flag) UnmarshalJSON(b []byte) error {
 		*f = false
 	case "null":
 	default:
-		return jsonfield.TypeError(jsonKind(b), reflect.TypeFor[bool]())
+		return jsonfield.TypeError(b, reflect.TypeFor[bool]())
 	}
 	return nil
-}
-
-// jsonKind names the kind of the JSON value b for a type error.
-func jsonKind(b []byte) string {
-	if len(b) == 0 {
-		return "value"
-	}
-	switch b[0] {
-	case '"':
-		return "string"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case 't', 'f':
-		return "bool"
-	}
-	return "number"
 }

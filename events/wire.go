@@ -70,16 +70,7 @@ func (p *productNumber) UnmarshalJSON(b []byte) error {
 	}
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			got := "number " + string(b)
-			switch b[0] {
-			case 't', 'f':
-				got = "bool"
-			case '{':
-				got = "object"
-			case '[':
-				got = "array"
-			}
-			return jsonfield.TypeError(got, reflect.TypeFor[string]())
+			return jsonfield.TypeError(b, reflect.TypeFor[string]())
 		}
 	}
 	*p = productNumber(b)

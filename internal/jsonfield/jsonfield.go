@@ -37,9 +37,25 @@ func Fill(err error, data []byte, v any) error {
 	return out
 }
 
-// TypeError is the error a member's UnmarshalJSON returns for a value
-// of the wrong kind: the JSON kind got (value: "string", "number 12.5")
-// and the Go type wanted.
-func TypeError(value string, want reflect.Type) error {
+// TypeError is the error a member's UnmarshalJSON returns for raw, a
+// JSON value of the wrong kind for want: it names the kind got
+// ("string", "bool", "object", "array", or "number 12.5", the number
+// itself) and the Go type wanted.
+func TypeError(raw []byte, want reflect.Type) error {
+	value := "value"
+	if len(raw) > 0 {
+		switch raw[0] {
+		case '"':
+			value = "string"
+		case '{':
+			value = "object"
+		case '[':
+			value = "array"
+		case 't', 'f':
+			value = "bool"
+		default:
+			value = "number " + string(raw)
+		}
+	}
 	return &stdjson.UnmarshalTypeError{Value: value, Type: want}
 }

@@ -12,7 +12,7 @@ type strictBool bool
 
 func (b *strictBool) UnmarshalJSON(data []byte) error {
 	if string(data) != "true" && string(data) != "false" {
-		return TypeError("string", reflect.TypeFor[bool]())
+		return TypeError(data, reflect.TypeFor[bool]())
 	}
 	*b = string(data) == "true"
 	return nil
