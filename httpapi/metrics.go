@@ -75,8 +75,8 @@ func (s *Server) metrics(ctx *fasthttp.RequestCtx) {
 
 // observe records an answered request in Options.Metrics, and logs it
 // when it took longer than Options.SlowRequest.
-func (s *Server) observe(ctx *fasthttp.RequestCtx, took time.Duration) {
-	route, status := metricsRoute(string(ctx.Path())), ctx.Response.StatusCode()
+func (s *Server) observe(ctx *fasthttp.RequestCtx, path string, took time.Duration) {
+	route, status := metricsRoute(path), ctx.Response.StatusCode()
 	if s.opt.Metrics != nil {
 		s.opt.Metrics.Observe(route, status, took)
 	}

@@ -115,9 +115,10 @@ func (s *Server) HTTPServer() *fasthttp.Server {
 
 // Handle is the router.
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	path := string(ctx.Path())
 	if s.opt.Metrics != nil || s.opt.SlowRequest > 0 {
 		start := time.Now()
-		defer func() { s.observe(ctx, time.Since(start)) }()
+		defer func() { s.observe(ctx, path, time.Since(start)) }()
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -127,7 +128,6 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		}
 	}()
 	s.setCORS(ctx)
-	path := string(ctx.Path())
 	if ctx.IsOptions() {
 		ctx.SetStatusCode(fasthttp.StatusNoContent)
 		return
