@@ -37,17 +37,12 @@ type PageParams struct {
 // whose other members are skipped; anything but an object is a type
 // error naming params.
 func (p *PageParams) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Filters BaseFilters `json:"filters"`
+	type plain PageParams // its fields without this method: no recursion
+	err := json.Unmarshal(b, (*plain)(p))
+	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field == "" {
+		te.Field = "params"
 	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) && te.Field == "" {
-			te.Field = "params"
-		}
-		return err
-	}
-	p.Filters = v.Filters
-	return nil
+	return err
 }
 
 // BaseFilters is a page request's params.filters, a base filter object
