@@ -130,11 +130,7 @@ func (a *api) waitFor(t *testing.T, n int, path string) received {
 func (a *api) events(t *testing.T) []events.Event {
 	t.Helper()
 	var out []events.Event
-	if err := a.st.Entries(0, func(e *store.Entry) error {
-		evs, err := a.st.EntryEvents(e)
-		if err != nil {
-			return err
-		}
+	if err := a.st.Events(func(_ string, _ uint64, evs []json.RawMessage) error {
 		for _, raw := range evs {
 			var ev events.Event
 			if err := json.Unmarshal(raw, &ev); err != nil {
