@@ -140,6 +140,9 @@ func (s *Store) open() error {
 	h, err := openHandle(s.dir, s.base, false, s.trouble)
 	if err != nil {
 		lock.Close()
+		if !errors.Is(err, ErrUnavailable) {
+			err = &UnreadableError{Err: err}
+		}
 		return err
 	}
 	// Tables of an import or a segment save that a crash cut short: never
