@@ -26,9 +26,10 @@ const (
 	KindNotFound
 	KindUnauthorized
 	KindTooLarge
-	// KindUnavailable is a write the disk refused (the write side's
-	// live.AsError tells it): nothing changed, and the same write
-	// succeeds once the disk takes writes again.
+	// KindUnavailable is a request the server cannot take now: a write
+	// the disk refused (the write side's live.AsError tells it; nothing
+	// changed, and the same write succeeds once the disk takes writes
+	// again), or any request while the server starts.
 	KindUnavailable
 	// KindForbidden is a valid key that may not do what was asked: its
 	// scope does not cover it, or it covers other websites.

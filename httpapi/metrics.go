@@ -45,7 +45,7 @@ func metricsRoute(path string) int {
 		name = "graphql"
 	case path == sdk.ScriptPath || path == sdk.TypesPath:
 		name = "sdk"
-	case path == "/healthz":
+	case path == "/healthz" || path == readyzPath:
 		name = "health"
 	case path == metricsPath:
 		name = "metrics"

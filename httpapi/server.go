@@ -166,6 +166,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 		s.post(ctx, s.recoms)
 	case "/healthz":
 		s.healthz(ctx)
+	case readyzPath:
+		s.readyz(ctx)
 	case metricsPath:
 		s.metrics(ctx)
 	case sdk.ScriptPath, sdk.TypesPath:
@@ -375,9 +377,10 @@ func status(k engine.Kind) int {
 	return fasthttp.StatusInternalServerError
 }
 
-// retryAfter is the seconds a client is told to wait before sending a
-// write the disk refused again: the store probes the disk every second
-// and takes writes again once it can.
+// retryAfter is the seconds a client is told to wait before sending
+// again a request the server could not take (engine.KindUnavailable): a
+// write the disk refused (the store probes the disk every second and
+// takes writes again once it can), or any request while it starts.
 const retryAfter = "5"
 
 // errorBody is the failure shape of every REST endpoint.
