@@ -72,7 +72,7 @@ func twoShops(t *testing.T) *shop {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	gens, failed := live.OpenEach(st, f, analysis.English, quiet)
+	gens, failed := live.OpenEach(st, f, analysis.English, quiet, nil)
 	if len(failed) > 0 {
 		t.Fatal(failed[0].Err)
 	}

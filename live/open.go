@@ -200,7 +200,7 @@ func Rebuild(st *store.Store, w *config.Website, lang analysis.Language, log *sl
 // language of websites that set none. The first website that fails to
 // open fails it.
 func OpenAll(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger) ([]*engine.Generation, error) {
-	gens, failed := OpenEach(st, f, def, log)
+	gens, failed := OpenEach(st, f, def, log, nil)
 	if len(failed) > 0 {
 		return nil, failed[0]
 	}
@@ -209,8 +209,9 @@ func OpenAll(st *store.Store, f *config.File, def analysis.Language, log *slog.L
 
 // OpenEach is Open for every website of f, going on past a website that
 // fails: the generations of those that opened, in f's order, and the
-// failures, in f's order too.
-func OpenEach(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger) ([]*engine.Generation, []engine.WebsiteFailure) {
+// failures, in f's order too. progress, when set, is called after each
+// website with how many are done, opened or failed.
+func OpenEach(st *store.Store, f *config.File, def analysis.Language, log *slog.Logger, progress func(done int)) ([]*engine.Generation, []engine.WebsiteFailure) {
 	gens := make([]*engine.Generation, 0, len(f.Websites))
 	var failed []engine.WebsiteFailure
 	for i := range f.Websites {
@@ -218,9 +219,12 @@ func OpenEach(st *store.Store, f *config.File, def analysis.Language, log *slog.
 		g, err := Open(st, w, w.Lang(def), log)
 		if err != nil {
 			failed = append(failed, engine.WebsiteFailure{UUID: w.UUID, Err: err})
-			continue
+		} else {
+			gens = append(gens, g)
 		}
-		gens = append(gens, g)
+		if progress != nil {
+			progress(i + 1)
+		}
 	}
 	return gens, failed
 }

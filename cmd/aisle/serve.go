@@ -46,6 +46,10 @@ type serveFlags struct {
 	// storefront is not a flag either: the demo storefront's handler
 	// (httpapi.Options.Storefront), which aisle demo sets; nil: none.
 	storefront func(ctx *fasthttp.RequestCtx) bool
+	// opening is not a flag: called, for tests, with the address the
+	// server listens on once the websites are loaded, just before the API
+	// opens (while /readyz still answers 503); nil: nothing.
+	opening func(addr string)
 }
 
 func (f *serveFlags) register(fs *flag.FlagSet) {
@@ -120,17 +124,26 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 			return fmt.Errorf("store config: %w", err)
 		}
 	}
-	return serveStore(ctx, st, f, stdout, log, nil)
+	if err := serveStore(ctx, st, f, stdout, log, nil); err != nil {
+		return err
+	}
+	if err := st.Close(); err != nil {
+		return fmt.Errorf("close the store: %w", err)
+	}
+	log.Info("stopped: every answered write and event is on disk")
+	return nil
 }
 
-// served is what serveStore tells its ready callback once it listens.
+// served is what serveStore tells its ready callback once it serves.
 type served struct {
 	addr, adminKey string
 	websites       []*engine.Generation // in the configuration's order
 }
 
 // serveStore builds the generation from st and serves it until ctx ends.
-// ready, when set, is called once the server listens.
+// It listens from the start, answering 503 but for /healthz until every
+// website is loaded (httpapi.Gate); ready, when set, is called once it
+// serves the API.
 func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Writer, log *slog.Logger, ready func(served)) error {
 	maxWrite := 0 // unset: httpapi.Options' default
 	if f.maxWrite != "" {
@@ -173,6 +186,29 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return err
 	}
 	runtime.GOMAXPROCS(procs)
+	lang, err := analysis.ParseLanguage(f.lang)
+	if err != nil {
+		return err
+	}
+	// The server listens before it loads: a taken address fails at once,
+	// and /readyz reports the loading (httpapi.Gate) until the API opens.
+	opt := httpapi.Options{Logger: log, MaxWriteBytes: maxWrite, RateLimits: limits, Storefront: f.storefront, SlowRequest: slow}
+	gate := httpapi.NewGate(opt)
+	srv := gate.HTTPServer()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", f.addr, err)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	opened := false
+	defer func() {
+		if !opened { // a failed start: the connections of /readyz's pollers end
+			srv.Shutdown() //nolint:errcheck // the start's error is the one returned
+		}
+	}()
+	log.Info("loading: /readyz answers 503 until every website is loaded", "addr", "http://"+ln.Addr().String())
+	gate.Progress("reading the configuration", 0, 0)
 	cfg, err := st.Config()
 	if err != nil {
 		return err
@@ -187,14 +223,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		}
 		log.Info("no configuration stored: serving the default search configuration", "website", cfg.Websites[0].UUID, "key", config.DefaultKey)
 	}
-	lang, err := analysis.ParseLanguage(f.lang)
-	if err != nil {
-		return err
-	}
 	// One website's data or configuration never stops the others: a
 	// website that cannot be opened is logged, reported by /healthz and
 	// not served.
-	gens, failed := live.OpenEach(st, cfg, lang, log)
+	gate.Progress("opening websites", 0, len(cfg.Websites))
+	gens, failed := live.OpenEach(st, cfg, lang, log, func(done int) { gate.Progress("opening websites", done, len(cfg.Websites)) })
 	for _, fl := range failed {
 		log.Error("website not served: it could not be opened", "website", fl.UUID, "err", fl.Err)
 	}
@@ -235,6 +268,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	bhv.UseSecret(secret)
 	start := time.Now()
+	gate.Progress("replaying the visitors' events", len(cfg.Websites), len(cfg.Websites))
 	kept := live.NewBehaviourStore(st, bhv)
 	n, loaded, err := kept.Replay()
 	if err != nil {
@@ -248,6 +282,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	// answered is in the last snapshot, and the next start folds none.
 	snapshots := live.StartSnapshots(kept, live.SnapshotOptions{Every: every, Folded: n, AfterReplay: snapshotAfterReplay, Log: log})
 	defer snapshots.Close()
+	gate.Progress("opening the API", len(cfg.Websites), len(cfg.Websites))
 	eng.UseBehaviours(bhv)
 	collector := live.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
@@ -255,29 +290,26 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return fmt.Errorf("graphql schema: %w", err)
 	}
-	api := httpapi.New(eng, httpapi.Options{Logger: log, Live: writer, Collector: collector, Behaviours: bhv, MaxWriteBytes: maxWrite, RateLimits: limits, GraphQL: graph.Serve, Storefront: f.storefront,
-		Metrics: serverMetrics(st, eng, bhv), SlowRequest: slow})
-	srv := api.HTTPServer()
-	ln, err := net.Listen("tcp", f.addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", f.addr, err)
-	}
+	opt.Live, opt.Collector, opt.Behaviours, opt.GraphQL = writer, collector, bhv, graph.Serve
+	opt.Metrics = serverMetrics(st, eng, bhv)
 	if f.debugAddr != "" {
 		dl, err := net.Listen("tcp", f.debugAddr)
 		if err != nil {
-			ln.Close()
 			return fmt.Errorf("listen --debug-addr %s: %w", f.debugAddr, err)
 		}
 		defer dl.Close()
 		log.Info("profiler listening", "addr", "http://"+dl.Addr().String()+"/debug/pprof/")
 		go http.Serve(dl, http.DefaultServeMux) //nolint:errcheck // ends when dl closes
 	}
+	if f.opening != nil {
+		f.opening(ln.Addr().String())
+	}
+	gate.Open(httpapi.New(eng, opt))
+	opened = true
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "procs", procs, "cores", runtime.NumCPU())
 	if ready != nil {
 		ready(served{addr: ln.Addr().String(), adminKey: adminKey, websites: gens})
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
 	// Building or loading leaves garbage as large as the index: it goes
 	// back to the OS once the server answers, rather than staying
 	// resident or holding the first search back (about 0.1 s at a
