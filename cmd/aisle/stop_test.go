@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,31 +20,31 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// TestCleanStopUnderLoad stops a serving server (the signal's context,
-// as SIGTERM does) while clients search and send events: every request
-// answered is answered in full and with success, the server returns no
-// error, and every event acknowledged before the stop is in the store
-// after it.
-func TestCleanStopUnderLoad(t *testing.T) {
+// TestSIGTERMUnderLoad sends SIGTERM to a serving aisle serve process
+// while clients search and send events: every request it accepted is
+// answered in full and with success, it saves the behaviour's snapshot,
+// closes the store and exits 0, and every event acknowledged before the
+// stop is in the store after it.
+func TestSIGTERMUnderLoad(t *testing.T) {
 	data := shopDir(t)
-	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--grace", "10s")
+	c := startChildWith(t, data, "--grace", "1m")
 	var answered, failed, acked atomic.Int64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	for c := range 8 {
+	for n := range 8 {
 		wg.Go(func() {
-			client := &http.Client{Timeout: 10 * time.Second}
-			for i := 0; ; i++ {
+			client := &http.Client{Timeout: 30 * time.Second}
+			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
 				path, body := "/serve/search", fmt.Sprintf(`{"query":"*","key":%q,"products":{"count":5}}`, config.DefaultKey)
-				if c%2 == 1 {
-					path, body = "/serve/collect/view", fmt.Sprintf(`{"websiteUuid":%q,"trackingUserId":"stop-%d","productNumber":"P1"}`, shopSite, c)
+				if n%2 == 1 {
+					path, body = "/serve/collect/view", fmt.Sprintf(`{"websiteUuid":%q,"trackingUserId":"stop-%d","productNumber":"P1"}`, shopSite, n)
 				}
-				resp, err := client.Post("http://"+s.addr+path, "application/json", strings.NewReader(body))
+				resp, err := client.Post("http://"+c.addr+path, "application/json", strings.NewReader(body))
 				if err != nil {
 					continue // not accepted: the listener is closed, or an idle connection was
 				}
@@ -53,7 +57,7 @@ func TestCleanStopUnderLoad(t *testing.T) {
 					continue
 				}
 				answered.Add(1)
-				if c%2 == 1 {
+				if n%2 == 1 {
 					acked.Add(1)
 				}
 			}
@@ -62,13 +66,19 @@ func TestCleanStopUnderLoad(t *testing.T) {
 	for answered.Load() < 200 {
 		time.Sleep(time.Millisecond)
 	}
-	if err := s.stop(); err != nil {
-		t.Errorf("the server's stop: %v", err)
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
 	}
+	err := c.cmd.Wait()
 	close(stop)
 	wg.Wait()
-	if !strings.Contains(s.stderr.String(), `why="shutting down"`) {
-		t.Errorf("no behaviour snapshot saved at the stop:\n%s", s.stderr.String())
+	if err != nil {
+		t.Errorf("aisle serve after SIGTERM: %v, want exit 0\n%s", err, c.logs())
+	}
+	for _, line := range []string{`msg="shutting down"`, `why="shutting down"`, `msg="stopped: every answered write and event is on disk"`} {
+		if !strings.Contains(c.logs(), line) {
+			t.Errorf("no %s in the log:\n%s", line, c.logs())
+		}
 	}
 	st, err := store.Open(data)
 	if err != nil {
@@ -83,4 +93,82 @@ func TestCleanStopUnderLoad(t *testing.T) {
 		t.Errorf("%d events in the store, %d acknowledged", logged, acked.Load())
 	}
 	t.Logf("%d requests answered (%d events acknowledged, %d logged), %d failed", answered.Load(), acked.Load(), logged, failed.Load())
+}
+
+// TestStopWithARequestInFlight: a request still in flight (an admin write
+// whose body never ends) holds a stop back for the grace period only:
+// at its end the server logs so and exits 0, its snapshot saved; and a
+// second SIGTERM within the grace period ends the process at once.
+func TestStopWithARequestInFlight(t *testing.T) {
+	for _, tc := range []struct {
+		name, grace string
+		second      bool
+	}{
+		{"grace ends", "1s", false},
+		{"second signal", "10m", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startChildWith(t, shopDir(t), "--grace", tc.grace)
+			if !c.send("/serve/collect/view", "application/json", "", fmt.Sprintf(`{"websiteUuid":%q,"trackingUserId":"in-flight","productNumber":"P1"}`, shopSite)) {
+				t.Fatal("the view was not answered")
+			}
+			conn := hangingWrite(t, c.addr)
+			defer conn.Close()
+			start := time.Now()
+			if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			if tc.second {
+				for !strings.Contains(c.logs(), `msg="shutting down"`) {
+					if time.Since(start) > time.Minute {
+						t.Fatalf("no shutting down line:\n%s", c.logs())
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+					t.Fatal(err)
+				}
+			}
+			done := make(chan error, 1)
+			go func() { done <- c.cmd.Wait() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("still running a minute after SIGTERM (grace %s):\n%s", tc.grace, c.logs())
+			}
+			took := time.Since(start)
+			var exit *exec.ExitError
+			switch {
+			case tc.second:
+				if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+					t.Errorf("after a second SIGTERM: %v, want the process ended by the signal\n%s", err, c.logs())
+				}
+			case err != nil:
+				t.Errorf("after the grace period: %v, want exit 0\n%s", err, c.logs())
+			case !strings.Contains(c.logs(), "requests still in flight at the end of the grace period"):
+				t.Errorf("no line for the request left in flight:\n%s", c.logs())
+			case !strings.Contains(c.logs(), `why="shutting down"`) || !strings.Contains(c.logs(), "msg=\"stopped: "):
+				t.Errorf("no behaviour snapshot saved or no stopped line:\n%s", c.logs())
+			}
+			t.Logf("ended %s after SIGTERM", took.Round(time.Millisecond))
+		})
+	}
+}
+
+// hangingWrite starts an admin product write on a new connection and
+// leaves its body unfinished; it returns once the server is reading it.
+func hangingWrite(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"productNumber":"hang-1","title":"Hanging kite","price":1}` + "\n"
+	head := fmt.Sprintf("POST /admin/v1/websites/%s/products HTTP/1.1\r\nHost: aisle\r\nAuthorization: Bearer k\r\nContent-Type: application/x-ndjson\r\nContent-Length: %d\r\n\r\n", shopSite, 1<<20)
+	if _, err := io.WriteString(conn, head+line); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the server reads the head and starts the handler
+	return conn
 }
