@@ -453,3 +453,22 @@ func withoutIDs(s []behaviour.Scored) []struct {
 	}
 	return out
 }
+
+// TestCloseCommitsRecorded: events recorded without waiting (page views,
+// impressions) and still queued when the collector closes are in the
+// log once Close returns: a clean stop loses none.
+func TestCloseCommitsRecorded(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	c := NewCollector(st, eng, engine.NewBehaviours())
+	before := st.Seq()
+	const n = 500
+	for i := range n {
+		if err := c.Record(&events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "A100", User: fmt.Sprint("u", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Close()
+	if got := len(loggedEvents(t, st, before)); got != n {
+		t.Errorf("%d of %d recorded events in the log after Close", got, n)
+	}
+}
