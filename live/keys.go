@@ -83,7 +83,7 @@ func (l *Writer) RevokeKey(id string) (*access.Key, Written, error) {
 // applyKeys appends b, a change of keys, and serves the keys it leaves;
 // l.mu is held.
 func (l *Writer) applyKeys(b *store.Batch) (store.Applied, error) {
-	a, err := l.st.Apply(b, true)
+	a, err := l.commit(b)
 	if err != nil {
 		return a, err
 	}

@@ -161,7 +161,7 @@ func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWr
 		seg, segErr = l.productsAfter(g, b, cw)
 	})
 	b.Audit(l.catalogEntry(g.Website, b))
-	a, err := l.st.Apply(b, true)
+	a, err := l.commit(b)
 	<-built
 	if err != nil {
 		return a, err
@@ -314,7 +314,7 @@ func (l *Writer) setConfig(f *config.File) (store.Applied, error) {
 	var b store.Batch
 	b.SetConfig(f)
 	b.Audit(l.configEntries(old, f)...)
-	a, err := l.st.Apply(&b, true)
+	a, err := l.commit(&b)
 	if err != nil {
 		return a, err
 	}

@@ -61,6 +61,9 @@ const MaxAuditPerEntry = 1 << 16
 // when zero. The batch keeps the entries' slices, not copies.
 func (b *Batch) Audit(entries ...AuditEntry) { b.audit = append(b.audit, entries...) }
 
+// AuditEntries are the entries Audit added, not copies.
+func (b *Batch) AuditEntries() []AuditEntry { return b.audit }
+
 // checkAudit refuses audit entries the store cannot write.
 func (b *Batch) checkAudit() error {
 	if len(b.audit) > MaxAuditPerEntry {
