@@ -1,11 +1,13 @@
 // Package metrics is what a server reports to Prometheus at GET
-// /metrics: its requests by route and status with their latency, the
-// change log's position and each website's, and Go's runtime and the
-// process's. It holds the registry and the collectors; package httpapi
-// records each request (HTTP.Observe) and serves the text format
-// (Handler), and cmd/aisle adds the store's and the websites' gauges
-// (Server.Gauge). Names follow Prometheus' conventions: the aisle_
-// namespace, units in the name, _total on counters.
+// /metrics: its requests by route and status with their latency, and
+// Go's runtime and the process's. It holds the registry and the
+// collectors; package httpapi records each request (Server.Observe) and
+// serves the text format (Server.Serve), and cmd/aisle adds the rest:
+// gauges and counters read at each scrape from the counters the engine,
+// the writer, the collector and the store keep (Server.Gauge, Counter,
+// GaugeVec, CounterVec), and the writes' histogram (Server.Histogram).
+// Names follow Prometheus' conventions: the aisle_ namespace, units in
+// the name, _total on counters.
 package metrics
 
 import (
@@ -28,6 +30,11 @@ var Routes = []string{"search", "pages", "recoms", "collect", "admin", "graphql"
 // LatencyBuckets are the request duration histogram's upper bounds, in
 // seconds: 50 µs to about 3 s, each 2.5 times the last.
 var LatencyBuckets = prometheus.ExponentialBuckets(0.00005, 2.5, 13)
+
+// WriteBuckets are the write duration histogram's upper bounds, in
+// seconds: 1 ms (a synced entry) to about 60 s (a configuration change
+// that indexes a large catalog again), each 2.5 times the last.
+var WriteBuckets = prometheus.ExponentialBuckets(0.001, 2.5, 13)
 
 // Server is one server's metrics.
 type Server struct {
@@ -90,22 +97,38 @@ func (s *Server) Counter(name, help string, fn func() float64) {
 // GaugeVec adds gauges of one label whose values fn reports at each
 // scrape, one call of set for each label value.
 func (s *Server) GaugeVec(name, help, label string, fn func(set func(value string, v float64))) {
-	s.reg.MustRegister(&gaugeVec{desc: prometheus.NewDesc("aisle_"+name, help, []string{label}, nil), fn: fn})
+	s.reg.MustRegister(&funcVec{desc: prometheus.NewDesc("aisle_"+name, help, []string{label}, nil), kind: prometheus.GaugeValue, fn: fn})
+}
+
+// CounterVec adds counters of one label whose values fn reports at each
+// scrape, one call of set for each label value; a value must never go
+// down. Its name ends in _total.
+func (s *Server) CounterVec(name, help, label string, fn func(set func(value string, v float64))) {
+	s.reg.MustRegister(&funcVec{desc: prometheus.NewDesc("aisle_"+name, help, []string{label}, nil), kind: prometheus.CounterValue, fn: fn})
+}
+
+// Histogram adds a histogram of durations with upper bounds buckets, in
+// seconds, and answers the function that records one.
+func (s *Server) Histogram(name, help string, buckets []float64) func(took time.Duration) {
+	h := prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: "aisle", Name: name, Help: help, Buckets: buckets})
+	s.reg.MustRegister(h)
+	return func(took time.Duration) { h.Observe(took.Seconds()) }
 }
 
 // Serve writes the registry's metrics in the Prometheus text format.
 func (s *Server) Serve(ctx *fasthttp.RequestCtx) { s.handler(ctx) }
 
-// gaugeVec is a collector of gauges read at each scrape.
-type gaugeVec struct {
+// funcVec is a collector of gauges or counters read at each scrape.
+type funcVec struct {
 	desc *prometheus.Desc
+	kind prometheus.ValueType
 	fn   func(set func(value string, v float64))
 }
 
-func (g *gaugeVec) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
+func (g *funcVec) Describe(ch chan<- *prometheus.Desc) { ch <- g.desc }
 
-func (g *gaugeVec) Collect(ch chan<- prometheus.Metric) {
+func (g *funcVec) Collect(ch chan<- prometheus.Metric) {
 	g.fn(func(value string, v float64) {
-		ch <- prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, v, value)
+		ch <- prometheus.MustNewConstMetric(g.desc, g.kind, v, value)
 	})
 }
