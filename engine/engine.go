@@ -24,6 +24,8 @@ type Engine struct {
 	cli  *access.Key      // --admin-key's, or nil
 	bhv  *Behaviours      // popularity for search boosts; nil: none
 	now  func() time.Time // UseClock's; nil: the wall clock
+	// searches count the answered product queries by class.
+	searches searchCounts
 }
 
 // siteTable is the set of served websites; it is never modified, only
@@ -156,7 +158,11 @@ func (e *Engine) Search(ctx context.Context, req *SearchRequest, apiKey string) 
 	if e.bhv != nil {
 		m = e.bhv.Model(g.Website.UUID)
 	}
-	return g.answer(ctx, req, m, e.Now())
+	res, err := g.answer(ctx, req, m, e.Now())
+	if err == nil {
+		e.searches.count(searchClass(req, res.wildcard))
+	}
+	return res, err
 }
 
 // UseClock makes now the time the engine answers as of (searches), and

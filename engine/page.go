@@ -142,7 +142,11 @@ func (e *Engine) Page(ctx context.Context, key string, req *PageRequest, apiKey 
 	if e.bhv != nil {
 		m = e.bhv.Model(g.Website.UUID)
 	}
-	return g.Page(ctx, key, req, m, now)
+	res, err := g.Page(ctx, key, req, m, now)
+	if err == nil {
+		e.searches.count(SearchListing)
+	}
+	return res, err
 }
 
 // Page answers a validated page request on g with the popularity of m

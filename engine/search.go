@@ -40,6 +40,8 @@ type SearchResult struct {
 	formatHTML bool
 	deviceType string // the request's, for the template
 	key        string // the search configuration's
+	// wildcard: the phrase has no word (ranking.Query.Wildcard).
+	wildcard bool
 }
 
 // ProductResult is the products member of a search response.
@@ -56,6 +58,7 @@ type ProductResult struct {
 	SuggestedStatus         string
 	Initial                 []ranking.Hit
 	withFilters             bool
+	wildcard                bool // the phrase parsed as the wildcard
 }
 
 // ContentResult is a categories, brands, sitePages or blogPosts member.
@@ -65,6 +68,7 @@ type ContentResult struct {
 	Hits                    []ranking.Hit
 	Fields                  []string
 	seg                     *index.Segment
+	wildcard                bool // the phrase parsed as the wildcard
 }
 
 // RedirectResult is the redirects member.
@@ -179,14 +183,14 @@ func (g *Generation) answer(ctx context.Context, req *SearchRequest, m *behaviou
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key}
+	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key, wildcard: wildcardPhrase(*req.Query)}
 	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops, CompoundWords: v.compounds, RareWordTypos: v.rare}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)
 		if err != nil {
 			return nil, err
 		}
-		res.Products = pr
+		res.Products, res.wildcard = pr, pr.wildcard
 	}
 	for _, c := range []struct {
 		kind catalog.ContentKind
@@ -199,7 +203,7 @@ func (g *Generation) answer(ctx context.Context, req *SearchRequest, m *behaviou
 		if err != nil {
 			return nil, err
 		}
-		res.Content = append(res.Content, cr)
+		res.Content, res.wildcard = append(res.Content, cr), cr.wildcard
 	}
 	if req.Redirects != nil {
 		res.Redirects = v.searchRedirects(*req.Query, req.Redirects)
@@ -368,7 +372,7 @@ func (g *Generation) searchProducts(req *SearchRequest, v *version, opts ranking
 		}
 		return all.Bitmap()
 	}
-	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields}
+	pr := &ProductResult{Start: start, Requested: count, Total: int(result.GetCardinality()), Fields: ps.Fields, wildcard: q.Wildcard}
 
 	// Suggested status over the whole result set.
 	var directHits uint64
@@ -719,7 +723,7 @@ func (g *Generation) searchContent(kind catalog.ContentKind, query string, s *Co
 	q := ranking.Parse(seg, g.an, query, opts)
 	all, _, relaxed := ranking.Match(seg, &q)
 	applyFilters(all, filters, -1, seg.Len())
-	cr := &ContentResult{Kind: kind, Start: start, Requested: count, Total: int(all.GetCardinality()), Fields: s.Fields, seg: seg}
+	cr := &ContentResult{Kind: kind, Start: start, Requested: count, Total: int(all.GetCardinality()), Fields: s.Fields, seg: seg, wildcard: q.Wildcard}
 	sc := ranking.GetScratch()
 	var scores []float32
 	if q.Wildcard {
