@@ -44,14 +44,27 @@ type siteTable struct {
 	// plain are the served websites' configured apiKeys: search keys of
 	// their website.
 	plain *access.Ring
+	// since is, by website UUID, when its served state reached its
+	// generation's Seq (ServedSince).
+	since map[string]time.Time
 }
 
-func newSiteTable(gens []*Generation, failed []WebsiteFailure) *siteTable {
+// newSiteTable serves gens in place of prev's (nil: none); a website
+// whose generation is at the log position prev served it at keeps its
+// since, the others are stamped now.
+func newSiteTable(prev *siteTable, gens []*Generation, failed []WebsiteFailure) *siteTable {
 	t := &siteTable{list: gens, failed: failed, byUUID: map[string]*Generation{}, byKey: map[string]*Generation{}, byBox: map[string]*Generation{}, byPage: map[string]*Generation{},
-		origins: map[string]bool{}}
+		origins: map[string]bool{}, since: make(map[string]time.Time, len(gens))}
+	now := time.Now()
 	var plain []*access.Key
 	for _, g := range gens {
 		t.byUUID[g.Website.UUID] = g
+		t.since[g.Website.UUID] = now
+		if prev != nil {
+			if p, ok := prev.byUUID[g.Website.UUID]; ok && p.Seq == g.Seq {
+				t.since[g.Website.UUID] = prev.since[g.Website.UUID]
+			}
+		}
 		for i, k := range g.Website.APIKeys {
 			plain = append(plain, access.Plain(fmt.Sprintf("config-%s-%d", g.Website.UUID, i), fmt.Sprintf("%s apiKeys[%d]", g.Website.Name, i), k, searchScope, g.Website.UUID))
 		}
@@ -82,7 +95,7 @@ func New(adminKey string, gens ...*Generation) *Engine {
 		e.cli = access.Plain("cli", "cli", adminKey, []access.Scope{access.ScopeAdmin}, "")
 	}
 	e.SetKeys(nil)
-	e.sites.Store(newSiteTable(slices.Clone(gens), nil))
+	e.sites.Store(newSiteTable(nil, slices.Clone(gens), nil))
 	return e
 }
 
@@ -120,13 +133,13 @@ func (e *Engine) Swap(g *Generation) {
 		gens = append(gens, g)
 	}
 	cur := e.sites.Load()
-	e.sites.Store(newSiteTable(gens, slices.DeleteFunc(slices.Clone(cur.failed), func(f WebsiteFailure) bool { return f.UUID == g.Website.UUID })))
+	e.sites.Store(newSiteTable(cur, gens, slices.DeleteFunc(slices.Clone(cur.failed), func(f WebsiteFailure) bool { return f.UUID == g.Website.UUID })))
 }
 
 // Replace serves exactly the websites of gens, in this order: a new
 // configuration's; failed are its websites that could not be opened.
 func (e *Engine) Replace(gens []*Generation, failed []WebsiteFailure) {
-	e.sites.Store(newSiteTable(slices.Clone(gens), slices.Clone(failed)))
+	e.sites.Store(newSiteTable(e.sites.Load(), slices.Clone(gens), slices.Clone(failed)))
 }
 
 // CredentialedOrigin reports whether a served website lists origin (as
@@ -134,6 +147,17 @@ func (e *Engine) Replace(gens []*Generation, failed []WebsiteFailure) {
 // may call with the visitor's cookies and read the answers.
 func (e *Engine) CredentialedOrigin(origin []byte) bool {
 	return e.sites.Load().origins[string(origin)]
+}
+
+// ServedSince is when website uuid's served state reached its current
+// generation's log position (Generation.Seq), by the wall clock: when
+// the first generation at that position was swapped in (Swap, Replace,
+// New). A generation that serves the same position anew (a saved index
+// compacted in place of the one in memory) keeps the time; a write or a
+// configuration change stamps its own.
+func (e *Engine) ServedSince(uuid string) (time.Time, bool) {
+	t, ok := e.sites.Load().since[uuid]
+	return t, ok
 }
 
 // Failed are the configuration's websites that could not be opened and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/aisle-search/aisle/access"
 )
@@ -72,6 +73,51 @@ func TestAuthorizeAdmin(t *testing.T) {
 		var ee *Error
 		if tc.ok != (err == nil) || !tc.ok && (!errors.As(err, &ee) || ee.Kind != KindUnauthorized) {
 			t.Errorf("admin key %q, key %q: %v", tc.admin, tc.key, err)
+		}
+	}
+}
+
+// TestServedSince: a website's served time is when a generation at its
+// log position was first swapped in: a generation at the same position
+// keeps it, one at another position, by Swap or Replace, is stamped
+// anew.
+func TestServedSince(t *testing.T) {
+	g := shopGen(t)
+	g.Seq = 5
+	before := time.Now()
+	e := New("", g)
+	t0, ok := e.ServedSince(g.Website.UUID)
+	if !ok || t0.Before(before) || t0.After(time.Now()) {
+		t.Fatalf("served since %v (%v), want the time New was called", t0, ok)
+	}
+	if _, ok := e.ServedSince("no-such-website"); ok {
+		t.Error("a website not served has a served time")
+	}
+	same := func() *Generation { n := *g; return &n }
+	at := func(seq uint64) *Generation { n := *g; n.Seq = seq; return &n }
+	for _, step := range []struct {
+		name  string
+		swap  func()
+		fresh bool
+	}{
+		{"Replace with the same generations", func() { e.Replace([]*Generation{g}, nil) }, false},
+		{"Swap at the same position", func() { e.Swap(same()) }, false},
+		{"Swap at a later position", func() { e.Swap(at(6)) }, true},
+		{"Swap at that position again", func() { e.Swap(at(6)) }, false},
+		{"Replace at another position", func() { e.Replace([]*Generation{at(9)}, nil) }, true},
+	} {
+		prev, _ := e.ServedSince(g.Website.UUID)
+		time.Sleep(time.Millisecond)
+		before := time.Now()
+		step.swap()
+		got, ok := e.ServedSince(g.Website.UUID)
+		switch {
+		case !ok:
+			t.Errorf("%s: no served time", step.name)
+		case step.fresh && got.Before(before):
+			t.Errorf("%s: served since %v, want a time after %v", step.name, got, before)
+		case !step.fresh && !got.Equal(prev):
+			t.Errorf("%s: served since %v, want %v kept", step.name, got, prev)
 		}
 	}
 }
