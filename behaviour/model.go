@@ -344,6 +344,14 @@ type Size struct {
 	Bytes int
 }
 
+// Held is how many visitors' histories and links m holds, which its
+// Budget bounds: cheaper than Size, which counts everything.
+func (m *Model) Held() (visitors, links int) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.visitors.len(), m.links.len()
+}
+
 // Size counts what m holds.
 func (m *Model) Size() Size {
 	m.mu.RLock()

@@ -86,6 +86,18 @@ func (b *Behaviours) Bytes() int {
 	return n
 }
 
+// Held calls fn with each website's visitors and links held
+// (behaviour.Model.Held), against each model's Budget.
+func (b *Behaviours) Held(fn func(uuid string, visitors, links int)) {
+	b.mu.RLock()
+	models := maps.Clone(b.models)
+	b.mu.RUnlock()
+	for uuid, m := range models {
+		visitors, links := m.Held()
+		fn(uuid, visitors, links)
+	}
+}
+
 // Fold adds e to its website's model.
 func (b *Behaviours) Fold(e *events.Event) { b.foldInto(b.Model(e.Website), e) }
 
