@@ -30,6 +30,8 @@ type Collector struct {
 	wake    chan struct{} // a send wakes the committer
 	closed  bool
 	stopped chan struct{} // closed when the committer has ended
+
+	logged eventCounts // by kind (Logged)
 }
 
 // maxGroup bounds the events of one commit: a larger backlog commits in
@@ -219,6 +221,7 @@ func (c *Collector) commit(group []*pendingEvents) {
 		if p.err = err; err == nil {
 			last := 0
 			for _, e := range p.events {
+				c.logged.count(e.Kind, 1)
 				last = max(last, byWebsite[e.Website])
 				if c.bhv != nil {
 					c.bhv.Fold(e) // in log order: groups commit one at a time
