@@ -13,7 +13,8 @@ import (
 // both land. An error from edit changes nothing and is answered as it
 // is (an engine.Error keeps its kind); so is a configuration that does
 // not validate, as engine.Invalid.
-func (l *Writer) UpdateConfig(edit func(f *config.File) error) (Written, error) {
+func (l *Writer) UpdateConfig(edit func(f *config.File) error) (w Written, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	f, err := l.st.Config() // decoded anew: edit's to change

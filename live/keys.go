@@ -35,7 +35,8 @@ func (l *Writer) loadKeys() error {
 // CreateKey makes an API key as s asks and answers it with its secret,
 // which is shown this once. A key of a website names a served one; a
 // company's, a valid company id.
-func (l *Writer) CreateKey(s access.Spec) (*access.Key, string, Written, error) {
+func (l *Writer) CreateKey(s access.Spec) (k *access.Key, secret string, w Written, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.eng.KeyCount() >= l.maxKeys {
@@ -62,7 +63,8 @@ func (l *Writer) CreateKey(s access.Spec) (*access.Key, string, Written, error) 
 
 // RevokeKey deletes the stored key id; a request with it is refused from
 // the answer on. An unknown id is engine.NotFound.
-func (l *Writer) RevokeKey(id string) (*access.Key, Written, error) {
+func (l *Writer) RevokeKey(id string) (k *access.Key, w Written, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	k, ok := l.eng.Key(id)

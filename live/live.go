@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/goccy/go-json"
 
@@ -51,6 +53,10 @@ type writer struct {
 	patchesPerWorker int
 	// maxKeys bounds the stored keys (MaxKeys; tests set fewer).
 	maxKeys int
+	// waiting are the writes arrived and not yet answered (Waiting);
+	// timer is UseWriteTimer's, or nil.
+	waiting atomic.Int64
+	timer   func(took time.Duration)
 }
 
 // New applies writes to the websites eng serves from st; lang is the
@@ -93,7 +99,8 @@ func (l *Writer) Website(uuid string) (*engine.Generation, error) {
 // could not be made, the change is stored (and served once the website
 // is opened again: a restart, or a configuration change) and the error
 // says so.
-func (l *Writer) Apply(uuid string, b *store.Batch) (store.Applied, error) {
+func (l *Writer) Apply(uuid string, b *store.Batch) (a store.Applied, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, err := l.Website(uuid)
@@ -233,6 +240,7 @@ type RowError struct {
 // DeleteProduct matches them, and lists the numbers that matched none.
 // When none matches, nothing is appended.
 func (l *Writer) DeleteProducts(uuid string, pns []string) (a store.Applied, notFound []string, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, err := l.Website(uuid) // the store's state: writes hold l.mu
@@ -255,7 +263,8 @@ func (l *Writer) DeleteProducts(uuid string, pns []string) (a store.Applied, not
 // DeleteProduct deletes the product numbered pn (compared folded, as
 // search compares product numbers; a variant's number is not its
 // product's), or answers engine.NotFound when there is none.
-func (l *Writer) DeleteProduct(uuid, pn string) (store.Applied, error) {
+func (l *Writer) DeleteProduct(uuid, pn string) (a store.Applied, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, err := l.Website(uuid) // the store's state: writes hold l.mu
@@ -280,10 +289,11 @@ func (l *Writer) DeleteProduct(uuid, pn string) (store.Applied, error) {
 // whose configuration f leaves as it was stays unserved, reported, and
 // does not stop the change. A website whose indexed fields or language
 // changed has its product index rebuilt; the others load theirs.
-func (l *Writer) SetConfig(f *config.File) (store.Applied, error) {
+func (l *Writer) SetConfig(f *config.File) (a store.Applied, err error) {
 	if err := f.Validate(); err != nil {
 		return store.Applied{}, engine.Invalid("config", "%v; nothing changed", err)
 	}
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.setConfig(f)
@@ -345,7 +355,8 @@ func (l *Writer) stillFailing(f *config.File, uuid string) bool {
 
 // DeleteContent deletes a content item, or answers engine.NotFound when there
 // is none (kinds compared exactly, ids by store.ContentID).
-func (l *Writer) DeleteContent(uuid string, kind catalog.ContentKind, id string) (store.Applied, error) {
+func (l *Writer) DeleteContent(uuid string, kind catalog.ContentKind, id string) (a store.Applied, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, err := l.Website(uuid)

@@ -24,7 +24,8 @@ import (
 // batch left it. The products are merged on every core, each product's
 // patches in order, and compared there with what they were, so a price
 // and stock feed is a column write without decoding a product twice.
-func (l *Writer) PatchProducts(uuid string, patches [][]byte, label func(i int) string, allowErrors bool) (store.Applied, []RowError, error) {
+func (l *Writer) PatchProducts(uuid string, patches [][]byte, label func(i int) string, allowErrors bool) (a store.Applied, _ []RowError, err error) {
+	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	g, err := l.Website(uuid)
@@ -79,7 +80,7 @@ func (l *Writer) PatchProducts(uuid string, patches [][]byte, label func(i int) 
 	if b.Empty() {
 		return store.Applied{Seq: l.st.Seq()}, rejected, nil
 	}
-	a, err := l.applyColumns(g, &b, cw)
+	a, err = l.applyColumns(g, &b, cw)
 	return a, rejected, err
 }
 
