@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -64,13 +65,38 @@ next:
 
 // TestMetricsScrape: aisle serve's GET /metrics, for the admin key only,
 // parses with Prometheus' parser and reports requests by route and
-// status with their latency, the log's and each website's position and
+// status with their latency, the searches by class, the log's and each
+// website's position and its generation's age, the writes' queue and
+// time, the events logged by kind, the behaviour against its budget and
 // Go's runtime; a stranger's paths count under one route label.
 func TestMetricsScrape(t *testing.T) {
 	data := shopDir(t)
-	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k")
+	s := startCLI(t, "serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k", "--max-visitors", "500")
 	for range 3 {
 		s.total(t, config.DefaultKey, "*")
+	}
+	for _, body := range []string{
+		`{"query":"drill","key":"default","products":{"count":5}}`,
+		`{"query":"lamp","key":"default","products":{"count":5,"sorting":["price asc"]}}`,
+		`{"query":"drill","key":"default","products":{"count":5,"filters":["price:10,200"]}}`,
+		`{"query":"drill","key":"default","products":{"count":5,"returnFilters":true}}`,
+		`{"query":"drill","key":"default","products":{"count":5,"filters":["nosuchfield:1"]}}`, // refused: no class
+	} {
+		s.search(t, "", body)
+	}
+	written := time.Now()
+	if status, body := s.admin(t, "k", http.MethodPost, "/admin/v1/websites/"+shopSite+"/products", "application/x-ndjson", `{"productNumber":"M1","title":"Metric Drill"}`); status != http.StatusOK {
+		t.Fatalf("write: %d %s", status, body)
+	}
+	for _, ev := range []struct{ kind, body string }{
+		{"view", `{"productNumber":"D1"}`},
+		{"view", `{"productNumber":"R1"}`},
+		{"search", `{"query":"drill","results":1}`},
+	} {
+		body := `{"websiteUuid":"` + shopSite + `","trackingUserId":"u1",` + ev.body[1:]
+		if status, answer := s.admin(t, "k", http.MethodPost, "/serve/collect/"+ev.kind, "application/json", body); status != http.StatusOK {
+			t.Fatalf("%s event: %d %s", ev.kind, status, answer)
+		}
 	}
 	for _, p := range []string{"/no/such/path", "/another/" + strings.Repeat("x", 50)} {
 		if resp, err := http.Get("http://" + s.addr + p); err == nil {
@@ -101,6 +127,36 @@ func TestMetricsScrape(t *testing.T) {
 	}
 	if m, ok := sample(fams["aisle_store_disk_bytes"], nil); !ok || m.GetGauge().GetValue() <= 0 {
 		t.Errorf("aisle_store_disk_bytes: %v, want the store's size", m)
+	}
+	for class, want := range map[string]float64{"listing": 3, "words": 2, "filtered": 1, "faceted": 1} {
+		if m, ok := sample(fams["aisle_searches_total"], map[string]string{"class": class}); !ok || m.GetCounter().GetValue() != want {
+			t.Errorf("aisle_searches_total{class=%s}: %v, want %v", class, m, want)
+		}
+	}
+	if m, ok := sample(fams["aisle_website_generation_age_seconds"], map[string]string{"website": shopSite}); !ok || m.GetGauge().GetValue() < 0 || m.GetGauge().GetValue() > time.Since(written).Seconds() {
+		t.Errorf("aisle_website_generation_age_seconds{website=%s}: %v, want at most the %v since the write", shopSite, m, time.Since(written))
+	}
+	if m, ok := sample(fams["aisle_write_queue_depth"], nil); !ok || m.GetGauge().GetValue() != 0 {
+		t.Errorf("aisle_write_queue_depth: %v, want 0 once the write was answered", m)
+	}
+	if m, ok := sample(fams["aisle_write_duration_seconds"], nil); !ok || m.GetHistogram().GetSampleCount() != 1 || m.GetHistogram().GetSampleSum() <= 0 || m.GetHistogram().GetSampleSum() > time.Since(written).Seconds() {
+		t.Errorf("aisle_write_duration_seconds: %v, want the one write's time", m)
+	}
+	for kind, want := range map[string]float64{"view": 2, "search": 1, "cart": 0, "impression": 0} {
+		if m, ok := sample(fams["aisle_events_total"], map[string]string{"kind": kind}); !ok || m.GetCounter().GetValue() != want {
+			t.Errorf("aisle_events_total{kind=%s}: %v, want %v", kind, m, want)
+		}
+	}
+	for name, want := range map[string]float64{"aisle_behaviour_max_visitors": 500, "aisle_behaviour_max_links": 1000} {
+		if m, ok := sample(fams[name], nil); !ok || m.GetGauge().GetValue() != want {
+			t.Errorf("%s: %v, want %v (--max-visitors 500)", name, m, want)
+		}
+	}
+	if m, ok := sample(fams["aisle_behaviour_visitors"], map[string]string{"website": shopSite}); !ok || m.GetGauge().GetValue() != 1 {
+		t.Errorf("aisle_behaviour_visitors{website=%s}: %v, want the 1 visitor who sent events", shopSite, m)
+	}
+	if m, ok := sample(fams["aisle_behaviour_links"], map[string]string{"website": shopSite}); !ok || m.GetGauge().GetValue() != 0 {
+		t.Errorf("aisle_behaviour_links{website=%s}: %v, want 0 (no email was sent)", shopSite, m)
 	}
 	for _, name := range []string{"aisle_websites_failed", "aisle_behaviour_bytes", "aisle_store_l0_files", "aisle_store_compactions_total", "go_goroutines", "process_resident_memory_bytes"} {
 		if fams[name] == nil {

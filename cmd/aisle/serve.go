@@ -291,7 +291,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 		return fmt.Errorf("graphql schema: %w", err)
 	}
 	opt.Live, opt.Collector, opt.Behaviours, opt.GraphQL = writer, collector, bhv, graph.Serve
-	opt.Metrics = serverMetrics(st, eng, bhv)
+	opt.Metrics = serverMetrics(st, eng, bhv, writer, collector)
 	if f.debugAddr != "" {
 		dl, err := net.Listen("tcp", f.debugAddr)
 		if err != nil {
