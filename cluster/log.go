@@ -1,0 +1,180 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// maxPayload is the largest entry a Log takes, and its nodes' message
+// limit: 8 MiB (NATS allows up to 64 MiB; each replica holds a message
+// whole while it replicates it). A larger change is the writer's to
+// split into entries.
+const maxPayload = 8 << 20
+
+// Errors of a Log.
+var (
+	// ErrConflict is an Append whose position is not the stream's last:
+	// another writer appended since. Nothing was appended; the writer has
+	// lost the website and must read the stream before it writes again.
+	ErrConflict = errors.New("the log has moved: another writer appended")
+	// ErrEntryTooLarge is an entry over maxPayload bytes.
+	ErrEntryTooLarge = errors.New("log entry too large")
+)
+
+// Log is one website's change log: a JetStream stream of its entries,
+// the first at position 1, on file storage with Replicas copies.
+type Log struct {
+	js      jetstream.JetStream
+	stream  jetstream.Stream
+	subject string
+	writer  string // this Log's id in its appends' message ids
+}
+
+// StreamName is the stream of website's change log.
+func StreamName(website string) string { return "AISLE_LOG_" + website }
+
+// logSubject is the subject website's entries are published on.
+func logSubject(website string) string { return "aisle.log." + website }
+
+// OpenLog opens website's change log through nc, creating its stream
+// with replicas copies (1, or 3 in a three-node cluster) when it does not
+// exist. A stream that exists keeps its entries; its settings are made
+// these.
+func OpenLog(ctx context.Context, nc *nats.Conn, website string, replicas int) (*Log, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	subject := logSubject(website)
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:       StreamName(website),
+		Subjects:   []string{subject},
+		Storage:    jetstream.FileStorage,
+		Replicas:   replicas,
+		Retention:  jetstream.LimitsPolicy,
+		MaxMsgSize: maxPayload,
+		DenyDelete: true, // an entry is never taken out of the middle
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open the change log of %s: %w", website, err)
+	}
+	var id [8]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return nil, err
+	}
+	return &Log{js: js, stream: stream, subject: subject, writer: hex.EncodeToString(id[:])}, nil
+}
+
+// Append appends entry at position after+1, if the stream's last entry
+// is at after; ErrConflict otherwise. It returns once the stream's
+// replicas have it (a majority of them). This Log appending the same
+// position again (a retry after a timeout) is answered with the first
+// append's position and appends nothing, within the stream's duplicate
+// window (two minutes); another Log's append at a taken position is a
+// conflict.
+func (l *Log) Append(ctx context.Context, after uint64, entry []byte) (uint64, error) {
+	if len(entry) > maxPayload {
+		return 0, fmt.Errorf("%w: %d bytes, the most is %d", ErrEntryTooLarge, len(entry), maxPayload)
+	}
+	ack, err := l.js.Publish(ctx, l.subject, entry, jetstream.WithExpectLastSequence(after),
+		jetstream.WithMsgID(l.writer+":"+strconv.FormatUint(after+1, 10)))
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+		return 0, fmt.Errorf("%w: appending after %d", ErrConflict, after)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return ack.Sequence, nil
+}
+
+// Last is the position of the stream's last entry; 0 when it has none.
+func (l *Log) Last(ctx context.Context) (uint64, error) {
+	info, err := l.stream.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.LastSeq, nil
+}
+
+// Follow calls fn with each entry after position after, in order, and
+// waits for new ones, until ctx ends (its error is returned) or fn
+// fails (its error is returned). A follow the cluster breaks (a node
+// stopped, a leader being elected) starts again after the last entry
+// fn took, so fn sees each entry once.
+func (l *Log) Follow(ctx context.Context, after uint64, fn func(seq uint64, entry []byte) error) error {
+	for {
+		err := l.followOnce(ctx, &after, fn)
+		var fe fnError
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.As(err, &fe):
+			return fe.err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(followRetry):
+		}
+	}
+}
+
+// followTry bounds the creation of a follow's consumer: without a
+// JetStream leader a request goes unanswered, and is sent again after
+// followRetry.
+const (
+	followTry   = 2 * time.Second
+	followRetry = 100 * time.Millisecond
+)
+
+// fnError is Follow's fn's error, apart from the cluster's.
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+// followOnce is Follow on one consumer, advancing *after past each entry
+// fn took, until the consumer fails or fn does (fnError).
+func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(seq uint64, entry []byte) error) error {
+	tctx, cancel := context.WithTimeout(ctx, followTry)
+	cons, err := l.stream.OrderedConsumer(tctx, jetstream.OrderedConsumerConfig{
+		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:   *after + 1,
+	})
+	cancel()
+	if err != nil {
+		return err
+	}
+	msgs, err := cons.Messages()
+	if err != nil {
+		return err
+	}
+	defer msgs.Stop()
+	stop := context.AfterFunc(ctx, msgs.Stop)
+	defer stop()
+	for {
+		msg, err := msgs.Next()
+		if err != nil {
+			return err
+		}
+		meta, err := msg.Metadata()
+		if err != nil {
+			return err
+		}
+		if meta.Sequence.Stream <= *after { // sent again after a reset
+			continue
+		}
+		if err := fn(meta.Sequence.Stream, msg.Data()); err != nil {
+			return fnError{err}
+		}
+		*after = meta.Sequence.Stream
+	}
+}
