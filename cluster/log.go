@@ -86,8 +86,7 @@ func (l *Log) Append(ctx context.Context, after uint64, entry []byte) (uint64, e
 	}
 	ack, err := l.js.Publish(ctx, l.subject, entry, jetstream.WithExpectLastSequence(after),
 		jetstream.WithMsgID(l.writer+":"+strconv.FormatUint(after+1, 10)))
-	var apiErr *jetstream.APIError
-	if errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence {
+	if wrongLastSequence(err) {
 		return 0, fmt.Errorf("%w: appending after %d", ErrConflict, after)
 	}
 	if err != nil {
@@ -177,4 +176,13 @@ func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(seq uint64,
 		}
 		*after = meta.Sequence.Stream
 	}
+}
+
+// wrongLastSequence reports whether err is JetStream refusing a publish
+// whose expected last sequence is not the stream's (or the subject's):
+// code 10071, or 10164 from a replicated stream.
+func wrongLastSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }
