@@ -3,7 +3,8 @@ package bench
 // Report is what `aisle bench` measured, as its --json writes it: the
 // import, the `aisle serve` process the HTTP runs load, and each query
 // class in process and over HTTP; with --hostile, what each hostile body
-// cost the server instead of the classes.
+// cost the server instead of the classes; with --soak, the soak instead
+// of the import and the classes.
 type Report struct {
 	Catalog     string        `json:"catalog"`
 	Products    int           `json:"products"`
@@ -18,6 +19,8 @@ type Report struct {
 	HTTPSeconds float64       `json:"httpSecondsPerRun"`
 	// Hostile is what each hostile body cost the server (--hostile).
 	Hostile []HostileResult `json:"hostile,omitempty"`
+	// Soak is the soak (--soak).
+	Soak *SoakReport `json:"soak,omitempty"`
 }
 
 // ServeReport is the `aisle serve` process the HTTP runs load: started
