@@ -157,6 +157,7 @@ func renderBlock(b *reportBlock, reports map[string]*SavedReport, linkDir string
 	}
 	var t table
 	var source *SavedReport
+	summary := "" // between the source line and the table
 	switch b.view {
 	case "aisle":
 		r, err := want(KindAisle)
@@ -170,6 +171,13 @@ func renderBlock(b *reportBlock, reports map[string]*SavedReport, linkDir string
 			return "", err
 		}
 		t, source = hostileTable(r.Aisle), r
+	case "soak":
+		r, err := want(KindSoak)
+		if err != nil {
+			return "", err
+		}
+		t, source = soakTable(r.Aisle.Soak), r
+		summary = soakSummary(r, linkDir)
 	case "peers", "loads", "ndcg":
 		r, err := want(KindPeers)
 		if err != nil {
@@ -194,12 +202,13 @@ func renderBlock(b *reportBlock, reports map[string]*SavedReport, linkDir string
 		}
 		t = importTable(rs, linkDir)
 	default:
-		return "", fmt.Errorf("%w: %s: unknown view %q (aisle, import, hostile, peers, loads, ndcg)", ErrReportTables, b, b.view)
+		return "", fmt.Errorf("%w: %s: unknown view %q (aisle, import, hostile, soak, peers, loads, ndcg)", ErrReportTables, b, b.view)
 	}
 	var out strings.Builder
 	if source != nil {
 		fmt.Fprintf(&out, "From %s: %s.\n\n", reportLink(source, linkDir), describe(source))
 	}
+	out.WriteString(summary)
 	t.write(&out)
 	out.WriteString("\n")
 	return out.String(), nil

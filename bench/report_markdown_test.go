@@ -100,6 +100,7 @@ func TestLoadReports(t *testing.T) {
 		"hostile-demo-1k": "2026-01-11-hostile-demo-1k.json",
 		"peers-demo-1k":   "2026-01-12-peers-demo-1k.json",
 		"peers-homedepot": "2026-01-12-peers-homedepot.json",
+		"soak-demo-2k":    "2026-01-13-soak-demo-2k.json",
 	}
 	if len(reports) != len(want) {
 		t.Fatalf("%d kinds: %v", len(reports), reports)
@@ -130,7 +131,7 @@ func TestLoadReports(t *testing.T) {
 		{"2026-13-40-aisle-demo-1k.json", aisle, `"2026-13-40" is not a date`},
 		{"2026-01-13-peers-demo-1k.json", peers, "named for 2026-01-13, measured on 2026-01-12"},
 		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": [], "extra": 1}`), "extra"},
-		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": null}`), "neither query classes nor hostile bodies"},
+		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": null}`), "no query classes, hostile bodies or soak"},
 		{"2026-01-10-aisle-demo-1k.json", []byte(`[1, 2]`), "2026-01-10-aisle-demo-1k.json"},
 	}
 	for _, tc := range refusals {
