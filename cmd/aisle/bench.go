@@ -33,8 +33,9 @@ const serverSharePairs = 2000
 // process and over HTTP, printed and written as JSON (--json); or,
 // instead of the classes, the writes (--live), event ingestion
 // (--events) or the hostile bodies (--hostile) against that server; or
-// the peer comparison (--engines), which bench/peers runs. aisle bench
-// report renders the saved reports into docs/benchmarks.md.
+// the peer comparison (--engines), which bench/peers runs; or the soak
+// (--soak, runSoak). aisle bench report renders the saved reports into
+// docs/benchmarks.md.
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
 	if len(args) > 0 && args[0] == "report" {
 		return runBenchReport(args[1:], stdout, stderr)
@@ -45,6 +46,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	if f.peers() {
 		return runPeerBench(ctx, stdout, stderr, f.peerArgs())
+	}
+	if f.soak > 0 {
+		return runSoak(ctx, stdout, stderr, log, &f)
 	}
 	suite, err := bench.LoadSuite(f.catalog, f.products, f.shared)
 	if err != nil {
@@ -209,7 +213,8 @@ type serveProc struct {
 }
 
 // startServe runs this executable's serve command on dir, on a free
-// loopback port, and waits until it answers.
+// loopback port, and waits until it is ready (/readyz answers 200: it
+// listens while it loads).
 func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -233,19 +238,38 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 	exited := make(chan struct{})
 	var waitErr error
 	go func() { waitErr = p.cmd.Wait(); close(exited) }()
-	for {
+	if err := waitReady(p.url, exited, 10*time.Minute); err != nil {
 		select {
 		case <-exited:
 			return nil, fmt.Errorf("aisle serve exited (%v) before answering:\n%s", waitErr, p.out.String())
+		default:
+		}
+		p.cmd.Process.Kill()
+		return nil, err
+	}
+	p.load, p.exited = time.Since(start), exited
+	return p, nil
+}
+
+// errExited is waitReady's server that ended first.
+var errExited = errors.New("the server exited")
+
+// waitReady polls url's /readyz until it answers 200 (the server has
+// loaded; /healthz answers while it loads), the server exits (exited is
+// closed: errExited) or limit passes.
+func waitReady(url string, exited <-chan struct{}, limit time.Duration) error {
+	start := time.Now()
+	for {
+		select {
+		case <-exited:
+			return errExited
 		case <-time.After(20 * time.Millisecond):
 		}
-		if code, _, err := fasthttp.GetTimeout(nil, p.url+"/healthz", time.Second); err == nil && code == fasthttp.StatusOK {
-			p.load, p.exited = time.Since(start), exited
-			return p, nil
+		if code, _, err := fasthttp.GetTimeout(nil, url+"/readyz", time.Second); err == nil && code == fasthttp.StatusOK {
+			return nil
 		}
-		if time.Since(start) > 10*time.Minute {
-			p.cmd.Process.Kill()
-			return nil, errors.New("aisle serve did not answer within 10 minutes")
+		if time.Since(start) > limit {
+			return fmt.Errorf("aisle serve was not ready within %s", limit)
 		}
 	}
 }

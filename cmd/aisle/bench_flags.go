@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,7 +44,19 @@ type benchFlags struct {
 
 	hostile       bool // the hostile bodies instead of the query classes
 	hostileRounds int  // times each body is sent
+
+	soak     time.Duration // the soak's length instead of the query classes (0: no soak)
+	url      string        // with soak: a running server instead of a child
+	adminKey string        // with url: its admin key
 }
+
+// soakConnections is the soak's connections unless --concurrency is
+// given.
+const soakConnections = 16
+
+// minSoak is the shortest soak: each third holds enough samples of the
+// resident set to judge (bench.ResidentGrowth).
+const minSoak = 30 * time.Second
 
 // peers reports whether the run compares Aisle with peer engines.
 func (f *benchFlags) peers() bool { return f.engines != "aisle" }
@@ -74,7 +87,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.BoolVar(&f.rateSearch, "rate-search", true, "search the highest HTTP rate with p99 under --p99")
 	fs.DurationVar(&f.p99, "p99", 20*time.Millisecond, "p99 `LIMIT` for the rate search")
 	fs.StringVar(&f.jsonOut, "json", "", "also write the report as JSON to `FILE`")
-	fs.StringVar(&f.svgOut, "svg", "", "with peers: write a latency chart to `FILE`")
+	fs.StringVar(&f.svgOut, "svg", "", "with peers: write a latency chart to `FILE`; with --soak, the resident set's curve")
 	fs.BoolVar(&f.live, "live", false, "measure writes while serving instead of the query classes: update visibility, sustained writes beside searches, a 100,000-product partial update, a restart")
 	fs.IntVar(&f.updates, "updates", 1000, "with --live: single-product updates to time")
 	fs.IntVar(&f.writeBatch, "write-batch", 5000, "with --live: products per write in the sustained run")
@@ -84,8 +97,16 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.IntVar(&f.eventBatch, "event-batch", 50, "with --events: events per batch request")
 	fs.BoolVar(&f.hostile, "hostile", false, "send the hostile bodies (bench.HostileBodies) instead of the query classes, one at a time, and report the server's CPU per request")
 	fs.IntVar(&f.hostileRounds, "hostile-rounds", 20, "with --hostile: times each body is sent")
+	fs.DurationVar(&f.soak, "soak", 0, "run the soak for `DURATION` instead of the query classes: the mixed load of searches, pages, recommendations and events at 80% of its highest rate over --concurrency connections (default 16), with admin writes and a feed import, beside a real aisle serve on the demo catalog; fails on any failed request or a resident set still growing")
+	fs.StringVar(&f.url, "url", "", "with --soak: load the running server at `URL` (serving the demo catalog of --products products, with --rate-collect 0) instead of starting one")
+	fs.StringVar(&f.adminKey, "admin-key", "", "with --url: the server's admin `KEY`, for the writes and its /metrics")
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	concurrencySet := false
+	fs.Visit(func(fl *flag.Flag) { concurrencySet = concurrencySet || fl.Name == "concurrency" })
+	if f.soak > 0 && !concurrencySet {
+		f.concurrency = soakConnections
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -102,6 +123,18 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 		return f, fmt.Errorf("bench: --p99 %s: want a positive limit", f.p99)
 	case f.eventBatch < 1 || f.eventBatch > events.MaxBatch:
 		return f, fmt.Errorf("bench: --event-batch %d: want 1 to %d", f.eventBatch, events.MaxBatch)
+	case f.soak < 0 || (f.soak > 0 && f.soak < minSoak):
+		return f, fmt.Errorf("bench: --soak %s: want at least %s, so each third holds enough samples of the resident set to judge", f.soak, minSoak)
+	case f.soak > 0 && (f.live || f.events || f.hostile || f.engines != "aisle"):
+		return f, errors.New("bench: --soak runs alone: not with --live, --events, --hostile or --engines")
+	case f.soak > 0 && f.catalog != "demo":
+		return f, fmt.Errorf("bench: --soak loads the demo catalog, not --catalog %s", f.catalog)
+	case f.soak == 0 && (f.url != "" || f.adminKey != ""):
+		return f, errors.New("bench: --url and --admin-key are for --soak")
+	case f.url != "" && f.adminKey == "":
+		return f, errors.New("bench: --url: --admin-key KEY is required, for the writes and /metrics")
+	case f.url != "" && f.data != "":
+		return f, errors.New("bench: --url loads a running server: --data is for the server the soak starts")
 	}
 	for e := range strings.SplitSeq(f.engines, ",") {
 		if e != "aisle" && !slices.Contains(peerEngines, e) {

@@ -3,13 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-json"
 
@@ -268,5 +273,39 @@ func TestBenchHostile(t *testing.T) {
 		if r.Name != bodies[i].Name || r.Status < 200 || r.Status >= 500 || r.CPUms < 0 || r.P50ms <= 0 || r.MaxMs < r.P50ms {
 			t.Errorf("%+v", r)
 		}
+	}
+}
+
+// TestWaitReady: the bench waits for /readyz, not /healthz, which a
+// loading server already answers.
+func TestWaitReady(t *testing.T) {
+	var ready atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/healthz":
+			w.Write([]byte(`{"success":true}`))
+		case r.URL.Path == "/readyz" && ready.Load():
+			w.Write([]byte(`{"ready":true}`))
+		default:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	done := make(chan error, 1)
+	go func() { done <- waitReady(srv.URL, nil, time.Minute) }()
+	select {
+	case err := <-done:
+		t.Fatalf("waitReady returned (%v) while /readyz answered 503", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	ready.Store(true)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	close(exited)
+	ready.Store(false)
+	if err := waitReady(srv.URL, exited, time.Minute); !errors.Is(err, errExited) {
+		t.Errorf("a server that exited: %v, want errExited", err)
 	}
 }

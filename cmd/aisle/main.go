@@ -30,6 +30,10 @@ Usage:
                bought; report held-out NDCG; add the fit as a draft version)
   aisle bench  [--catalog demo|flipkart|homedepot] [--products N] [--shared DIR]
                [--concurrency C] [--duration D] [--json FILE]
+  aisle bench  --soak DURATION [--products N] [--url URL --admin-key KEY]
+               [--json FILE] [--svg FILE]
+               (the mixed load at 80% of its highest rate beside writes and
+               a feed import; fails on a failed request or a growing RSS)
   aisle bench report [--check] [--doc FILE] [--reports DIR]
                (docs/benchmarks.md's tables made from the reports in docs/reports)
   aisle keys   create|list|revoke --data DIR ...
