@@ -136,12 +136,23 @@ func (s *cliServer) total(t *testing.T, key, query string) int {
 // body.
 func (s *cliServer) admin(t *testing.T, key, method, path, contentType, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, "http://"+s.addr+path, strings.NewReader(body))
+	return request(t, method, "http://"+s.addr+path, "Bearer "+key, contentType, body)
+}
+
+// request sends body to url, with the Authorization and Content-Type
+// headers when not empty, and returns the status and the answer.
+func request(t *testing.T, method, url, authorization, contentType, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", contentType)
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -24,20 +22,7 @@ func TestReadyzUntilLoaded(t *testing.T) {
 	defer st.Close()
 	get := func(addr, method, path, body string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp.StatusCode, string(raw)
+		return request(t, method, "http://"+addr+path, "", "", body)
 	}
 	search := fmt.Sprintf(`{"query":"*","key":%q,"products":{"count":1}}`, config.DefaultKey)
 	type answer struct {
