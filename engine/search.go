@@ -183,7 +183,7 @@ func (g *Generation) answer(ctx context.Context, req *SearchRequest, m *behaviou
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key, wildcard: wildcardPhrase(*req.Query)}
+	res := &SearchResult{gen: g, Query: *req.Query, formatHTML: req.Format == "html", deviceType: req.DeviceType, key: *req.Key, wildcard: ranking.WildcardPhrase(*req.Query)}
 	opts := ranking.Options{PrefixLast: true, Synonyms: v.synonyms, Fields: v.fields, TypedTypos: v.typed, OptionalStopWords: v.stops, CompoundWords: v.compounds, RareWordTypos: v.rare}
 	if req.Products != nil {
 		pr, err := g.searchProducts(req, v, opts, m, now)

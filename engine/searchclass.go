@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"sync/atomic"
 )
 
@@ -81,13 +80,4 @@ func (r *SearchRequest) filtered() bool {
 		}
 	}
 	return false
-}
-
-// wildcardPhrase is ranking.Parse's first test of the wildcard: a phrase
-// of only `*`, or of nothing but spaces. A search that parses its phrase
-// (for products or content) takes the parse's answer instead, which also
-// holds a phrase the analyzer keeps no word of as the wildcard.
-func wildcardPhrase(phrase string) bool {
-	t := strings.TrimSpace(phrase)
-	return t == "" || t == "*"
 }

@@ -112,6 +112,14 @@ type Options struct {
 	CompoundWords bool
 }
 
+// WildcardPhrase reports whether phrase is the wildcard as written: only
+// "*", or nothing but spaces. Parse also makes a phrase the analyzer
+// keeps no word of the wildcard.
+func WildcardPhrase(phrase string) bool {
+	t := strings.TrimSpace(phrase)
+	return t == "" || t == "*"
+}
+
 // Parse analyses phrase against seg. A phrase of only "*" (or nothing but
 // spaces) is the wildcard.
 func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options) Query {
@@ -120,7 +128,7 @@ func Parse(seg *index.Segment, an *analysis.Analyzer, phrase string, opt Options
 		q.Fields = index.AllFields
 	}
 	trimmed := strings.TrimSpace(phrase)
-	if trimmed == "" || trimmed == "*" {
+	if WildcardPhrase(trimmed) {
 		q.Wildcard = true
 		return q
 	}
