@@ -1,8 +1,6 @@
 package engine
 
-import (
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // SearchClass is the shape of an answered product query, as the
 // server's metrics count them (Engine.Searches). Every answer is of
