@@ -26,6 +26,7 @@ import (
 //	m/seq                          the last applied entry: 8 bytes big-endian
 //	m/secret                       32 random bytes, made once: the key of the identities' hashes (Secret)
 //	m/pseq/<uuid>                  the last entry that changed the website's products
+//	m/position/<log>               the last entry of a replicated log (package cluster) applied here: 8 bytes big-endian, written with that entry
 //	m/segment/<name>               a saved segment's stamp (JSON), naming its generation
 //	m/segment-gen/<name>           the last generation a save of the segment took: 8 bytes big-endian
 //	x/<name>@<gen: 16 hex>/...     a saved segment's keys, generation gen
@@ -42,6 +43,7 @@ const (
 	prefixSnapshot   = "b/"
 	prefixSegment    = "x/"
 	prefixProductSeq = "m/pseq/"
+	prefixPosition   = "m/position/"
 	keyConfig        = "m/config"
 	keyLayout        = "m/layout"
 	keySeq           = "m/seq"
@@ -134,6 +136,18 @@ func ContentID(id string) string { return analysis.FoldString(id) }
 func contentKey(website, k string) []byte {
 	kind, id, _ := strings.Cut(k, "/")
 	return []byte(contentPrefix(website) + kind + "/" + ContentID(id))
+}
+
+// positionKey is the key of a replicated log's applied position.
+func positionKey(log string) []byte { return []byte(prefixPosition + log) }
+
+// decodePositionKey is the log a position key names.
+func decodePositionKey(k []byte) (string, error) {
+	log, ok := strings.CutPrefix(string(k), prefixPosition)
+	if !ok || log == "" {
+		return "", corruptionErrorf("position key %q is not %q and a log's name", k, prefixPosition)
+	}
+	return log, nil
 }
 
 // productSeqKey is the key of a website's product sequence.

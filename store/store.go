@@ -62,6 +62,7 @@ type Store struct {
 	mu        sync.Mutex
 	seq       uint64
 	pseq      map[string]uint64 // website → the last entry that changed its products
+	positions map[string]uint64 // replicated log → the last of its entries applied (Position)
 	bulk      bool              // a BulkWriter holds the log
 	auditLast time.Time         // the time of the last audit entry written
 
@@ -166,6 +167,7 @@ func (s *Store) open() error {
 // load reads the layout, the sequence numbers and the last audit
 // entry's time, and stamps an empty store with Layout.
 func (s *Store) load() error {
+	s.pseq, s.positions = map[string]uint64{}, map[string]uint64{}
 	_, hasLog, err := s.readSeq(keySeq)
 	if err != nil {
 		return err
@@ -200,7 +202,11 @@ func (s *Store) load() error {
 	if err != nil {
 		return err
 	}
-	s.seq, s.pseq, s.auditLast = seq, pseq, last
+	positions, err := readPositions(h)
+	if err != nil {
+		return err
+	}
+	s.seq, s.pseq, s.auditLast, s.positions = seq, pseq, last, positions
 	return nil
 }
 
@@ -422,6 +428,7 @@ type Batch struct {
 	keyIDs      []string // their ids
 	keyRemovals []string
 	audit       []AuditEntry
+	position    Position // SetPosition's; zero for none
 }
 
 // Applied says what an entry changed. Products are counted by ProductID
@@ -535,6 +542,7 @@ func (b *Batch) Reset() {
 	b.events = b.events[:0]
 	b.stored = false
 	b.keys, b.keyIDs, b.keyRemovals, b.audit = b.keys[:0], b.keyIDs[:0], b.keyRemovals[:0], b.audit[:0]
+	b.position = Position{}
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -554,6 +562,9 @@ func (s *Store) Apply(b *Batch, sync bool) (Applied, error) {
 		return Applied{}, ErrBulkInProgress
 	}
 	if err := b.check(); err != nil {
+		return Applied{}, err
+	}
+	if err := s.checkPositions([]*Batch{b}); err != nil {
 		return Applied{}, err
 	}
 	applied, err := s.count(b)
@@ -600,6 +611,9 @@ func (s *Store) AppendGroup(bs []*Batch, sync bool) (first uint64, err error) {
 		if err := b.check(); err != nil {
 			return 0, err
 		}
+	}
+	if err := s.checkPositions(bs); err != nil {
+		return 0, err
 	}
 	return s.appendEntries(bs, sync)
 }
@@ -829,7 +843,7 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 		}
 	}
 	last := first + uint64(len(bs)) - 1
-	pseq := map[string]uint64{}
+	pseq, moved := map[string]uint64{}, map[string]uint64{}
 	err := s.update(func(h *handle) error {
 		pb := h.db.NewBatchWithSize(size) // grown once, not doubled and copied
 		defer pb.Close()
@@ -842,6 +856,9 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 				return err
 			}
 			if err := writeAudit(pb, audits[i]); err != nil {
+				return err
+			}
+			if err := writePosition(pb, b, moved); err != nil {
 				return err
 			}
 			if len(b.products) > 0 || len(b.deletes) > 0 {
@@ -870,6 +887,7 @@ func (s *Store) appendEntries(bs []*Batch, sync bool) (uint64, error) {
 	}
 	s.seq, s.auditLast = last, auditLast
 	maps.Copy(s.pseq, pseq)
+	maps.Copy(s.positions, moved)
 	return first, nil
 }
 

@@ -268,7 +268,7 @@ func (s *Store) openReadOnly() *handle {
 	}
 }
 
-// reload reads the sequence numbers and the last audit entry's time of
+// reload reads the sequence numbers, the replicated logs' positions and the last audit entry's time of
 // h's database after a reopen; s.mu is held. They are those of the entries acknowledged: the logs
 // were cut to what was synced.
 func (s *Store) reload(h *handle) error {
@@ -280,9 +280,13 @@ func (s *Store) reload(h *handle) error {
 	if err != nil {
 		return err
 	}
+	positions, err := readPositions(h)
+	if err != nil {
+		return err
+	}
 	if seq != s.seq {
 		s.log.Warn("the reopened database ends at another entry than the last acknowledged", "dir", s.dir, "acknowledged", s.seq, "stored", seq)
 	}
-	s.seq, s.pseq, s.auditLast = seq, pseq, last
+	s.seq, s.pseq, s.auditLast, s.positions = seq, pseq, last, positions
 	return nil
 }
