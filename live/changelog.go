@@ -20,15 +20,23 @@ const maxLoggedResources = 5
 // and ids; products and content items put and deleted), who made it (the
 // key's or the console user's name; never a key) and how long the commit
 // took. A change that failed is the caller's to answer, and logs nothing
-// here.
+// here. When the Writer publishes (PublishTo), a change made here is
+// published first, and applied once its log has it; an entry of a
+// replicated log is applied as it is, and logged the same way.
 func (l *Writer) commit(b *store.Batch) (store.Applied, error) {
 	start := time.Now()
+	if err := l.publish(b); err != nil {
+		return store.Applied{}, err
+	}
 	a, err := l.st.Apply(b, true)
 	if err != nil {
 		return a, err
 	}
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs, slog.Uint64("position", a.Seq))
+	if p, logged := b.Position(); logged {
+		attrs = append(attrs, slog.String("log", p.Log), slog.Uint64("log_position", p.Seq))
+	}
 	if site := changedWebsite(b); site != "" {
 		attrs = append(attrs, slog.String("website", site))
 	}

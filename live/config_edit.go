@@ -30,6 +30,6 @@ func (l *Writer) UpdateConfig(edit func(f *config.File) error) (w Written, err e
 	if err := f.Validate(); err != nil {
 		return Written{}, engine.Invalid("config", "%v; nothing changed", err)
 	}
-	a, err := l.setConfig(f)
+	a, err := l.setConfig(f, nil)
 	return Written{Seq: a.Seq}, err
 }

@@ -38,7 +38,11 @@ var (
 // step, random searches (text, filters, facets, sorts, typos, prefixes,
 // content) on each website's live generation answer exactly, byte for
 // byte, what a from-scratch build of that website's stored state
-// answers, and no website's search finds another's products.
+// answers, and no website's search finds another's products. The writer
+// publishes every change to a replicated log (memLog), which a replica
+// with a store of its own applies (ApplyLogged), restarting now and
+// then; after every step the replica answers the same searches byte for
+// byte as the writer.
 func TestLiveEqualsFreshBuild(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 4))
 	dir := t.TempDir()
@@ -67,6 +71,10 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 	eng := engine.New("")
 	live := New(st, eng, analysis.English, quiet)
 	defer func() { live.Close(); st.Close() }()
+	log := &memLog{last: map[string]uint64{}}
+	live.PublishTo(log)
+	replica := openNode(t, t.TempDir(), quiet)
+	defer replica.close()
 	if _, err := live.SetConfig(cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +97,7 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 		}
 		eng = engine.New("", gens...)
 		live = New(st, eng, analysis.English, quiet)
+		live.PublishTo(log)
 	}
 	searches := 0
 	for step := range *diffSteps {
@@ -146,12 +155,18 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 			_, err = live.SetConfig(cfg)
 			what = "configuration"
 		default:
-			restart()
-			what = "restart"
+			if r.IntN(2) == 0 {
+				restart()
+				what = "restart"
+			} else {
+				replica.restart(t)
+				what = "replica restart"
+			}
 		}
 		if err != nil {
 			t.Fatalf("step %d (%s): %v", step, what, err)
 		}
+		log.follow(t, replica)
 		for _, uuid := range sites {
 			g, ok := eng.Website(uuid)
 			if !ok {
@@ -163,6 +178,13 @@ func TestLiveEqualsFreshBuild(t *testing.T) {
 				got, want := answer(t, g, body), answer(t, fresh, body)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("step %d (%s), %s: live and fresh build differ for %s\nlive:  %.600s\nfresh: %.600s", step, what, prefix[uuid], body, got, want)
+				}
+				rg, ok := replica.eng.Website(uuid)
+				if !ok {
+					t.Fatalf("step %d (%s): the replica does not serve %s", step, what, uuid)
+				}
+				if got := answer(t, rg, body); !bytes.Equal(got, want) {
+					t.Fatalf("step %d (%s), %s: the replica and the writer differ for %s\nreplica: %.600s\nwriter:  %.600s", step, what, prefix[uuid], body, got, want)
 				}
 				other := prefix[sites[0]]
 				if uuid == sites[0] {

@@ -57,6 +57,8 @@ type writer struct {
 	// timer is UseWriteTimer's, or nil.
 	waiting atomic.Int64
 	timer   func(took time.Duration)
+	// pub is PublishTo's; nil publishes nothing.
+	pub Publisher
 }
 
 // New applies writes to the websites eng serves from st; lang is the
@@ -167,7 +169,9 @@ func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWr
 		defer close(built)
 		seg, segErr = l.productsAfter(g, b, cw)
 	})
-	b.Audit(l.catalogEntry(g.Website, b))
+	if _, logged := b.Position(); !logged { // a logged entry carries its audit entries
+		b.Audit(l.catalogEntry(g.Website, b))
+	}
 	a, err := l.commit(b)
 	<-built
 	if err != nil {
@@ -296,11 +300,13 @@ func (l *Writer) SetConfig(f *config.File) (a store.Applied, err error) {
 	defer l.answered(l.arrive(), &err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.setConfig(f)
+	return l.setConfig(f, nil)
 }
 
-// setConfig is SetConfig of a validated f with l.mu held.
-func (l *Writer) setConfig(f *config.File) (store.Applied, error) {
+// setConfig is SetConfig of a validated f with l.mu held. logged is the
+// entry of a replicated log that sets f, with its audit entries
+// (ApplyLogged); nil for a change made here.
+func (l *Writer) setConfig(f *config.File, logged *store.Batch) (store.Applied, error) {
 	for i := range f.Websites {
 		w := &f.Websites[i]
 		if err := engine.CheckWebsite(w, w.Lang(l.lang)); err != nil && !l.stillFailing(f, w.UUID) {
@@ -317,14 +323,17 @@ func (l *Writer) setConfig(f *config.File) (store.Applied, error) {
 			return store.Applied{}, engine.Invalid("config", "websites[%d] (%s) cannot be served: %v; nothing changed", i, fl.UUID, fl.Err)
 		}
 	}
-	old, err := l.st.Config()
-	if err != nil {
-		return store.Applied{}, err
+	b := logged
+	if b == nil {
+		old, err := l.st.Config()
+		if err != nil {
+			return store.Applied{}, err
+		}
+		b = &store.Batch{}
+		b.SetConfig(f)
+		b.Audit(l.configEntries(old, f)...)
 	}
-	var b store.Batch
-	b.SetConfig(f)
-	b.Audit(l.configEntries(old, f)...)
-	a, err := l.commit(&b)
+	a, err := l.commit(b)
 	if err != nil {
 		return a, err
 	}

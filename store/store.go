@@ -500,6 +500,9 @@ func (b *Batch) Events() [][]byte { return b.events }
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
+// Config is the configuration the batch sets, nil for none. Read only.
+func (b *Batch) Config() *config.File { return b.config }
+
 // ProductPuts are the batch's product upserts, in order: the product
 // numbers and the JSON each is stored as. Read only.
 func (b *Batch) ProductPuts() (numbers []string, data [][]byte) { return b.pkeys, b.products }

@@ -1,0 +1,89 @@
+package live
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aisle-search/aisle/store"
+)
+
+// A Publisher makes a change part of a replicated log (package
+// cluster's, wired by package replica) before this node applies it: a
+// Writer that publishes to one is the writer of the logs it publishes
+// to, and its changes reach every node as the entries it published.
+type Publisher interface {
+	// Publish appends b's replicated form (store.AppendBatch) to the
+	// log b belongs to, after the log's entry this node applied last,
+	// and sets b's position to the entry it became. It returns only
+	// once the log has the entry (a replicated log: a quorum of its
+	// servers). On an error b was not logged, or the log refused it
+	// (another node writes that log); nothing is applied and the
+	// change is answered with the error.
+	Publish(b *store.Batch) error
+}
+
+// PublishTo makes every change this Writer makes from now on go through
+// p before it is applied; nil publishes nothing (a single node, the
+// default). Set it before the admin API opens.
+func (l *Writer) PublishTo(p Publisher) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pub = p
+}
+
+// publish publishes b when this Writer publishes and b is a change made
+// here (a logged entry is applied as it is); l.mu is held. Audit entries
+// are stamped with their time first, so every node records the same.
+func (l *writer) publish(b *store.Batch) error {
+	if l.pub == nil {
+		return nil
+	}
+	if _, logged := b.Position(); logged {
+		return nil
+	}
+	b.StampAuditTimes(time.Now())
+	return l.pub.Publish(b)
+}
+
+// errNotLogged refuses ApplyLogged a batch without a position.
+var errNotLogged = errors.New("live: a logged entry has no position")
+
+// ApplyLogged applies b, an entry of a replicated log (its position
+// set, store.Batch.SetPosition), with the code that applied it on the
+// node that wrote it: a configuration as SetConfig applies one (every
+// website opened), a website's products and content as Apply does (the
+// generation that includes them swapped in), keys as CreateKey and
+// RevokeKey do. The entry's audit entries are stored as it carries
+// them; nothing is published. An entry at or before the position its
+// log was applied through is skipped: this node wrote it, or applied it
+// before a restart. A website's entry for a website not served is
+// stored, and served when the website is opened.
+func (l *Writer) ApplyLogged(b *store.Batch) error {
+	p, ok := b.Position()
+	if !ok {
+		return errNotLogged
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.Seq <= l.st.Position(p.Log) {
+		return nil
+	}
+	var err error
+	switch {
+	case b.Config() != nil:
+		_, err = l.setConfig(b.Config(), b)
+	case b.ChangesProducts() || b.ChangesContent():
+		if g, ok := l.eng.Website(b.Website); ok {
+			_, err = l.apply(g, b)
+		} else {
+			_, err = l.commit(b)
+		}
+	default:
+		_, err = l.applyKeys(b)
+	}
+	if err != nil {
+		return fmt.Errorf("entry %d of %s: %w", p.Seq, p.Log, err)
+	}
+	return nil
+}

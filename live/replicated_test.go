@@ -1,0 +1,152 @@
+package live
+
+import (
+	"errors"
+	"log/slog"
+	"testing"
+
+	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/store"
+)
+
+// memLog is a replicated log in memory: Publish appends a batch's
+// replicated form, numbered in its log (the server's for configuration
+// and keys, the website's for its catalog), and follow applies the
+// entries a node has not seen, decoded, as a replica does.
+type memLog struct {
+	entries []memEntry
+	last    map[string]uint64
+	refuse  error // Publish's answer when set
+}
+
+type memEntry struct {
+	pos  store.Position
+	data []byte
+}
+
+func (m *memLog) Publish(b *store.Batch) error {
+	if m.refuse != nil {
+		return m.refuse
+	}
+	data, err := store.AppendBatch(nil, b)
+	if err != nil {
+		return err
+	}
+	log := "server"
+	if b.Website != "" && b.Config() == nil {
+		log = b.Website
+	}
+	m.last[log]++
+	p := store.Position{Log: log, Seq: m.last[log]}
+	b.SetPosition(p)
+	m.entries = append(m.entries, memEntry{p, data})
+	return nil
+}
+
+// follow applies to n every entry after the last one it followed.
+func (m *memLog) follow(t *testing.T, n *node) {
+	t.Helper()
+	for ; n.followed < len(m.entries); n.followed++ {
+		e := m.entries[n.followed]
+		b, err := store.DecodeBatch(e.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.SetPosition(e.pos)
+		if err := n.live.ApplyLogged(b); err != nil {
+			t.Fatalf("apply %v: %v", e.pos, err)
+		}
+	}
+}
+
+// node is a replica: a store, an engine and a Writer of its own.
+type node struct {
+	dir      string
+	st       *store.Store
+	eng      *engine.Engine
+	live     *Writer
+	log      *slog.Logger
+	followed int // entries of the memLog seen
+}
+
+func openNode(t *testing.T, dir string, log *slog.Logger) *node {
+	t.Helper()
+	n := &node{dir: dir, log: log}
+	n.open(t)
+	return n
+}
+
+// open opens the node's directory as a start does.
+func (n *node) open(t *testing.T) {
+	t.Helper()
+	st, err := store.Open(n.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gens []*engine.Generation
+	if cfg, err := st.Config(); err != nil {
+		t.Fatal(err)
+	} else if cfg != nil {
+		if gens, err = OpenAll(st, cfg, analysis.English, n.log); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n.st, n.eng = st, engine.New("", gens...)
+	n.live = New(st, n.eng, analysis.English, n.log)
+}
+
+// restart closes the node and opens it again, and has it follow the log
+// from its start: what it applied before is skipped by position.
+func (n *node) restart(t *testing.T) {
+	t.Helper()
+	n.close()
+	n.open(t)
+	n.followed = 0
+}
+
+func (n *node) close() {
+	n.live.Close()
+	n.st.Close()
+}
+
+// TestPublishRefused: a change the log refuses is answered with the
+// log's error and changes nothing here.
+func TestPublishRefused(t *testing.T) {
+	st, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	eng := engine.New("")
+	w := New(st, eng, analysis.English, nil)
+	defer w.Close()
+	log := &memLog{last: map[string]uint64{}}
+	w.PublishTo(log)
+	site := shopWebsite()
+	if _, err := w.SetConfig(&config.File{Websites: []config.Website{*site}}); err != nil {
+		t.Fatal(err)
+	}
+	seq := st.Seq()
+	refused := errors.New("another node writes this log")
+	log.refuse = refused
+	var b store.Batch
+	p := shopProducts()[0]
+	if err := b.PutProduct(&p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Apply(site.UUID, &b); !errors.Is(err, refused) {
+		t.Fatalf("apply: %v, want the log's refusal", err)
+	}
+	if st.Seq() != seq {
+		t.Fatalf("a refused change was stored: seq %d, was %d", st.Seq(), seq)
+	}
+	if n, _ := st.Count(site.UUID); n != 0 {
+		t.Fatalf("%d products stored", n)
+	}
+	// ApplyLogged takes only logged entries.
+	if err := w.ApplyLogged(&b); !errors.Is(err, errNotLogged) {
+		t.Fatalf("ApplyLogged of an unlogged batch: %v", err)
+	}
+}
