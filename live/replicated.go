@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -87,3 +88,25 @@ func (l *Writer) ApplyLogged(b *store.Batch) error {
 	}
 	return nil
 }
+
+// NotWriterError is a Publisher's refusal of a change this node may not
+// make: another node writes the log the change belongs to (Writer, its
+// advertised URL, for the change to be sent to), or none does right now
+// (Writer empty: the lease is being taken over). Nothing was applied.
+type NotWriterError struct {
+	Log    string // the log the change belongs to: "server" or a website's UUID
+	Writer string // the writer's URL; "" when none is known
+}
+
+func (e *NotWriterError) Error() string {
+	if e.Writer == "" {
+		return fmt.Sprintf("no node writes the log %s right now", e.Log)
+	}
+	return fmt.Sprintf("the log %s is written by %s", e.Log, e.Writer)
+}
+
+// errNoWriter is a NotWriterError told to a client: a node without a
+// writer to send the change to (or that was sent it by another node and
+// is not the writer either) answers it; nothing changed.
+var errNoWriter = &engine.Error{Kind: engine.KindUnavailable, Code: "NO_WRITER",
+	Message: "no node of the cluster takes this change right now (its writer is being replaced), so nothing changed; send it again shortly"}

@@ -1,0 +1,114 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/aisle-search/aisle/cluster"
+)
+
+// keepLeases renews the leases this node holds and takes those no one
+// holds, every third of the TTL, until the Replicator closes.
+func (r *Replicator) keepLeases() {
+	tick := time.NewTicker(r.o.LeaseTTL / 3)
+	defer tick.Stop()
+	for {
+		for _, name := range r.names() {
+			if r.ctx.Err() != nil {
+				return
+			}
+			r.keepLease(name)
+		}
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// keepLease renews the log's lease when this node holds it, or tries to
+// take it, and refreshes the log's last position. A lease taken makes
+// the log writable once the store has applied the log's last entry.
+func (r *Replicator) keepLease(name string) {
+	s := r.state(name)
+	if s == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.o.LeaseTTL/3)
+	defer cancel()
+	if last, err := s.log.Last(ctx); err == nil {
+		r.mu.Lock()
+		s.last = max(s.last, last)
+		r.mu.Unlock()
+	}
+	r.mu.Lock()
+	lease := s.lease
+	r.mu.Unlock()
+	if lease != nil {
+		err := lease.Renew(ctx)
+		if err == nil {
+			r.catchUp(ctx, s)
+			return
+		}
+		if !errors.Is(err, cluster.ErrLost) && r.ctx.Err() == nil {
+			r.o.Log.Warn("a write lease could not be renewed", "log", name, "err", err)
+			return // tried again at the next tick, while it lasts
+		}
+		r.mu.Lock()
+		s.lease, s.writable, s.writer = nil, false, ""
+		r.mu.Unlock()
+		r.o.Log.Warn("write lease lost: another node writes the log", "log", name)
+	}
+	if r.o.ReadOnly {
+		r.holder(ctx, s)
+		return
+	}
+	lease, err := r.leases.Acquire(ctx, name, r.o.URL)
+	var held *cluster.HeldError
+	switch {
+	case errors.As(err, &held):
+		r.mu.Lock()
+		s.writer = held.Holder
+		r.mu.Unlock()
+		return
+	case err != nil:
+		return
+	}
+	r.mu.Lock()
+	s.lease, s.writer = lease, r.o.URL
+	r.mu.Unlock()
+	r.o.Log.Info("write lease taken: this node writes the log once it has applied it", "log", name)
+	r.catchUp(ctx, s)
+}
+
+// catchUp makes s writable when this node holds its lease and has
+// applied its last entry.
+func (r *Replicator) catchUp(ctx context.Context, s *logState) {
+	r.mu.Lock()
+	held, writable := s.lease != nil, s.writable
+	r.mu.Unlock()
+	if !held || writable {
+		return
+	}
+	last, err := s.log.Last(ctx)
+	if err != nil || r.o.Store.Position(s.name) < last {
+		return // the next tick looks again
+	}
+	r.mu.Lock()
+	s.writable = s.lease != nil
+	r.mu.Unlock()
+	r.o.Log.Info("writing the log", "log", s.name, "position", last)
+}
+
+// holder notes who writes s, for a read-only node.
+func (r *Replicator) holder(ctx context.Context, s *logState) {
+	h, err := r.leases.Holder(ctx, s.name)
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	s.writer = h
+	r.mu.Unlock()
+}

@@ -1,0 +1,290 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/aisle-search/aisle/cluster"
+	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/live"
+	"github.com/aisle-search/aisle/store"
+)
+
+// ServerLog is the name of the server's log: the configuration and the
+// API keys. A website's log is named by its UUID.
+const ServerLog = "server"
+
+// Options configure a Replicator. NATS, Store, Engine and Writer are
+// required.
+type Options struct {
+	// NATS is the connection to the cluster's NATS servers.
+	NATS *nats.Conn
+	// Replicas is how many copies of each log the cluster keeps: 1 on
+	// one NATS server, 3 in a three-node cluster (default 1).
+	Replicas int
+	// URL is this node's advertised HTTP address, which its leases name
+	// so the other nodes send it the changes of the logs it writes.
+	URL string
+	// LeaseTTL is how long a writer's lease outlives its last renewal:
+	// how long a dead writer's logs take no writes (default 3s).
+	LeaseTTL time.Duration
+	// ReadOnly nodes never take a lease: they only follow.
+	ReadOnly bool
+	Store    *store.Store
+	Engine   *engine.Engine
+	Writer   *live.Writer
+	// Log receives the replication's notices; default slog.Default().
+	Log *slog.Logger
+}
+
+// publishTimeout bounds an append: a log whose NATS servers elect a new
+// leader takes a few seconds; the append is retried under its message id
+// until then, so a retry never appends twice.
+const publishTimeout = 10 * time.Second
+
+// Replicator is a node of a cluster: the follower of every log, and the
+// writer of those whose lease it holds.
+type Replicator struct {
+	o      Options
+	leases *cluster.Leases
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu   sync.Mutex
+	logs map[string]*logState // by log name
+}
+
+// logState is one log as this node sees it.
+type logState struct {
+	name   string
+	log    *cluster.Log
+	cancel context.CancelFunc // ends its follower
+	done   chan struct{}      // closed when its follower ended
+
+	// guarded by Replicator.mu
+	lease    *cluster.Lease // held; nil otherwise
+	writable bool           // lease held and the log applied through its last entry
+	writer   string         // the writer's URL as last seen; this node's when it writes
+	last     uint64         // the log's last position as last seen
+	err      error          // the follower's last failure, nil once it applies again
+}
+
+// Start joins the cluster: it opens the server's log and the leases,
+// follows the server's log and the log of every website the stored
+// configuration names, takes the leases no one holds, and makes itself
+// o.Writer's Publisher.
+func Start(ctx context.Context, o Options) (*Replicator, error) {
+	if o.NATS == nil || o.Store == nil || o.Engine == nil || o.Writer == nil {
+		return nil, errors.New("replica: NATS, Store, Engine and Writer are required")
+	}
+	o.Replicas = max(o.Replicas, 1)
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = 3 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	var leases *cluster.Leases
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		leases, err = cluster.OpenLeases(ctx, o.NATS, o.Replicas, o.LeaseTTL)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &Replicator{o: o, leases: leases, logs: map[string]*logState{}}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	if err := r.follow(ctx, ServerLog); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.reconcile(ctx); err != nil {
+		r.Close()
+		return nil, err
+	}
+	o.Writer.PublishTo(r)
+	r.wg.Go(r.keepLeases)
+	return r, nil
+}
+
+// Close stops following and writing: the leases held are released, so
+// another node takes them at once.
+func (r *Replicator) Close() {
+	r.o.Writer.PublishTo(nil)
+	r.cancel()
+	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for _, s := range r.logs {
+		s.cancel()
+		<-s.done
+		if s.lease != nil {
+			s.lease.Release(ctx) //nolint:errcheck // expires anyway
+			s.lease, s.writable = nil, false
+		}
+	}
+}
+
+// follow opens the log named name and follows it from the position the
+// store applied; a log followed already is left as it is.
+func (r *Replicator) follow(ctx context.Context, name string) error {
+	r.mu.Lock()
+	_, ok := r.logs[name]
+	r.mu.Unlock()
+	if ok {
+		return nil
+	}
+	var lg *cluster.Log
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		lg, err = cluster.OpenLog(ctx, r.o.NATS, name, r.o.Replicas)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	fctx, cancel := context.WithCancel(r.ctx)
+	s := &logState{name: name, log: lg, cancel: cancel, done: make(chan struct{})}
+	r.mu.Lock()
+	r.logs[name] = s
+	r.mu.Unlock()
+	go func() {
+		defer close(s.done)
+		r.followLog(fctx, s)
+	}()
+	return nil
+}
+
+// followRetry is how long a follower that failed to apply an entry waits
+// before it tries again from the position the store applied.
+const followRetry = time.Second
+
+// followLog applies s's entries until ctx ends. An entry that fails to
+// apply stops the follower, which reports the failure (Status) and tries
+// again after followRetry.
+func (r *Replicator) followLog(ctx context.Context, s *logState) {
+	for ctx.Err() == nil {
+		err := s.log.Follow(ctx, r.o.Store.Position(s.name), func(seq uint64, entry []byte) error {
+			return r.applyEntry(ctx, s, seq, entry)
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		r.mu.Lock()
+		s.err = err
+		r.mu.Unlock()
+		r.o.Log.Error("a replicated entry cannot be applied: this node stops following the log until it can", "log", s.name, "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(followRetry):
+		}
+	}
+}
+
+// applyEntry applies entry seq of s, and after an entry of the server's
+// log follows the logs of the websites it configures.
+func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, entry []byte) error {
+	b, err := store.DecodeBatch(entry)
+	if err != nil {
+		return fmt.Errorf("entry %d of %s: %w", seq, s.name, err)
+	}
+	b.SetPosition(store.Position{Log: s.name, Seq: seq})
+	if err := r.o.Writer.ApplyLogged(b); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	s.last, s.err = max(s.last, seq), nil
+	r.mu.Unlock()
+	if s.name == ServerLog && b.Config() != nil {
+		return r.reconcile(ctx)
+	}
+	return nil
+}
+
+// reconcile follows the log of every website the stored configuration
+// names, and stops following those it no longer names.
+func (r *Replicator) reconcile(ctx context.Context) error {
+	cfg, err := r.o.Store.Config()
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{ServerLog: true}
+	if cfg != nil {
+		for _, w := range cfg.Websites {
+			want[w.UUID] = true
+			if err := r.follow(ctx, w.UUID); err != nil {
+				return err
+			}
+		}
+	}
+	r.mu.Lock()
+	var gone []*logState
+	for name, s := range r.logs {
+		if !want[name] {
+			gone = append(gone, s)
+			delete(r.logs, name)
+		}
+	}
+	r.mu.Unlock()
+	for _, s := range gone {
+		s.cancel() // not waited for: it may be the caller's follower
+		if s.lease != nil {
+			s.lease.Release(ctx) //nolint:errcheck // expires anyway
+		}
+	}
+	return nil
+}
+
+// Tries of a request the cluster may not answer yet: JetStream takes a
+// few seconds after its servers start to elect its leaders.
+const (
+	tryTimeout = 5 * time.Second
+	tryAgain   = 200 * time.Millisecond
+)
+
+// retry calls fn, each time within tryTimeout, until it succeeds or ctx
+// ends; it returns fn's last error then.
+func retry(ctx context.Context, fn func(ctx context.Context) error) error {
+	for {
+		tctx, cancel := context.WithTimeout(ctx, tryTimeout)
+		err := fn(tctx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(tryAgain):
+		}
+	}
+}
+
+// names are the logs followed, sorted.
+func (r *Replicator) names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	names := make([]string, 0, len(r.logs))
+	for n := range r.logs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// state is the log named name, nil when it is not followed.
+func (r *Replicator) state(name string) *logState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.logs[name]
+}

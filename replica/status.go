@@ -1,0 +1,52 @@
+package replica
+
+// LogStatus is one log as this node sees it.
+type LogStatus struct {
+	// Log is the log's name: "server" or a website's UUID.
+	Log string `json:"log"`
+	// Applied is the last entry applied here; Last the log's last entry
+	// as last seen (refreshed every third of the lease TTL, and by every
+	// entry followed); Lag the entries between them.
+	Applied uint64 `json:"applied"`
+	Last    uint64 `json:"last"`
+	Lag     uint64 `json:"lag"`
+	// Writing says this node writes the log; Writer is the URL of the
+	// node that does, "" when none is known.
+	Writing bool   `json:"writing"`
+	Writer  string `json:"writer,omitempty"`
+	// Error is why the last entry could not be applied; "" when it was.
+	Error string `json:"error,omitempty"`
+}
+
+// Status is every followed log's status, in the order of their names.
+func (r *Replicator) Status() []LogStatus {
+	names := r.names()
+	out := make([]LogStatus, 0, len(names))
+	for _, name := range names {
+		s := r.state(name)
+		if s == nil {
+			continue
+		}
+		applied := r.o.Store.Position(name)
+		r.mu.Lock()
+		st := LogStatus{Log: name, Applied: applied, Last: max(s.last, applied), Writing: s.writable, Writer: s.writer}
+		if s.err != nil {
+			st.Error = s.err.Error()
+		}
+		r.mu.Unlock()
+		st.Lag = st.Last - st.Applied
+		out = append(out, st)
+	}
+	return out
+}
+
+// Lag is the largest lag of the logs followed, and whether every log
+// applies (no follower is stopped on an entry it cannot apply).
+func (r *Replicator) Lag() (lag uint64, applying bool) {
+	applying = true
+	for _, s := range r.Status() {
+		lag = max(lag, s.Lag)
+		applying = applying && s.Error == ""
+	}
+	return lag, applying
+}
