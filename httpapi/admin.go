@@ -14,6 +14,7 @@ import (
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
 	"github.com/aisle-search/aisle/live"
+	"github.com/aisle-search/aisle/replica"
 )
 
 // The admin API: writes while serving, authorised by an admin key of the
@@ -70,8 +71,41 @@ type bulkDelete struct {
 // admin serves a path under adminPrefix (or adminConfig) on a background
 // thread: a write's parsing, merging and indexing take the cores only
 // when the searches beside it leave them idle (package background).
+//
+// In a cluster, a change of a log another node writes is forwarded to
+// that node first (adminForward), from the request's own goroutine: a
+// wait on another node takes no core.
 func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
+	if s.adminForward(ctx, path) {
+		return
+	}
 	background.Run(func() { s.adminRoute(ctx, path) })
+}
+
+// adminForward forwards an admin change, authorised, to the node that
+// writes its log: the server's for the configuration and campaigns, the
+// website's for its products and content. It reports whether it
+// answered the request.
+func (s *Server) adminForward(ctx *fasthttp.RequestCtx, path string) bool {
+	if s.forward == nil || s.opt.Live == nil || ctx.IsGet() || ctx.IsHead() || ctx.IsOptions() || path == adminBackup {
+		return false
+	}
+	uuid, log := "", replica.ServerLog
+	if path != adminConfig {
+		var rest string
+		uuid, rest, _ = strings.Cut(strings.TrimPrefix(path, adminPrefix), "/")
+		if collection, _, _ := strings.Cut(rest, "/"); collection != "campaigns" {
+			log = uuid
+		}
+	}
+	if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, uuid); err != nil {
+		return false // answered here, as a single node answers it
+	}
+	done, err := s.forward.forward(ctx, log, nil)
+	if err != nil {
+		s.writeError(ctx, err)
+	}
+	return done
 }
 
 // adminRoute is admin on the background thread.

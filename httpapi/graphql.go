@@ -5,6 +5,7 @@ import (
 
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
+	"github.com/aisle-search/aisle/replica"
 )
 
 // graphqlPath is the GraphQL endpoint (package gql).
@@ -25,6 +26,16 @@ func (s *Server) graphql(ctx *fasthttp.RequestCtx) {
 		b, err = body(ctx, maxGraphQLBytes)
 		if err != nil && engine.AsError(err).Kind == engine.KindTooLarge {
 			s.drainBody(ctx) // as writeError does: the client reads the 413 rather than a reset
+		}
+	}
+	if err == nil && s.forward != nil && ctx.IsPost() && s.opt.GraphQLMutation != nil && s.opt.GraphQLMutation(b) {
+		// Mutations change the server's log (and websites' logs, which its
+		// writer writes too): sent on to its writer, as admin changes are.
+		if done, ferr := s.forward.forward(ctx, replica.ServerLog, b); done {
+			if ferr != nil {
+				s.writeError(ctx, ferr)
+			}
+			return
 		}
 	}
 	background.Run(func() { s.opt.GraphQL(ctx, b, err) })

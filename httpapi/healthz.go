@@ -14,18 +14,22 @@ type healthFailure struct {
 // healthz is the liveness check: 200 {"success": true} while the process
 // serves. Websites of the configuration that could not be opened (their
 // stored data or configuration cannot be served; the others are served)
-// are listed in "notServed", each with why.
+// are listed in "notServed", each with why. A node of a cluster reports
+// its "replication": each log's applied and last positions, lag and
+// writer, and the largest lag.
 func (s *Server) healthz(ctx *fasthttp.RequestCtx) {
 	ctx.SetContentType("application/json")
 	failed := s.eng.Failed()
-	if len(failed) == 0 {
+	repl, _ := s.replicationOf()
+	if len(failed) == 0 && repl == nil {
 		ctx.SetBodyString(`{"success":true}`)
 		return
 	}
 	body := struct {
-		Success   bool            `json:"success"`
-		NotServed []healthFailure `json:"notServed"`
-	}{Success: true}
+		Success     bool            `json:"success"`
+		NotServed   []healthFailure `json:"notServed,omitempty"`
+		Replication *replication    `json:"replication,omitempty"`
+	}{Success: true, Replication: repl}
 	for _, f := range failed {
 		body.NotServed = append(body.NotServed, healthFailure{f.UUID, f.Err.Error()})
 	}

@@ -100,8 +100,12 @@ func (g *Gate) Handle(ctx *fasthttp.RequestCtx) {
 	}
 }
 
-// readyz answers /readyz once the server is open.
+// readyz answers /readyz once the server is open: 200, or in a cluster
+// 503 while this node lags (readyzLagging).
 func (s *Server) readyz(ctx *fasthttp.RequestCtx) {
+	if s.readyzLagging(ctx) {
+		return
+	}
 	ctx.SetContentType("application/json")
 	ctx.SetBodyString(`{"ready":true}`)
 }

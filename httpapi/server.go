@@ -49,6 +49,10 @@ type Options struct {
 	// body, read and capped here, or err why it could not be; nil (the
 	// default) answers 404.
 	GraphQL func(ctx *fasthttp.RequestCtx, body []byte, err error)
+	// GraphQLMutation reports whether a GraphQL POST's body runs a
+	// mutation (gql.IsMutation), for a node of a cluster to forward it
+	// to the writer; nil: none is forwarded.
+	GraphQLMutation func(body []byte) bool
 	// SlowRequest is the time past which a request is logged (its route,
 	// status and time; never its path or body, which may name a
 	// visitor); 0 (the default): none.
@@ -65,6 +69,13 @@ type Options struct {
 	// when it served the request (/, /instantsearch, /store/...); nil
 	// (the default) serves no storefront.
 	Storefront func(ctx *fasthttp.RequestCtx) bool
+	// Cluster is this node's place in a cluster: changes of logs another
+	// node writes are forwarded to it (forward.go), /healthz reports the
+	// replication and /readyz fails while a log lags MaxLag entries or
+	// more, or stopped applying. nil (the default): a single node.
+	Cluster Cluster
+	// MaxLag is the lag /readyz tolerates; default 1000 entries.
+	MaxLag uint64
 }
 
 // Server routes Aisle's endpoints to an engine.
@@ -74,6 +85,7 @@ type Server struct {
 	bufs        sync.Pool
 	noBehaviour *engine.Behaviours // for Options.Behaviours nil
 	limits      *rateLimiter
+	forward     *forwarder // nil without Options.Cluster
 }
 
 // New makes a server for eng.
@@ -90,7 +102,10 @@ func New(eng *engine.Engine, opt Options) *Server {
 	if _, err := sdk.Load(); err != nil { // built once, at start
 		opt.Logger.Error("the browser SDK cannot be built: /sdk.js answers 500", "error", err)
 	}
-	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours(), limits: newRateLimiter(opt.RateLimits)}
+	if opt.MaxLag == 0 {
+		opt.MaxLag = 1000
+	}
+	return &Server{eng: eng, opt: opt, noBehaviour: engine.NewBehaviours(), limits: newRateLimiter(opt.RateLimits), forward: newForwarder(opt.Cluster)}
 }
 
 // HTTPServer is a fasthttp server for s with its limits and error handler

@@ -12,9 +12,11 @@
 // position in the store with the entry (store.Position): a restart, or a
 // crash, resumes after it.
 //
-// A node takes every lease no one holds and renews those it holds; a
-// lease it took is writable once the node has applied the log's last
-// entry. A writer that stops renewing loses its leases after their TTL,
+// A node takes the server's lease when no one holds it, and the
+// website leases no one holds while it holds the server's, so that one
+// node usually writes every log (a console's request may change a
+// configuration and a catalog); it renews those it holds. A lease it
+// took is writable once the node has applied the log's last entry. A writer that stops renewing loses its leases after their TTL,
 // and another node takes them over.
 //
 // Status reports each log's applied and last positions and its writer,

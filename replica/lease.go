@@ -61,7 +61,9 @@ func (r *Replicator) keepLease(name string) {
 		r.mu.Unlock()
 		r.o.Log.Warn("write lease lost: another node writes the log", "log", name)
 	}
-	if r.o.ReadOnly {
+	if r.o.ReadOnly || (name != ServerLog && !r.writes(ServerLog)) {
+		// A website's log is written by the server log's writer, so that a
+		// console's change of a configuration and a catalog lands on one node.
 		r.holder(ctx, s)
 		return
 	}
@@ -100,6 +102,14 @@ func (r *Replicator) catchUp(ctx context.Context, s *logState) {
 	s.writable = s.lease != nil
 	r.mu.Unlock()
 	r.o.Log.Info("writing the log", "log", s.name, "position", last)
+}
+
+// writes reports whether this node holds the lease of the log name.
+func (r *Replicator) writes(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.logs[name]
+	return s != nil && s.lease != nil
 }
 
 // holder notes who writes s, for a read-only node.

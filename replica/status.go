@@ -1,5 +1,7 @@
 package replica
 
+import "context"
+
 // LogStatus is one log as this node sees it.
 type LogStatus struct {
 	// Log is the log's name: "server" or a website's UUID.
@@ -49,4 +51,28 @@ func (r *Replicator) Lag() (lag uint64, applying bool) {
 		applying = applying && s.Error == ""
 	}
 	return lag, applying
+}
+
+// Writer is the URL of the node that writes the log name, and whether
+// it is this node and the log takes its writes now; url is "" when no
+// writer is known (a lease being taken over). The writer is as last
+// seen (every third of the lease TTL); when none was, the lease is read
+// now.
+func (r *Replicator) Writer(name string) (url string, writing bool) {
+	s := r.state(name)
+	if s == nil {
+		return "", false
+	}
+	r.mu.Lock()
+	url, writing = s.writer, s.writable
+	r.mu.Unlock()
+	if url != "" {
+		return url, writing
+	}
+	ctx, cancel := context.WithTimeout(r.ctx, r.o.LeaseTTL/3)
+	defer cancel()
+	r.holder(ctx, s)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return s.writer, s.writable
 }

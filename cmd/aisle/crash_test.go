@@ -181,9 +181,12 @@ func batchWord(round, i int) string {
 // child is an aisle serve process started from the test binary
 // (TestMain runs main under AISLE_TEST_AS_MAIN=1).
 type child struct {
-	cmd  *exec.Cmd
-	addr string
-	out  *syncBuffer // its log
+	cmd   *exec.Cmd
+	addr  string
+	out   *syncBuffer // its log
+	found chan string // its listening address, once
+	// lastAnswer is send's last answer: its status and body.
+	lastAnswer string
 }
 
 // startChild starts aisle serve on data and waits until it listens.
@@ -191,6 +194,16 @@ func startChild(t *testing.T, data string) *child { return startChildWith(t, dat
 
 // startChildWith is startChild with more serve flags.
 func startChildWith(t *testing.T, data string, flags ...string) *child {
+	t.Helper()
+	c := launchChild(t, data, flags...)
+	c.waitListening(t, time.Minute)
+	return c
+}
+
+// launchChild starts aisle serve on data with flags, and does not wait:
+// waitListening does. Nodes of a cluster are launched together, as none
+// listens before two of them run.
+func launchChild(t *testing.T, data string, flags ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--admin-key", "k"}, flags...)...)
 	cmd.Env = append(os.Environ(), "AISLE_TEST_AS_MAIN=1")
@@ -201,31 +214,36 @@ func startChildWith(t *testing.T, data string, flags ...string) *child {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &child{cmd: cmd, out: &syncBuffer{}}
+	c := &child{cmd: cmd, out: &syncBuffer{}, found: make(chan string, 1)}
 	t.Cleanup(c.kill)
-	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		listening := false
 		for sc.Scan() {
 			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil && !listening {
 				listening = true
-				found <- m[1] + m[2]
+				c.found <- m[1] + m[2]
 			}
 			c.out.Write([]byte(sc.Text() + "\n"))
 		}
-		close(found)
+		close(c.found)
 	}()
+	return c
+}
+
+// waitListening waits up to d until the child listens, and notes its
+// address.
+func (c *child) waitListening(t *testing.T, d time.Duration) {
+	t.Helper()
 	select {
-	case addr, ok := <-found:
+	case addr, ok := <-c.found:
 		if !ok {
 			t.Fatalf("aisle serve ended before listening:\n%s", c.logs())
 		}
 		c.addr = addr
-	case <-time.After(60 * time.Second):
-		t.Fatal("aisle serve did not listen within a minute")
+	case <-time.After(d):
+		t.Fatalf("aisle serve did not listen within %s:\n%s", d, c.logs())
 	}
-	return c
 }
 
 // logs is what the child has logged so far.
@@ -292,7 +310,8 @@ func (c *child) send(path, contentType, authorization, body string) bool {
 		return false
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
+	raw, _ := io.ReadAll(resp.Body)
+	c.lastAnswer = fmt.Sprintf("%d %s", resp.StatusCode, raw)
 	return resp.StatusCode/100 == 2
 }
 

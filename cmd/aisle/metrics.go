@@ -6,6 +6,7 @@ import (
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/metrics"
+	"github.com/aisle-search/aisle/replica"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -72,4 +73,34 @@ func serverMetrics(st *store.Store, eng *engine.Engine, bhv *engine.Behaviours, 
 			bhv.Held(func(uuid string, _, links int) { set(uuid, float64(links)) })
 		})
 	return m
+}
+
+// replicationMetrics adds a node's replication to m: each log's applied
+// position, lag and whether this node writes it.
+func replicationMetrics(m *metrics.Server, rep *replica.Replicator) {
+	logs := func(value func(s replica.LogStatus) float64) func(set func(string, float64)) {
+		return func(set func(string, float64)) {
+			for _, s := range rep.Status() {
+				set(s.Log, value(s))
+			}
+		}
+	}
+	m.GaugeVec("replication_applied", "The last entry of each replicated log (\"server\" or a website's UUID) this node applied.", "log",
+		logs(func(s replica.LogStatus) float64 { return float64(s.Applied) }))
+	m.GaugeVec("replication_lag_entries", "Entries of each replicated log this node has not applied yet; /readyz fails at --max-lag.", "log",
+		logs(func(s replica.LogStatus) float64 { return float64(s.Lag) }))
+	m.GaugeVec("replication_writing", "1 for each replicated log this node writes (holds its lease), 0 for the others.", "log",
+		logs(func(s replica.LogStatus) float64 {
+			if s.Writing {
+				return 1
+			}
+			return 0
+		}))
+	m.GaugeVec("replication_stopped", "1 for each replicated log whose next entry this node cannot apply (its error is on /healthz), 0 for the others.", "log",
+		logs(func(s replica.LogStatus) float64 {
+			if s.Error != "" {
+				return 1
+			}
+			return 0
+		}))
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/aisle-search/aisle/gql"
 	"github.com/aisle-search/aisle/httpapi"
 	"github.com/aisle-search/aisle/live"
+	"github.com/aisle-search/aisle/replica"
 	"github.com/aisle-search/aisle/store"
 	"github.com/valyala/fasthttp"
 )
@@ -46,6 +47,8 @@ type serveFlags struct {
 	// storefront is not a flag either: the demo storefront's handler
 	// (httpapi.Options.Storefront), which aisle demo sets; nil: none.
 	storefront func(ctx *fasthttp.RequestCtx) bool
+	// cluster are the flags of a cluster (serve_cluster.go).
+	cluster clusterFlags
 	// opening is not a flag: called, for tests, with the address the
 	// server listens on once the websites are loaded, just before the API
 	// opens (while /readyz still answers 503); nil: nothing.
@@ -70,6 +73,7 @@ func (f *serveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.logFormat, "log-format", env("AISLE_LOG_FORMAT", "text"), "log lines as `FORMAT`: text (for a terminal) or json (one object a line, for a log collector)")
 	fs.StringVar(&f.slowRequest, "slow-request", env("AISLE_SLOW_REQUEST", defaultSlowRequest), "log each request that takes longer than `DURATION` (its route, status and time; 0: none)")
 	fs.StringVar(&f.grace, "grace", env("AISLE_GRACE", defaultGrace), "at a stop (SIGTERM, Ctrl-C), how long requests in flight may take to finish, `DURATION`; a second signal stops at once")
+	f.cluster.register(fs)
 	fs.StringVar(&f.snapshotEvery, "snapshot-every", env("AISLE_SNAPSHOT_EVERY", ""), "how often to save the visitors' behaviour, so a start after a crash folds only the events since (`DURATION`; default 10m)")
 }
 
@@ -185,6 +189,12 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return err
 	}
+	var cs clusterSettings
+	if f.cluster.clustered() {
+		if cs, err = f.cluster.check(); err != nil {
+			return err
+		}
+	}
 	runtime.GOMAXPROCS(procs)
 	lang, err := analysis.ParseLanguage(f.lang)
 	if err != nil {
@@ -213,7 +223,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	if cfg == nil {
+	switch {
+	case cfg == nil && f.cluster.clustered():
+		// The cluster's server log says what to serve (serve_cluster.go).
+		cfg = &config.File{}
+	case cfg == nil:
 		// Stored, so the generated website id is kept.
 		cfg = config.Default(config.NewUUID())
 		var b store.Batch
@@ -259,6 +273,15 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.Replace(gens, failed)
 	writer := live.New(st, eng, lang, log)
 	defer writer.Close() // before the store closes: background saves end first
+	if f.cluster.clustered() {
+		url := cmpOr(f.cluster.advertise, "http://"+ln.Addr().String())
+		cn, err := f.cluster.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log})
+		if err != nil {
+			return err
+		}
+		defer cn.close() // before the writer closes: no entry is applied after
+		opt.Cluster, opt.MaxLag = cn.rep, cs.maxLag
+	}
 	bhv := engine.NewBehaviours()
 	bhv.UseCatalog(eng)
 	bhv.UseBudget(budget)
@@ -292,6 +315,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	}
 	opt.Live, opt.Collector, opt.Behaviours, opt.GraphQL = writer, collector, bhv, graph.Serve
 	opt.Metrics = serverMetrics(st, eng, bhv, writer, collector)
+	if rep, ok := opt.Cluster.(*replica.Replicator); ok {
+		replicationMetrics(opt.Metrics, rep)
+	}
+	opt.GraphQLMutation = gql.IsMutation
 	if f.debugAddr != "" {
 		dl, err := net.Listen("tcp", f.debugAddr)
 		if err != nil {

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goccy/go-json"
+
+	"github.com/aisle-search/aisle/cluster/clustertest"
+	"github.com/aisle-search/aisle/replica"
+	"github.com/aisle-search/aisle/store"
+)
+
+// clusterNode is a node of a test cluster: an aisle serve process with
+// an embedded NATS server, and what restarts it.
+type testClusterNode struct {
+	*child
+	data  string
+	flags []string
+}
+
+// startCluster launches n nodes of one cluster, each with a data
+// directory of its own, and waits until every one listens.
+func startCluster(t *testing.T, n int) []*testClusterNode {
+	t.Helper()
+	routes := clustertest.FreeAddrs(t, n)
+	nodes := make([]*testClusterNode, n)
+	for i := range nodes {
+		nodes[i] = &testClusterNode{data: t.TempDir(), flags: []string{"--nats-embedded", "--nats-listen", "127.0.0.1:0",
+			"--nats-cluster", routes[i], "--nats-routes", strings.Join(routes, ","), "--nats-name", fmt.Sprint("n", i),
+			"--lease-ttl", "1s"}}
+		nodes[i].child = launchChild(t, nodes[i].data, nodes[i].flags...)
+	}
+	for _, c := range nodes {
+		c.waitListening(t, 2*time.Minute)
+	}
+	return nodes
+}
+
+// restart starts the node again on its directory, with its flags.
+func (c *testClusterNode) restart(t *testing.T) {
+	t.Helper()
+	c.child = launchChild(t, c.data, c.flags...)
+	c.waitListening(t, 2*time.Minute)
+}
+
+// health is the node's /healthz replication; ok false when it does not
+// answer.
+func (c *testClusterNode) health() (r struct {
+	Lag  uint64
+	Logs []replica.LogStatus
+}, ok bool) {
+	resp, err := http.Get("http://" + c.addr + "/healthz")
+	if err != nil {
+		return r, false
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Replication *struct {
+			Lag  uint64
+			Logs []replica.LogStatus
+		}
+	}
+	if json.NewDecoder(resp.Body).Decode(&body) != nil || body.Replication == nil {
+		return r, false
+	}
+	return *body.Replication, true
+}
+
+// website is the UUID of the website whose log the node follows, "" for
+// none yet.
+func (c *testClusterNode) website() string {
+	h, _ := c.health()
+	for _, l := range h.Logs {
+		if l.Log != replica.ServerLog {
+			return l.Log
+		}
+	}
+	return ""
+}
+
+// writes reports whether the node writes the log name.
+func (c *testClusterNode) writes(name string) bool {
+	h, _ := c.health()
+	for _, l := range h.Logs {
+		if l.Log == name {
+			return l.Writing
+		}
+	}
+	return false
+}
+
+// count is the totalCount of a search for word on the node, -1 when it
+// does not answer.
+func (c *testClusterNode) count(word string) int {
+	resp, err := http.Post("http://"+c.addr+"/serve/search", "application/json",
+		strings.NewReader(fmt.Sprintf(`{"query":%q,"key":"default","products":{"count":1}}`, word)))
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var out struct{ Products struct{ TotalCount int } }
+	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&out) != nil {
+		return -1
+	}
+	return out.Products.TotalCount
+}
+
+// postTo writes a batch of crashBatch products titled word to website
+// through the node; ok says it was acknowledged.
+func (c *testClusterNode) postTo(website, word string) bool {
+	var body strings.Builder
+	for j := range crashBatch {
+		fmt.Fprintf(&body, `{"productNumber":"%s-%d","title":"Cluster kite %s","price":%d}`+"\n", word, j, word, j+1)
+	}
+	return c.send("/admin/v1/websites/"+website+"/products", "application/x-ndjson", "Bearer k", body.String())
+}
+
+// createKey makes an admin key of website through the node's GraphQL
+// endpoint and returns its secret.
+func createKey(t *testing.T, c *testClusterNode, website string) string {
+	t.Helper()
+	body := fmt.Sprintf(`{"query":"mutation { createApiKey(input: {name: \"cluster\", scopes: [ADMIN], websiteUuid: \"%s\"}) { secret } }"}`, website)
+	resp, err := http.Post("http://"+c.addr+"/graphql?apiKey=k", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			CreateAPIKey struct{ Secret string } `json:"createApiKey"`
+		}
+		Errors []any
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.Data.CreateAPIKey.Secret == "" {
+		t.Fatalf("createApiKey through %s: %d %v %v", c.addr, resp.StatusCode, err, out.Errors)
+	}
+	return out.Data.CreateAPIKey.Secret
+}
+
+// within waits up to d for cond, and says how long it took.
+func within(t *testing.T, d time.Duration, what string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > d {
+			t.Fatalf("not within %s: %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// TestClusterOfThree runs three aisle serve processes, each with an
+// embedded NATS server, as a cluster with no other software: the first
+// writer seeds the configuration; a write to the writer is searchable
+// on both replicas within a second, and a write sent to a replica is
+// forwarded to the writer; a replica killed with SIGKILL (its NATS
+// server with it) misses writes that go on without it, and once
+// restarted catches up with nothing lost or doubled; the writer killed,
+// another node takes over and every acknowledged write is on both
+// survivors.
+func TestClusterOfThree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a cluster of three processes takes a minute")
+	}
+	nodes := startCluster(t, 3)
+	var site string
+	within(t, 30*time.Second, "every node follows the seeded website's log", func() bool {
+		site = nodes[0].website()
+		return site != "" && nodes[1].website() == site && nodes[2].website() == site
+	})
+	var writer *testClusterNode
+	within(t, 30*time.Second, "a node writes the website's log", func() bool {
+		for _, c := range nodes {
+			if c.writes(site) {
+				writer = c
+				return true
+			}
+		}
+		return false
+	})
+	var replicas []*testClusterNode
+	for _, c := range nodes {
+		if c != writer {
+			replicas = append(replicas, c)
+		}
+	}
+	var acked []string
+	post := func(via *testClusterNode, word string) {
+		t.Helper()
+		if !via.postTo(site, word) {
+			t.Fatalf("write %s through %s refused: %s\n%s", word, via.addr, via.lastAnswer, via.logs())
+		}
+		acked = append(acked, word)
+	}
+	var slowest time.Duration
+	for i := range 5 {
+		word := batchWord(37, i)
+		post(writer, word)
+		for _, r := range replicas {
+			slowest = max(slowest, within(t, time.Second, "a write searchable on a replica", func() bool { return r.count(word) == crashBatch }))
+		}
+	}
+	t.Logf("writes searchable on both replicas within %s", slowest)
+	word := batchWord(37, 5)
+	post(replicas[0], word) // forwarded to the writer
+	// A GraphQL mutation sent to a replica is forwarded too: a key made
+	// there works on every node.
+	secret := createKey(t, replicas[1], site)
+	for _, c := range nodes {
+		within(t, time.Second, "a key made through a replica works everywhere", func() bool {
+			// Authorised, the delete of a product that is not there is a 404.
+			req, _ := http.NewRequest("DELETE", "http://"+c.addr+"/admin/v1/websites/"+site+"/products/none", nil)
+			req.Header.Set("Authorization", "Bearer "+secret)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return false
+			}
+			resp.Body.Close()
+			return resp.StatusCode == http.StatusNotFound
+		})
+	}
+	for _, c := range nodes {
+		within(t, time.Second, "a forwarded write searchable everywhere", func() bool { return c.count(word) == crashBatch })
+	}
+
+	// A replica dies with its NATS server; writes go on; it catches up.
+	down := replicas[1]
+	down.kill()
+	for i := 6; i < 9; i++ {
+		post(writer, batchWord(37, i))
+	}
+	down.restart(t)
+	for _, w := range acked {
+		within(t, 10*time.Second, "the restarted replica catches up", func() bool { return down.count(w) == crashBatch })
+	}
+
+	// The writer dies; another node takes over.
+	writer.kill()
+	survivors := replicas
+	word = batchWord(37, 9)
+	took := within(t, 30*time.Second, "a survivor takes writes", func() bool { return survivors[0].postTo(site, word) })
+	acked = append(acked, word)
+	t.Logf("writes taken again %s after the writer was killed", took)
+	for _, c := range survivors {
+		for _, w := range acked {
+			within(t, 5*time.Second, "every acknowledged write on a survivor", func() bool { return c.count(w) == crashBatch })
+		}
+	}
+	// Nothing doubled: each node's store holds one entry per log position
+	// it applied (no entry of events: none was sent).
+	for _, c := range survivors {
+		c.interrupt()
+		st, err := store.Open(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum uint64
+		for _, p := range st.Positions() {
+			sum += p
+		}
+		if st.Seq() != sum {
+			t.Errorf("%s: %d entries stored for %d positions applied (%v)", c.data, st.Seq(), sum, st.Positions())
+		}
+		if n, _ := st.Count(site); n != len(acked)*crashBatch {
+			t.Errorf("%s: %d products stored, %d acknowledged", c.data, n, len(acked)*crashBatch)
+		}
+		st.Close()
+	}
+}
