@@ -95,6 +95,22 @@ func (l *Log) Append(ctx context.Context, after uint64, entry []byte) (uint64, e
 	return ack.Sequence, nil
 }
 
+// Add appends entry at the stream's end, wherever that is: for a log
+// any node appends to (visitors' events), whose entries do not depend on
+// one another. id names the entry for the stream's duplicate window
+// (two minutes): an Add retried with the same id appends once. It
+// returns the entry's position once the stream's replicas have it.
+func (l *Log) Add(ctx context.Context, id string, entry []byte) (uint64, error) {
+	if len(entry) > maxPayload {
+		return 0, fmt.Errorf("%w: %d bytes, the most is %d", ErrEntryTooLarge, len(entry), maxPayload)
+	}
+	ack, err := l.js.Publish(ctx, l.subject, entry, jetstream.WithMsgID(id))
+	if err != nil {
+		return 0, err
+	}
+	return ack.Sequence, nil
+}
+
 // Last is the position of the stream's last entry; 0 when it has none.
 func (l *Log) Last(ctx context.Context) (uint64, error) {
 	info, err := l.stream.Info(ctx)

@@ -32,6 +32,11 @@ type Collector struct {
 	stopped chan struct{} // closed when the committer has ended
 
 	logged eventCounts // by kind (Logged)
+
+	// pub is PublishTo's, guarded by mu; nil logs events here.
+	pub EventPublisher
+	// applyMu serialises ApplyLogged.
+	applyMu sync.Mutex
 }
 
 // maxGroup bounds the events of one commit: a larger backlog commits in
@@ -187,13 +192,17 @@ func (c *Collector) commitLoop() {
 			}
 			group := c.queue[:n:n]
 			c.queue = c.queue[n:]
-			closed := c.closed
+			closed, pub := c.closed, c.pub
 			c.mu.Unlock()
 			if n == 0 {
 				if closed {
 					return
 				}
 				break
+			}
+			if pub != nil {
+				c.publish(pub, group)
+				continue
 			}
 			c.commit(group)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
+	"github.com/aisle-search/aisle/events"
 	"github.com/aisle-search/aisle/store"
 )
 
@@ -148,5 +149,72 @@ func TestPublishRefused(t *testing.T) {
 	// ApplyLogged takes only logged entries.
 	if err := w.ApplyLogged(&b); !errors.Is(err, errNotLogged) {
 		t.Fatalf("ApplyLogged of an unlogged batch: %v", err)
+	}
+}
+
+// eventLog is an EventPublisher that keeps each website's entries, as
+// a replica's events log does.
+type eventLog struct {
+	entries [][]byte
+	refuse  error
+}
+
+func (l *eventLog) PublishEvents(website string, events [][]byte) error {
+	if l.refuse != nil {
+		return l.refuse
+	}
+	b := &store.Batch{Website: website}
+	for _, e := range events {
+		b.AddEvent(e)
+	}
+	data, err := store.AppendBatch(nil, b)
+	if err != nil {
+		return err
+	}
+	l.entries = append(l.entries, data)
+	return nil
+}
+
+// TestCollectorPublishes: a Collector that publishes answers a Collect
+// once the log has its events, and logs and folds nothing itself; a
+// node applying the log's entries (ApplyLogged) logs and folds them once,
+// however often it is given them; a refusal of the log is the Collect's.
+func TestCollectorPublishes(t *testing.T) {
+	st, eng, _, _ := liveShop(t)
+	bhv := engine.NewBehaviours()
+	c := NewCollector(st, eng, bhv)
+	defer c.Close()
+	log := &eventLog{}
+	c.PublishTo(log)
+	seq := st.Seq()
+	for _, user := range []string{"u1", "u2", "u3"} {
+		e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "A100", User: user}
+		if _, err := c.Collect(&e, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(log.entries) != 3 || st.Seq() != seq || bhv.Model(shopUUID).Events() != 0 {
+		t.Fatalf("published %d entries; logged through %d (was %d), folded %d", len(log.entries), st.Seq(), seq, bhv.Model(shopUUID).Events())
+	}
+	for range 2 { // the second pass is skipped by position
+		for i, data := range log.entries {
+			b, err := store.DecodeBatch(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.SetPosition(store.Position{Log: "events", Seq: uint64(i + 1)})
+			if err := c.ApplyLogged(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got := loggedEvents(t, st, seq); len(got) != 3 || bhv.Model(shopUUID).Events() != 3 {
+		t.Fatalf("applied: logged %q, folded %d", got, bhv.Model(shopUUID).Events())
+	}
+	refused := errors.New("no quorum")
+	log.refuse = refused
+	e := events.Event{Kind: events.View, Website: shopUUID, ProductNumber: "A100", User: "u4"}
+	if _, err := c.Collect(&e, ""); !errors.Is(err, refused) {
+		t.Fatalf("a refused publish: %v", err)
 	}
 }

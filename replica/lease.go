@@ -43,6 +43,9 @@ func (r *Replicator) keepLease(name string) {
 		s.last = max(s.last, last)
 		r.mu.Unlock()
 	}
+	if s.events {
+		return // any node appends to an events log
+	}
 	r.mu.Lock()
 	lease := s.lease
 	r.mu.Unlock()

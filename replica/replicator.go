@@ -2,11 +2,14 @@ package replica
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -58,13 +61,17 @@ type Replicator struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu   sync.Mutex
-	logs map[string]*logState // by log name
+	mu        sync.Mutex
+	logs      map[string]*logState // by log name
+	collector *live.Collector      // FollowEvents'; nil: events are not replicated
+	published atomic.Uint64        // events entries published: their ids' counter
+	id        string               // this Replicator's id in its events entries' ids
 }
 
 // logState is one log as this node sees it.
 type logState struct {
 	name   string
+	events bool // a website's events log (EventsLog): no lease, folded by the Collector
 	log    *cluster.Log
 	cancel context.CancelFunc // ends its follower
 	done   chan struct{}      // closed when its follower ended
@@ -100,7 +107,9 @@ func Start(ctx context.Context, o Options) (*Replicator, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Replicator{o: o, leases: leases, logs: map[string]*logState{}}
+	var id [8]byte
+	rand.Read(id[:]) //nolint:errcheck // crypto/rand.Read does not fail
+	r := &Replicator{o: o, leases: leases, logs: map[string]*logState{}, id: hex.EncodeToString(id[:])}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if err := r.follow(ctx, ServerLog); err != nil {
 		r.Close()
@@ -153,7 +162,7 @@ func (r *Replicator) follow(ctx context.Context, name string) error {
 		return err
 	}
 	fctx, cancel := context.WithCancel(r.ctx)
-	s := &logState{name: name, log: lg, cancel: cancel, done: make(chan struct{})}
+	s := &logState{name: name, events: isEventsLog(name), log: lg, cancel: cancel, done: make(chan struct{})}
 	r.mu.Lock()
 	r.logs[name] = s
 	r.mu.Unlock()
@@ -199,7 +208,15 @@ func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, en
 		return fmt.Errorf("entry %d of %s: %w", seq, s.name, err)
 	}
 	b.SetPosition(store.Position{Log: s.name, Seq: seq})
-	if err := r.o.Writer.ApplyLogged(b); err != nil {
+	if s.events {
+		r.mu.Lock()
+		c := r.collector
+		r.mu.Unlock()
+		err = c.ApplyLogged(b)
+	} else {
+		err = r.o.Writer.ApplyLogged(b)
+	}
+	if err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -218,12 +235,21 @@ func (r *Replicator) reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.mu.Lock()
+	withEvents := r.collector != nil
+	r.mu.Unlock()
 	want := map[string]bool{ServerLog: true}
 	if cfg != nil {
 		for _, w := range cfg.Websites {
-			want[w.UUID] = true
-			if err := r.follow(ctx, w.UUID); err != nil {
-				return err
+			names := []string{w.UUID}
+			if withEvents {
+				names = append(names, EventsLog(w.UUID))
+			}
+			for _, name := range names {
+				want[name] = true
+				if err := r.follow(ctx, name); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -197,6 +197,18 @@ func TestClusterOfThree(t *testing.T) {
 		}
 		acked = append(acked, word)
 	}
+	events := 0 // acknowledged
+	view := func(via *testClusterNode, user string) {
+		t.Helper()
+		body := fmt.Sprintf(`{"websiteUuid":%q,"trackingUserId":%q,"productNumber":"p-1"}`, site, user)
+		if !via.send("/serve/collect/view", "application/json", "", body) {
+			t.Fatalf("a view sent to %s refused: %s", via.addr, via.lastAnswer)
+		}
+		events++
+	}
+	for i, c := range nodes {
+		view(c, fmt.Sprint("visitor-", i))
+	}
 	var slowest time.Duration
 	for i := range 5 {
 		word := batchWord(37, i)
@@ -233,6 +245,8 @@ func TestClusterOfThree(t *testing.T) {
 	down.kill()
 	for i := 6; i < 9; i++ {
 		post(writer, batchWord(37, i))
+		view(writer, "while-down") // events go on with a NATS server down
+		view(replicas[0], "while-down")
 	}
 	down.restart(t)
 	for _, w := range acked {
@@ -251,9 +265,14 @@ func TestClusterOfThree(t *testing.T) {
 			within(t, 5*time.Second, "every acknowledged write on a survivor", func() bool { return c.count(w) == crashBatch })
 		}
 	}
+	view(survivors[1], "after")
 	// Nothing doubled: each node's store holds one entry per log position
-	// it applied (no entry of events: none was sent).
+	// it applied, and every acknowledged event once.
 	for _, c := range survivors {
+		within(t, 5*time.Second, "every event applied", func() bool {
+			h, _ := c.health()
+			return h.Lag == 0 && len(h.Logs) == 3
+		})
 		c.interrupt()
 		st, err := store.Open(c.data)
 		if err != nil {
@@ -268,6 +287,13 @@ func TestClusterOfThree(t *testing.T) {
 		}
 		if n, _ := st.Count(site); n != len(acked)*crashBatch {
 			t.Errorf("%s: %d products stored, %d acknowledged", c.data, n, len(acked)*crashBatch)
+		}
+		logged := 0
+		if err := st.Events(func(_ string, _ uint64, evs []json.RawMessage) error { logged += len(evs); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if logged != events {
+			t.Errorf("%s: %d events stored, %d acknowledged", c.data, logged, events)
 		}
 		st.Close()
 	}

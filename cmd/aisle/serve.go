@@ -273,9 +273,10 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.Replace(gens, failed)
 	writer := live.New(st, eng, lang, log)
 	defer writer.Close() // before the store closes: background saves end first
+	var cn *clusterNode
 	if f.cluster.clustered() {
 		url := cmpOr(f.cluster.advertise, "http://"+ln.Addr().String())
-		cn, err := f.cluster.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log})
+		cn, err = f.cluster.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log})
 		if err != nil {
 			return err
 		}
@@ -309,6 +310,11 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.UseBehaviours(bhv)
 	collector := live.NewCollector(st, eng, bhv)
 	defer collector.Close() // events collected are committed first
+	if cn != nil {
+		if err := cn.rep.FollowEvents(ctx, collector); err != nil {
+			return fmt.Errorf("follow the visitors' events: %w", err)
+		}
+	}
 	graph, err := gql.New(gql.Options{Engine: eng, Live: writer, Behaviours: bhv, Logger: log})
 	if err != nil {
 		return fmt.Errorf("graphql schema: %w", err)
