@@ -151,6 +151,16 @@ const (
 	followRetry = 100 * time.Millisecond
 )
 
+// A follow's pull requests last followExpiry, and the server sends a
+// heartbeat every followHeartbeat while it has nothing: two missed
+// heartbeats (a node stopped, a leader moved) reset the follow at once,
+// rather than after nats.go's default of 30 s requests and 15 s beats,
+// so a replica's lag after a failure is seconds.
+const (
+	followExpiry    = 5 * time.Second
+	followHeartbeat = time.Second
+)
+
 // fnError is Follow's fn's error, apart from the cluster's.
 type fnError struct{ err error }
 
@@ -168,7 +178,7 @@ func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(seq uint64,
 	if err != nil {
 		return err
 	}
-	msgs, err := cons.Messages()
+	msgs, err := cons.Messages(jetstream.PullExpiry(followExpiry), jetstream.PullHeartbeat(followHeartbeat))
 	if err != nil {
 		return err
 	}

@@ -110,3 +110,16 @@ func (e *NotWriterError) Error() string {
 // is not the writer either) answers it; nothing changed.
 var errNoWriter = &engine.Error{Kind: engine.KindUnavailable, Code: "NO_WRITER",
 	Message: "no node of the cluster takes this change right now (its writer is being replaced), so nothing changed; send it again shortly"}
+
+// ShareSecret publishes secret as the data directory's secret
+// (store.Batch.SetSecret) and stores it: the first writer of a new
+// cluster shares its own, so that every node hashes visitors' emails
+// alike. Without a Publisher it only stores it.
+func (l *Writer) ShareSecret(secret []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b store.Batch
+	b.SetSecret(secret)
+	_, err := l.commit(&b)
+	return err
+}

@@ -24,7 +24,18 @@ func (r *Replicator) keepLeases() {
 		case <-r.ctx.Done():
 			return
 		case <-tick.C:
+		case <-r.kick:
 		}
+	}
+}
+
+// kickLeases has the lease loop look at every log now: a log followed
+// anew (a website configured) is written at once rather than at the
+// next tick.
+func (r *Replicator) kickLeases() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -43,6 +54,7 @@ func (r *Replicator) keepLease(name string) {
 		s.last = max(s.last, last)
 		r.mu.Unlock()
 	}
+	r.watch(s)
 	if s.events {
 		return // any node appends to an events log
 	}

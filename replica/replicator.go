@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/aisle-search/aisle/cluster"
+	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
@@ -66,6 +67,8 @@ type Replicator struct {
 	collector *live.Collector      // FollowEvents'; nil: events are not replicated
 	published atomic.Uint64        // events entries published: their ids' counter
 	id        string               // this Replicator's id in its events entries' ids
+	snaps     *cluster.Snapshots   // opened by snapshots
+	kick      chan struct{}        // kickLeases'
 }
 
 // logState is one log as this node sees it.
@@ -82,6 +85,8 @@ type logState struct {
 	writer   string         // the writer's URL as last seen; this node's when it writes
 	last     uint64         // the log's last position as last seen
 	err      error          // the follower's last failure, nil once it applies again
+	applied  uint64         // the applied position watch saw last
+	movedAt  time.Time      // when it saw it move, or the follower start
 }
 
 // Start joins the cluster: it opens the server's log and the leases,
@@ -109,7 +114,7 @@ func Start(ctx context.Context, o Options) (*Replicator, error) {
 	}
 	var id [8]byte
 	rand.Read(id[:]) //nolint:errcheck // crypto/rand.Read does not fail
-	r := &Replicator{o: o, leases: leases, logs: map[string]*logState{}, id: hex.EncodeToString(id[:])}
+	r := &Replicator{o: o, leases: leases, logs: map[string]*logState{}, id: hex.EncodeToString(id[:]), kick: make(chan struct{}, 1)}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if err := r.follow(ctx, ServerLog); err != nil {
 		r.Close()
@@ -161,16 +166,48 @@ func (r *Replicator) follow(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	fctx, cancel := context.WithCancel(r.ctx)
-	s := &logState{name: name, events: isEventsLog(name), log: lg, cancel: cancel, done: make(chan struct{})}
+	s := &logState{name: name, events: isEventsLog(name), log: lg}
 	r.mu.Lock()
 	r.logs[name] = s
+	r.startFollower(s)
 	r.mu.Unlock()
+	r.kickLeases()
+	return nil
+}
+
+// startFollower starts s's follower; r.mu is held.
+func (r *Replicator) startFollower(s *logState) {
+	fctx, cancel := context.WithCancel(r.ctx)
+	done := make(chan struct{})
+	s.cancel, s.done, s.movedAt = cancel, done, time.Now()
 	go func() {
-		defer close(s.done)
+		defer close(done)
 		r.followLog(fctx, s)
 	}()
-	return nil
+}
+
+// stallAfter is how long a follower may apply nothing while its log has
+// entries it has not applied before it is started again: a follow the
+// cluster broke in a way the client does not notice.
+const stallAfter = 3 * time.Second
+
+// watch starts s's follower again when it stalled: the log has entries
+// past the applied one, and the applied one has not moved for
+// stallAfter.
+func (r *Replicator) watch(s *logState) {
+	applied := r.o.Store.Position(s.name)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if applied != s.applied || s.last <= applied {
+		s.applied, s.movedAt = applied, time.Now()
+		return
+	}
+	if time.Since(s.movedAt) < stallAfter || r.logs[s.name] != s {
+		return
+	}
+	r.o.Log.Warn("a log's follower stalled: following it again", "log", s.name, "applied", applied, "last", s.last)
+	s.cancel() // its goroutine ends on its own; the new one starts after applied
+	r.startFollower(s)
 }
 
 // followRetry is how long a follower that failed to apply an entry waits
@@ -208,6 +245,13 @@ func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, en
 		return fmt.Errorf("entry %d of %s: %w", seq, s.name, err)
 	}
 	b.SetPosition(store.Position{Log: s.name, Seq: seq})
+	if cfg := b.Config(); cfg != nil && s.name == ServerLog {
+		// The logs of the websites it adds are opened first, so a website
+		// is served once its logs take its changes and events.
+		if _, err := r.followWebsites(ctx, cfg); err != nil {
+			return err
+		}
+	}
 	if s.events {
 		r.mu.Lock()
 		c := r.collector
@@ -228,30 +272,42 @@ func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, en
 	return nil
 }
 
-// reconcile follows the log of every website the stored configuration
+// followWebsites follows the logs of every website cfg names (their
+// events logs too, once FollowEvents was called), and returns the names
+// of the logs it wants followed.
+func (r *Replicator) followWebsites(ctx context.Context, cfg *config.File) (map[string]bool, error) {
+	r.mu.Lock()
+	withEvents := r.collector != nil
+	r.mu.Unlock()
+	want := map[string]bool{ServerLog: true}
+	if cfg == nil {
+		return want, nil
+	}
+	for _, w := range cfg.Websites {
+		names := []string{w.UUID}
+		if withEvents {
+			names = append(names, EventsLog(w.UUID))
+		}
+		for _, name := range names {
+			want[name] = true
+			if err := r.follow(ctx, name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return want, nil
+}
+
+// reconcile follows the logs of every website the stored configuration
 // names, and stops following those it no longer names.
 func (r *Replicator) reconcile(ctx context.Context) error {
 	cfg, err := r.o.Store.Config()
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	withEvents := r.collector != nil
-	r.mu.Unlock()
-	want := map[string]bool{ServerLog: true}
-	if cfg != nil {
-		for _, w := range cfg.Websites {
-			names := []string{w.UUID}
-			if withEvents {
-				names = append(names, EventsLog(w.UUID))
-			}
-			for _, name := range names {
-				want[name] = true
-				if err := r.follow(ctx, name); err != nil {
-					return err
-				}
-			}
-		}
+	want, err := r.followWebsites(ctx, cfg)
+	if err != nil {
+		return err
 	}
 	r.mu.Lock()
 	var gone []*logState

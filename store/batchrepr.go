@@ -19,7 +19,8 @@ import (
 //
 //	{"v":1,"website":"…","productNumbers":[…],"products":[…],"stored":true,
 //	 "deletes":[…],"contentKeys":[…],"content":[…],"contentDeletes":[…],
-//	 "config":{…},"events":[…],"keyIds":[…],"keys":[…],"keyRemovals":[…],"audit":[…]}
+//	 "config":{…},"events":[…],"keyIds":[…],"keys":[…],"keyRemovals":[…],"audit":[…],
+//	 "secret":"<base64>"}
 //
 // Members without a value are left out. Products, content items, events
 // and keys are copied as their JSON bytes, so a replica stores the very
@@ -50,6 +51,7 @@ type wireBatch struct {
 	Keys           []json.RawMessage `json:"keys,omitempty"`
 	KeyRemovals    []string          `json:"keyRemovals,omitempty"`
 	Audit          []AuditEntry      `json:"audit,omitempty"`
+	Secret         []byte            `json:"secret,omitempty"` // base64
 }
 
 // AppendBatch appends b's replicated form to dst. Its raw members
@@ -65,7 +67,7 @@ func AppendBatch(dst []byte, b *Batch) ([]byte, error) {
 	fmt.Fprintf(buf, `{"v":%d`, batchVersion)
 	head := wireBatch{Website: b.Website, ProductNumbers: b.pkeys, Stored: b.stored, Deletes: b.deletes,
 		ContentKeys: b.ckeys, ContentDeletes: b.cdeletes, Config: b.config, KeyIDs: b.keyIDs,
-		KeyRemovals: b.keyRemovals, Audit: b.audit}
+		KeyRemovals: b.keyRemovals, Audit: b.audit, Secret: b.secret}
 	if err := appendMembers(buf, &head); err != nil {
 		return dst, err
 	}
@@ -112,11 +114,13 @@ func DecodeBatch(src []byte) (*Batch, error) {
 		return nil, fmt.Errorf("%w: %d content keys for %d content items", ErrCorruptBatch, len(w.ContentKeys), len(w.Content))
 	case len(w.KeyIDs) != len(w.Keys):
 		return nil, fmt.Errorf("%w: %d key ids for %d keys", ErrCorruptBatch, len(w.KeyIDs), len(w.Keys))
+	case w.Secret != nil && len(w.Secret) != 32:
+		return nil, fmt.Errorf("%w: a secret of %d bytes, not 32", ErrCorruptBatch, len(w.Secret))
 	}
 	return &Batch{Website: w.Website, pkeys: w.ProductNumbers, products: raws(w.Products), stored: w.Stored,
 		deletes: w.Deletes, ckeys: w.ContentKeys, content: raws(w.Content), cdeletes: w.ContentDeletes,
 		config: w.Config, events: raws(w.Events), keyIDs: w.KeyIDs, keys: raws(w.Keys),
-		keyRemovals: w.KeyRemovals, audit: w.Audit}, nil
+		keyRemovals: w.KeyRemovals, audit: w.Audit, secret: w.Secret}, nil
 }
 
 // raws are ms as byte slices.

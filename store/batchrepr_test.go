@@ -32,6 +32,7 @@ func fullBatch(t testing.TB) *Batch {
 		t.Fatal(err)
 	}
 	b.RemoveKey("k0")
+	b.SetSecret(bytes.Repeat([]byte{7}, 32))
 	b.Audit(AuditEntry{SourceID: "P1", ResourceType: "PRODUCT", WebsiteUUID: testSite,
 		CreatedAt: time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC)})
 	return b
@@ -90,7 +91,7 @@ func TestReplicatedStoresAgree(t *testing.T) {
 	if _, err := replica.Apply(back, true); err != nil {
 		t.Fatal(err)
 	}
-	for _, prefix := range []string{prefixProduct, prefixContent, keyConfig, prefixAPIKey, prefixEvents, prefixAudit} {
+	for _, prefix := range []string{prefixProduct, prefixContent, keyConfig, keySecret, prefixAPIKey, prefixEvents, prefixAudit} {
 		w, r := dump(t, writer, prefix), dump(t, replica, prefix)
 		if w == "" && prefix != prefixEvents {
 			t.Errorf("%s: the writer stored nothing", prefix)
@@ -129,6 +130,7 @@ func TestDecodeBatchRefuses(t *testing.T) {
 		{`{"v":1,"contentKeys":["brand/a"],"content":[{},{}]}`, "1 content keys for 2 content items"},
 		{`{"v":1,"keys":[{}]}`, "0 key ids for 1 keys"},
 		{`{"v":1,"products":[1,}`, ""},
+		{`{"v":1,"secret":"AQI="}`, "a secret of 2 bytes"},
 	} {
 		_, err := DecodeBatch([]byte(tc.src))
 		if !errors.Is(err, ErrCorruptBatch) || !bytes.Contains([]byte(err.Error()), []byte(tc.says)) {

@@ -147,9 +147,10 @@ func (s *Store) open() error {
 		return err
 	}
 	// Tables of an import or a segment save that a crash cut short: never
-	// ingested, so nothing refers to them; and a probe's file. The lock
+	// ingested, so nothing refers to them; a cluster snapshot's checkpoint
+	// (package replica) a crash left; and a probe's file. The lock
 	// means no other process is writing them.
-	for _, pattern := range []string{"import-*", "segment-*", probeName} {
+	for _, pattern := range []string{"import-*", "segment-*", "snapshot-*", probeName} {
 		left, _ := filepath.Glob(filepath.Join(s.dir, pattern))
 		for _, p := range left {
 			os.RemoveAll(p)
@@ -351,6 +352,9 @@ func (s *Store) Close() error {
 	return errors.Join(err, s.lock.Close())
 }
 
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
 // Seq is the sequence number of the last applied entry.
 func (s *Store) Seq() uint64 {
 	s.mu.Lock()
@@ -429,6 +433,7 @@ type Batch struct {
 	keyRemovals []string
 	audit       []AuditEntry
 	position    Position // SetPosition's; zero for none
+	secret      []byte   // SetSecret's; nil for none
 }
 
 // Applied says what an entry changed. Products are counted by ProductID
@@ -497,6 +502,11 @@ func (b *Batch) AddEvent(data []byte) { b.events = append(b.events, data) }
 // Events are the events the batch adds.
 func (b *Batch) Events() [][]byte { return b.events }
 
+// SetSecret replaces the data directory's secret (Secret) with v, 32
+// bytes: the nodes of a cluster share the first node's, so that they
+// hash visitors' emails alike.
+func (b *Batch) SetSecret(v []byte) { b.secret = v }
+
 // SetConfig replaces the configuration.
 func (b *Batch) SetConfig(f *config.File) { b.config = f }
 
@@ -532,7 +542,7 @@ func (b *Batch) OnlyProductPuts() bool {
 // Empty reports whether the batch holds no change, no event and no
 // audit entry.
 func (b *Batch) Empty() bool {
-	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events)+b.serverChanges() == 0 && b.config == nil
+	return len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events)+b.serverChanges() == 0 && b.config == nil && b.secret == nil
 }
 
 // serverChanges counts the batch's changes that belong to no website:
@@ -545,7 +555,7 @@ func (b *Batch) Reset() {
 	b.events = b.events[:0]
 	b.stored = false
 	b.keys, b.keyIDs, b.keyRemovals, b.audit = b.keys[:0], b.keyIDs[:0], b.keyRemovals[:0], b.audit[:0]
-	b.position = Position{}
+	b.position, b.secret = Position{}, nil
 }
 
 // Append writes b as the next log entry and applies it to the state in one
@@ -591,7 +601,11 @@ func (b *Batch) check() error {
 	if b.Website == "" && len(b.products)+len(b.content)+len(b.deletes)+len(b.cdeletes)+len(b.events) > 0 {
 		return ErrNoWebsite
 	}
-	return errors.Join(b.checkKeys(), b.checkAudit())
+	var secret error
+	if b.secret != nil && len(b.secret) != 32 {
+		secret = fmt.Errorf("%w: a secret of %d bytes, not 32", ErrInvalidBatch, len(b.secret))
+	}
+	return errors.Join(b.checkKeys(), b.checkAudit(), secret)
 }
 
 // AppendGroup writes bs as consecutive log entries, each applied to the
@@ -1032,6 +1046,11 @@ func applyTo(pb *pebble.Batch, b *Batch, seq uint64) error {
 			return err
 		}
 		if err := pb.Set([]byte(keyConfig), data, nil); err != nil {
+			return err
+		}
+	}
+	if b.secret != nil {
+		if err := pb.Set([]byte(keySecret), b.secret, nil); err != nil {
 			return err
 		}
 	}

@@ -49,6 +49,9 @@ type serveFlags struct {
 	storefront func(ctx *fasthttp.RequestCtx) bool
 	// cluster are the flags of a cluster (serve_cluster.go).
 	cluster clusterFlags
+	// node is not a flag: the cluster runServe connected to, for
+	// serveStore to join; nil: serveStore connects itself.
+	node *clusterNode
 	// opening is not a flag: called, for tests, with the address the
 	// server listens on once the websites are loaded, just before the API
 	// opens (while /readyz still answers 503); nil: nothing.
@@ -109,6 +112,23 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 	}
 	if f.data == "" {
 		return errors.New("serve: --data DIR is required (create one with: aisle import --data DIR FILE)")
+	}
+	if f.cluster.clustered() {
+		// Connected before the store opens: a new node's empty directory
+		// is filled with the cluster's snapshot first.
+		cs, err := f.cluster.check()
+		if err != nil {
+			return err
+		}
+		cn, err := f.cluster.connect(f.data, cs, log)
+		if err != nil {
+			return err
+		}
+		defer cn.close()
+		if err := cn.bootstrap(ctx, f.data, cs, log); err != nil {
+			return err
+		}
+		f.node = cn
 	}
 	st, err := openStore(f.data, log)
 	if err != nil {
@@ -273,14 +293,19 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 	eng.Replace(gens, failed)
 	writer := live.New(st, eng, lang, log)
 	defer writer.Close() // before the store closes: background saves end first
-	var cn *clusterNode
+	cn := f.node
 	if f.cluster.clustered() {
+		if cn == nil {
+			if cn, err = f.cluster.connect(f.data, cs, log); err != nil {
+				return err
+			}
+			defer cn.close()
+		}
 		url := cmpOr(f.cluster.advertise, "http://"+ln.Addr().String())
-		cn, err = f.cluster.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log})
-		if err != nil {
+		defer cn.leave() // before the writer closes: no entry is applied after
+		if err := cn.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log}); err != nil {
 			return err
 		}
-		defer cn.close() // before the writer closes: no entry is applied after
 		opt.Cluster, opt.MaxLag = cn.rep, cs.maxLag
 	}
 	bhv := engine.NewBehaviours()

@@ -37,6 +37,7 @@ type clusterFlags struct {
 	advertise   string // this node's URL for the others; "": http:// and the listen address
 	maxLag      string // entries a replica may lag before /readyz fails
 	leaseTTL    string // a writer's lease's life past its last renewal
+	snapshots   string // how often the writer publishes a snapshot
 }
 
 func (f *clusterFlags) register(fs interface {
@@ -53,13 +54,15 @@ func (f *clusterFlags) register(fs interface {
 	fs.StringVar(&f.replicas, "nats-replicas", env("AISLE_NATS_REPLICAS", ""), "copies of each log the cluster keeps, `N` (default 3 in a cluster, 1 alone)")
 	fs.StringVar(&f.advertise, "advertise", env("AISLE_ADVERTISE", ""), "this node's `URL` for the other nodes, which send it the changes it writes (default http:// and the --addr it listens on)")
 	fs.StringVar(&f.maxLag, "max-lag", env("AISLE_MAX_LAG", defaultMaxLag), "/readyz fails while this node has not applied `N` or more entries of a log, so a load balancer drains it")
+	fs.StringVar(&f.snapshots, "nats-snapshot-every", env("AISLE_NATS_SNAPSHOT_EVERY", defaultClusterSnapshots), "how often the server log's writer publishes a snapshot of its store, which new nodes start from, `DURATION` (only when a log moved)")
 	fs.StringVar(&f.leaseTTL, "lease-ttl", env("AISLE_LEASE_TTL", defaultLeaseTTL), "how long a writer's lease outlives its last renewal, `DURATION`: how long a dead writer's changes are refused before another node takes over")
 }
 
 // The defaults of --max-lag and --lease-ttl.
 const (
-	defaultMaxLag   = "1000"
-	defaultLeaseTTL = "3s"
+	defaultMaxLag           = "1000"
+	defaultLeaseTTL         = "3s"
+	defaultClusterSnapshots = "10m"
 )
 
 // envBool is an AISLE_* switch: set to 1, true or yes.
@@ -73,10 +76,11 @@ func (f *clusterFlags) clustered() bool { return f.nats != "" || f.embedded }
 
 // clusterSettings are the flags, checked.
 type clusterSettings struct {
-	replicas int
-	maxLag   uint64
-	leaseTTL time.Duration
-	routes   []string
+	replicas      int
+	maxLag        uint64
+	leaseTTL      time.Duration
+	snapshotEvery time.Duration
+	routes        []string
 }
 
 // check reads the flags' numbers and lists.
@@ -111,6 +115,11 @@ func (f *clusterFlags) check() (clusterSettings, error) {
 		return s, fmt.Errorf("serve: --lease-ttl (or AISLE_LEASE_TTL) %q: want a duration of at least 300ms, such as 3s", f.leaseTTL)
 	}
 	s.leaseTTL = ttl
+	every, err := time.ParseDuration(cmpOr(f.snapshots, defaultClusterSnapshots))
+	if err != nil || every < time.Second {
+		return s, fmt.Errorf("serve: --nats-snapshot-every (or AISLE_NATS_SNAPSHOT_EVERY) %q: want a duration of at least 1s, such as 10m", f.snapshots)
+	}
+	s.snapshotEvery = every
 	return s, nil
 }
 
@@ -139,46 +148,75 @@ type joinArgs struct {
 	log       *slog.Logger
 }
 
-// join starts the embedded NATS server (--nats-embedded) or connects to
-// the cluster's (--nats), starts the Replicator and waits until this
-// node has applied the server's log to its last entry.
-func (f *clusterFlags) join(ctx context.Context, s clusterSettings, a joinArgs) (*clusterNode, error) {
+// connect starts the embedded NATS server (--nats-embedded) or connects
+// to the cluster's (--nats); data is the data directory (the embedded
+// server's files default to DATA/nats).
+func (f *clusterFlags) connect(data string, s clusterSettings, log *slog.Logger) (*clusterNode, error) {
 	cn := &clusterNode{}
 	urls := f.nats
 	if f.embedded {
 		dir := f.natsDir
 		if dir == "" {
-			dir = filepath.Join(a.data, "nats")
+			dir = filepath.Join(data, "nats")
 		}
 		name := cmpOr(f.natsName, cmpOr(f.natsCluster, f.natsListen))
-		a.gate.Progress("starting the embedded NATS server", 0, 0)
 		node, err := cluster.StartNode(cluster.NodeOptions{Name: name, Listen: f.natsListen, Cluster: f.natsCluster,
-			Routes: s.routes, Dir: dir, Logger: a.log})
+			Routes: s.routes, Dir: dir, Logger: log})
 		if err != nil {
 			return nil, err
 		}
 		cn.node, urls = node, node.ClientURL()
-		a.log.Info("NATS server started", "name", name, "clients", node.ClientURL(), "cluster", f.natsCluster, "routes", len(s.routes))
+		log.Info("NATS server started", "name", name, "clients", node.ClientURL(), "cluster", f.natsCluster, "routes", len(s.routes))
 	}
-	nc, err := nats.Connect(urls, nats.Name(a.url), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
-		nats.RetryOnFailedConnect(true))
+	nc, err := nats.Connect(urls, nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond), nats.RetryOnFailedConnect(true))
 	if err != nil {
 		cn.close()
 		return nil, fmt.Errorf("connect to NATS at %s: %w", urls, err)
 	}
 	cn.nc = nc
+	return cn, nil
+}
+
+// bootstrap fills data, a new node's data directory (no store in it
+// yet), with the cluster's snapshot when there is one (replica.Bootstrap).
+func (cn *clusterNode) bootstrap(ctx context.Context, data string, s clusterSettings, log *slog.Logger) error {
+	if _, err := os.Stat(filepath.Join(data, "CURRENT")); err == nil {
+		return nil // a store: it follows the logs from its positions
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return err
+	}
+	bctx, cancel := context.WithTimeout(ctx, bootstrapWait)
+	defer cancel()
+	ok, err := replica.Bootstrap(bctx, cn.nc, s.replicas, data, log)
+	if err != nil {
+		return fmt.Errorf("a new node of the cluster: %w", err)
+	}
+	if !ok {
+		log.Info("a new node, and the cluster has no snapshot: it follows the logs from their first entries")
+	}
+	return nil
+}
+
+// bootstrapWait bounds how long a new node waits for the cluster's
+// object store (its NATS servers elect their leaders first).
+const bootstrapWait = 2 * time.Minute
+
+// join starts the Replicator on the connected node and waits until this
+// node has applied the server's log to its last entry.
+func (cn *clusterNode) join(ctx context.Context, s clusterSettings, a joinArgs) error {
 	a.gate.Progress("joining the cluster: its NATS servers elect their leaders", 0, 0)
-	cn.rep, err = replica.Start(ctx, replica.Options{NATS: nc, Replicas: s.replicas, URL: a.url, LeaseTTL: s.leaseTTL,
+	var err error
+	cn.rep, err = replica.Start(ctx, replica.Options{NATS: cn.nc, Replicas: s.replicas, URL: a.url, LeaseTTL: s.leaseTTL,
 		Store: a.st, Engine: a.eng, Writer: a.writer, Log: a.log})
 	if err != nil {
-		cn.close()
-		return nil, fmt.Errorf("join the cluster: %w", err)
+		return fmt.Errorf("join the cluster: %w", err)
 	}
 	if err := cn.catchUp(ctx, a); err != nil {
-		cn.close()
-		return nil, err
+		return err
 	}
-	return cn, nil
+	cn.rep.KeepSnapshots(s.snapshotEvery)
+	return nil
 }
 
 // catchUp waits until this node has applied the server's log through its
@@ -203,9 +241,19 @@ func (cn *clusterNode) catchUp(ctx context.Context, a joinArgs) error {
 	}
 }
 
-// seed publishes the first entry of a new cluster's server log: the
-// stored configuration, or a default one (its website id made here).
+// seed publishes the first entries of a new cluster's server log: this
+// node's secret (every node hashes visitors' emails with it), then the
+// stored configuration, or a default one (its website id made here);
+// and then a snapshot of its store, so that nodes started after it hold
+// a catalog it was given before the cluster formed (aisle import).
 func (cn *clusterNode) seed(a joinArgs) error {
+	secret, err := a.st.Secret()
+	if err != nil {
+		return err
+	}
+	if err := a.writer.ShareSecret(secret); err != nil {
+		return fmt.Errorf("publish the secret of a new cluster: %w", err)
+	}
 	cfg, err := a.st.Config()
 	if err != nil {
 		return err
@@ -217,7 +265,8 @@ func (cn *clusterNode) seed(a joinArgs) error {
 	if _, err := a.writer.SetConfig(cfg); err != nil {
 		return fmt.Errorf("publish the configuration of a new cluster: %w", err)
 	}
-	return nil
+	a.gate.Progress("publishing the new cluster's first snapshot", 0, 0)
+	return cn.rep.SnapshotNow()
 }
 
 // status is the log's status; zero when it is not followed.
@@ -230,15 +279,22 @@ func (cn *clusterNode) status(name string) replica.LogStatus {
 	return replica.LogStatus{Log: name}
 }
 
-// close leaves the cluster: the Replicator first (its leases released),
-// then the connection and the embedded server.
+// leave stops the Replicator, its leases released; the node stays
+// connected (close).
+func (cn *clusterNode) leave() {
+	if cn.rep != nil {
+		cn.rep.Close()
+		cn.rep = nil
+	}
+}
+
+// close leaves the cluster, then closes the connection and stops the
+// embedded server.
 func (cn *clusterNode) close() {
 	if cn == nil {
 		return
 	}
-	if cn.rep != nil {
-		cn.rep.Close()
-	}
+	cn.leave()
 	if cn.nc != nil {
 		cn.nc.Close()
 	}
