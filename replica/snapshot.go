@@ -111,25 +111,30 @@ func (r *Replicator) SnapshotNow() error {
 }
 
 // Bootstrap fills dir, a new node's empty data directory, with the
-// cluster's snapshot, and reports whether there was one; it waits for
-// the cluster's object store up to ctx's end. Progress is logged every
-// few seconds.
-func Bootstrap(ctx context.Context, nc *nats.Conn, replicas int, dir string, log *slog.Logger) (bool, error) {
+// cluster's snapshot, and reports whether there was one. It waits for
+// the cluster's object store, and with wait for the snapshot itself
+// (a new cluster's seed publishes it before its first entry), up to
+// ctx's end. Progress is logged every few seconds.
+func Bootstrap(ctx context.Context, nc *nats.Conn, replicas int, dir string, wait bool, log *slog.Logger) (bool, error) {
 	var rc io.ReadCloser
 	var pos uint64
-	found := true
+	told := false
 	err := retry(ctx, func(tctx context.Context) error {
 		snaps, err := cluster.OpenSnapshots(tctx, nc, replicas)
 		if err != nil {
 			return err
 		}
 		rc, pos, err = snaps.Get(ctx, snapshotObject) // ctx: the reads go on past the try
-		if errors.Is(err, cluster.ErrNoSnapshot) {
-			found, err = false, nil
+		if errors.Is(err, cluster.ErrNoSnapshot) && !wait {
+			return nil
+		}
+		if errors.Is(err, cluster.ErrNoSnapshot) && !told {
+			log.Info("a new node: waiting for the cluster's first snapshot, which a node with data or --config publishes when it seeds the cluster")
+			told = true
 		}
 		return err
 	})
-	if err != nil || !found {
+	if err != nil || rc == nil {
 		return false, err
 	}
 	defer rc.Close()

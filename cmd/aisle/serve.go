@@ -125,7 +125,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 			return err
 		}
 		defer cn.close()
-		if err := cn.bootstrap(ctx, f.data, cs, log); err != nil {
+		if err := cn.bootstrap(ctx, f.data, cs, f.config != "", log); err != nil {
 			return err
 		}
 		f.node = cn

@@ -178,29 +178,27 @@ func (f *clusterFlags) connect(data string, s clusterSettings, log *slog.Logger)
 }
 
 // bootstrap fills data, a new node's data directory (no store in it
-// yet), with the cluster's snapshot when there is one (replica.Bootstrap).
-func (cn *clusterNode) bootstrap(ctx context.Context, data string, s clusterSettings, log *slog.Logger) error {
+// yet), with the cluster's snapshot (replica.Bootstrap). Only a node
+// with data, or given --config (seeds), seeds a new cluster: a new node
+// without waits for the seed's snapshot, so that it never starts from an
+// empty catalog while the seed's is on its way. With --config it loads
+// the snapshot when there is one, and seeds otherwise.
+func (cn *clusterNode) bootstrap(ctx context.Context, data string, s clusterSettings, seeds bool, log *slog.Logger) error {
 	if _, err := os.Stat(filepath.Join(data, "CURRENT")); err == nil {
 		return nil // a store: it follows the logs from its positions
 	}
 	if err := os.MkdirAll(data, 0o755); err != nil {
 		return err
 	}
-	bctx, cancel := context.WithTimeout(ctx, bootstrapWait)
-	defer cancel()
-	ok, err := replica.Bootstrap(bctx, cn.nc, s.replicas, data, log)
+	ok, err := replica.Bootstrap(ctx, cn.nc, s.replicas, data, !seeds, log)
 	if err != nil {
 		return fmt.Errorf("a new node of the cluster: %w", err)
 	}
 	if !ok {
-		log.Info("a new node, and the cluster has no snapshot: it follows the logs from their first entries")
+		log.Info("a new node given --config, and the cluster has no snapshot: it seeds the cluster")
 	}
 	return nil
 }
-
-// bootstrapWait bounds how long a new node waits for the cluster's
-// object store (its NATS servers elect their leaders first).
-const bootstrapWait = 2 * time.Minute
 
 // join starts the Replicator on the connected node and waits until this
 // node has applied the server's log to its last entry.
@@ -229,7 +227,10 @@ func (cn *clusterNode) catchUp(ctx context.Context, a joinArgs) error {
 		a.gate.Progress("applying the cluster's server log", int(st.Applied), int(st.Last))
 		switch {
 		case st.Writing && st.Last == 0:
-			return cn.seed(a)
+			err := cn.seed(a)
+			if _, other := errors.AsType[*live.NotWriterError](err); !other {
+				return err
+			} // another node seeded first: follow it
 		case st.Last > 0 && st.Applied >= st.Last:
 			return nil
 		}
@@ -241,12 +242,19 @@ func (cn *clusterNode) catchUp(ctx context.Context, a joinArgs) error {
 	}
 }
 
-// seed publishes the first entries of a new cluster's server log: this
-// node's secret (every node hashes visitors' emails with it), then the
-// stored configuration, or a default one (its website id made here);
-// and then a snapshot of its store, so that nodes started after it hold
-// a catalog it was given before the cluster formed (aisle import).
+// seed seeds a new cluster: it publishes a snapshot of this node's
+// store, which the new nodes waiting for it load (so they hold a catalog
+// it was given before the cluster formed, by aisle import), then the
+// server log's first entries: this node's secret (every node hashes
+// visitors' emails with it) and the stored configuration, or a default
+// one (its website id made here). A node that loaded the snapshot may
+// take the server's lease first: it seeds the same, and the log takes
+// one node's entries (the other's are refused, and it follows).
 func (cn *clusterNode) seed(a joinArgs) error {
+	a.gate.Progress("publishing the new cluster's first snapshot", 0, 0)
+	if err := cn.rep.SnapshotNow(); err != nil {
+		return fmt.Errorf("publish the first snapshot of a new cluster: %w", err)
+	}
 	secret, err := a.st.Secret()
 	if err != nil {
 		return err
@@ -265,8 +273,7 @@ func (cn *clusterNode) seed(a joinArgs) error {
 	if _, err := a.writer.SetConfig(cfg); err != nil {
 		return fmt.Errorf("publish the configuration of a new cluster: %w", err)
 	}
-	a.gate.Progress("publishing the new cluster's first snapshot", 0, 0)
-	return cn.rep.SnapshotNow()
+	return nil
 }
 
 // status is the log's status; zero when it is not followed.
