@@ -250,7 +250,12 @@ func (lc *liveClient) waitFound(ctx context.Context, pn string, found bool, budg
 
 // waitPrice searches for product pn until it has price, or budget ends.
 func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
-	return lc.waitFor(ctx, pn, budget, fmt.Sprintf("seen at price %g", price), func(top *hit) bool {
+	return lc.waitPriceEvery(ctx, pn, price, budget, time.Millisecond)
+}
+
+// waitPriceEvery is waitPrice searching every poll.
+func (lc *liveClient) waitPriceEvery(ctx context.Context, pn string, price float64, budget, poll time.Duration) error {
+	return lc.waitForEvery(ctx, pn, budget, poll, fmt.Sprintf("seen at price %g", price), func(top *hit) bool {
 		return top != nil && top.Price == price
 	})
 }
@@ -259,6 +264,11 @@ func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, b
 // of the first result when it is pn (nil otherwise), or budget ends;
 // what words the wait in the error.
 func (lc *liveClient) waitFor(ctx context.Context, pn string, budget time.Duration, what string, done func(top *hit) bool) error {
+	return lc.waitForEvery(ctx, pn, budget, time.Millisecond, what, done)
+}
+
+// waitForEvery is waitFor searching every poll.
+func (lc *liveClient) waitForEvery(ctx context.Context, pn string, budget, poll time.Duration, what string, done func(top *hit) bool) error {
 	deadline := time.Now().Add(budget)
 	for {
 		rs, err := lc.search(pn)
@@ -275,7 +285,7 @@ func (lc *liveClient) waitFor(ctx context.Context, pn string, budget time.Durati
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Errorf("live: product %s not %s within %s", pn, what, budget)
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(poll)
 	}
 }
 

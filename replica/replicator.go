@@ -86,7 +86,8 @@ type logState struct {
 	last     uint64         // the log's last position as last seen
 	err      error          // the follower's last failure, nil once it applies again
 	applied  uint64         // the applied position watch saw last
-	movedAt  time.Time      // when it saw it move, or the follower start
+	movedAt  time.Time      // when it saw it move, an entry was applied, or the follower started
+	applying int            // entries being applied now (a restarted follower's may overlap)
 }
 
 // Start joins the cluster: it opens the server's log and the leases,
@@ -192,8 +193,8 @@ func (r *Replicator) startFollower(s *logState) {
 const stallAfter = 3 * time.Second
 
 // watch starts s's follower again when it stalled: the log has entries
-// past the applied one, and the applied one has not moved for
-// stallAfter.
+// past the applied one, no entry is being applied, and none was for
+// stallAfter (a slow entry is not a stall).
 func (r *Replicator) watch(s *logState) {
 	applied := r.o.Store.Position(s.name)
 	r.mu.Lock()
@@ -202,7 +203,7 @@ func (r *Replicator) watch(s *logState) {
 		s.applied, s.movedAt = applied, time.Now()
 		return
 	}
-	if time.Since(s.movedAt) < stallAfter || r.logs[s.name] != s {
+	if s.applying > 0 || time.Since(s.movedAt) < stallAfter || r.logs[s.name] != s {
 		return
 	}
 	r.o.Log.Warn("a log's follower stalled: following it again", "log", s.name, "applied", applied, "last", s.last)
@@ -240,6 +241,15 @@ func (r *Replicator) followLog(ctx context.Context, s *logState) {
 // applyEntry applies entry seq of s, and after an entry of the server's
 // log follows the logs of the websites it configures.
 func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, entry []byte) error {
+	r.mu.Lock()
+	s.applying++
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		s.applying--
+		s.movedAt = time.Now()
+		r.mu.Unlock()
+	}()
 	b, err := store.DecodeBatch(entry)
 	if err != nil {
 		return fmt.Errorf("entry %d of %s: %w", seq, s.name, err)

@@ -69,3 +69,26 @@ func TestPositions(t *testing.T) {
 	defer st.Close()
 	check(st)
 }
+
+// TestOnlyProductPutsAudited: audit entries do not stop a batch of
+// product upserts from being one (a replica applies a writer's audited
+// price feed as column updates); a delete, a key or an event does.
+func TestOnlyProductPutsAudited(t *testing.T) {
+	b := &Batch{Website: testSite}
+	b.PutProductJSON("P1", []byte(`{"productNumber":"P1","price":2}`))
+	b.Audit(AuditEntry{SourceID: "catalog"})
+	if !b.OnlyProductPuts() {
+		t.Fatal("an audited product upsert is not only product puts")
+	}
+	for name, add := range map[string]func(b *Batch){
+		"delete": func(b *Batch) { b.DeleteProduct("P2") },
+		"key":    func(b *Batch) { b.RemoveKey("k") },
+		"event":  func(b *Batch) { b.AddEvent([]byte(`{}`)) },
+	} {
+		c := *b
+		add(&c)
+		if c.OnlyProductPuts() {
+			t.Errorf("with a %s: only product puts", name)
+		}
+	}
+}

@@ -534,9 +534,12 @@ func (b *Batch) ChangesContent() bool { return len(b.content)+len(b.cdeletes) > 
 func (b *Batch) ChangesProducts() bool { return len(b.products)+len(b.deletes) > 0 }
 
 // OnlyProductPuts reports whether the batch upserts products and does
-// nothing else (no delete, content or configuration).
+// nothing else: no delete, content, configuration, key or event. Its
+// audit entries, which record the change, aside: a replica applies a
+// writer's price feed, audited, as the writer did (column updates).
 func (b *Batch) OnlyProductPuts() bool {
-	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes)+b.serverChanges() == 0 && b.config == nil
+	return len(b.products) > 0 && len(b.deletes)+len(b.content)+len(b.cdeletes)+len(b.keys)+len(b.keyRemovals)+len(b.events) == 0 &&
+		b.config == nil && b.secret == nil
 }
 
 // Empty reports whether the batch holds no change, no event and no

@@ -80,6 +80,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer, log 
 		Machine:    fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		P99LimitMs: bench.Millis(f.p99), HTTPSeconds: f.duration.Seconds()}
 
+	if f.replicas {
+		return runReplicasBench(ctx, stdout, stderr, &rep, g, suite, dir, &f)
+	}
 	// The HTTP runs load a real `aisle serve` on the imported directory,
 	// in its own process: its memory is the server's alone, and the load
 	// generator's work does not share its runtime.
@@ -205,17 +208,29 @@ func writeReport(path string, rep *bench.Report) error {
 
 // serveProc is an `aisle serve` child process.
 type serveProc struct {
-	cmd    *exec.Cmd
-	url    string
-	load   time.Duration
-	out    *strings.Builder
-	exited chan struct{} // closed when the process has ended
+	cmd     *exec.Cmd
+	url     string
+	start   time.Time
+	load    time.Duration // from start until /readyz answered 200
+	out     *strings.Builder
+	exited  chan struct{} // closed when the process has ended
+	waitErr error         // the process's end, once exited is closed
 }
 
 // startServe runs this executable's serve command on dir, on a free
 // loopback port, and waits until it is ready (/readyz answers 200: it
 // listens while it loads).
 func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, error) {
+	p, err := launchServe(ctx, dir, stderr)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.ready(10 * time.Minute)
+}
+
+// launchServe starts this executable's serve command on dir with more
+// flags, on a free loopback port, and does not wait: ready does.
+func launchServe(ctx context.Context, dir string, stderr io.Writer, flags ...string) (*serveProc, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -226,29 +241,33 @@ func startServe(ctx context.Context, dir string, stderr io.Writer) (*serveProc, 
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	p := &serveProc{url: "http://" + addr, out: &strings.Builder{}}
+	p := &serveProc{url: "http://" + addr, out: &strings.Builder{}, start: time.Now()}
 	// The bench is one client measuring the server: no rate limit.
-	p.cmd = exec.CommandContext(ctx, exe, "serve", "--data", dir, "--addr", addr, "--admin-key", "bench", "--rate-collect", "0")
+	p.cmd = exec.CommandContext(ctx, exe, append([]string{"serve", "--data", dir, "--addr", addr, "--admin-key", "bench", "--rate-collect", "0"}, flags...)...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	fmt.Fprintf(stderr, "starting aisle serve on %s…\n", addr)
-	start := time.Now()
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start aisle serve: %w", err)
 	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = p.cmd.Wait(); close(exited) }()
-	if err := waitReady(p.url, exited, 10*time.Minute); err != nil {
+	p.exited = make(chan struct{})
+	go func() { p.waitErr = p.cmd.Wait(); close(p.exited) }()
+	return p, nil
+}
+
+// ready waits up to limit until the server answers /readyz with 200,
+// and notes how long it took since it started.
+func (p *serveProc) ready(limit time.Duration) error {
+	if err := waitReady(p.url, p.exited, limit); err != nil {
 		select {
-		case <-exited:
-			return nil, fmt.Errorf("aisle serve exited (%v) before answering:\n%s", waitErr, p.out.String())
+		case <-p.exited:
+			return fmt.Errorf("aisle serve exited (%v) before answering:\n%s", p.waitErr, p.out.String())
 		default:
 		}
 		p.cmd.Process.Kill()
-		return nil, err
+		return err
 	}
-	p.load, p.exited = time.Since(start), exited
-	return p, nil
+	p.load = time.Since(p.start)
+	return nil
 }
 
 // errExited is waitReady's server that ended first.

@@ -34,6 +34,7 @@ type benchFlags struct {
 	svgOut      string        // with peers: the latency chart
 
 	live       bool          // the write phases instead of the query classes
+	replicas   bool          // a cluster's lag and bootstrap instead of the query classes
 	updates    int           // single-product updates to time
 	writeBatch int           // products per write in the sustained run
 	writeRate  float64       // updates a second the sustained run paces to (0: unpaced)
@@ -93,6 +94,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.IntVar(&f.writeBatch, "write-batch", 5000, "with --live: products per write in the sustained run")
 	fs.Float64Var(&f.writeRate, "write-rate", 5000, "with --live: product updates a second the sustained run paces its writes to (0: each write as soon as the last answers)")
 	fs.DurationVar(&f.liveBudget, "live-budget", 3*time.Minute, "with --live: longest time a phase may take before it stops and reports what it measured")
+	fs.BoolVar(&f.replicas, "replicas", false, "measure a cluster of three aisle serve processes with embedded NATS instead of the query classes: the lag of each replica's search behind the writer at --write-rate updates a second in writes of --write-batch products, then the time a new node takes to start from the cluster's snapshot")
 	fs.BoolVar(&f.events, "events", false, "measure event ingestion instead of the query classes: single events, then batches, over --concurrency connections, each durable when answered")
 	fs.IntVar(&f.eventBatch, "event-batch", 50, "with --events: events per batch request")
 	fs.BoolVar(&f.hostile, "hostile", false, "send the hostile bodies (bench.HostileBodies) instead of the query classes, one at a time, and report the server's CPU per request")
@@ -125,6 +127,10 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 		return f, fmt.Errorf("bench: --event-batch %d: want 1 to %d", f.eventBatch, events.MaxBatch)
 	case f.soak < 0 || (f.soak > 0 && f.soak < minSoak):
 		return f, fmt.Errorf("bench: --soak %s: want at least %s, so each third holds enough samples of the resident set to judge", f.soak, minSoak)
+	case f.replicas && (f.live || f.events || f.hostile || f.soak > 0 || f.engines != "aisle"):
+		return f, errors.New("bench: --replicas runs alone: not with --live, --events, --hostile, --soak or --engines")
+	case f.replicas && f.writeRate <= 0:
+		return f, errors.New("bench: --replicas: --write-rate must be above 0")
 	case f.soak > 0 && (f.live || f.events || f.hostile || f.engines != "aisle"):
 		return f, errors.New("bench: --soak runs alone: not with --live, --events, --hostile or --engines")
 	case f.soak > 0 && f.catalog != "demo":
