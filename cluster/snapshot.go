@@ -15,6 +15,13 @@ import (
 // snapshots, one object a website.
 const snapshotBucket = "AISLE_SNAPSHOTS"
 
+// snapshotChunk is the size of a snapshot's messages: 512 KiB, under
+// NATS's default 1 MiB payload (a cluster apart may keep it), and four
+// times the object store's default, so a snapshot of a gigabyte is 2,000
+// messages in flight at most rather than 8,000 (the client allows 4,000
+// unacknowledged, and fails a put that waits on them).
+const snapshotChunk = 512 << 10
+
 // positionKey is the metadata member of a snapshot's log position.
 const positionKey = "position"
 
@@ -61,6 +68,7 @@ func (s *Snapshots) Put(ctx context.Context, website string, position uint64, r 
 	_, err := s.obs.Put(ctx, jetstream.ObjectMeta{
 		Name:     website,
 		Metadata: map[string]string{positionKey: strconv.FormatUint(position, 10)},
+		Opts:     &jetstream.ObjectMetaOptions{ChunkSize: snapshotChunk},
 	}, r)
 	if err != nil {
 		return fmt.Errorf("put the snapshot of %s: %w", website, err)

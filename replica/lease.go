@@ -49,11 +49,14 @@ func (r *Replicator) keepLease(name string) {
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, r.o.LeaseTTL/3)
 	defer cancel()
-	if last, err := s.log.Last(ctx); err == nil {
-		r.mu.Lock()
-		s.last = max(s.last, last)
-		r.mu.Unlock()
+	last, err := s.log.Last(ctx)
+	r.mu.Lock()
+	if err == nil {
+		s.last, s.unread, s.readSince = max(s.last, last), nil, time.Time{}
+	} else if s.unread = err; s.readSince.IsZero() {
+		s.readSince = time.Now()
 	}
+	r.mu.Unlock()
 	r.watch(s)
 	if s.events {
 		return // any node appends to an events log
@@ -82,7 +85,7 @@ func (r *Replicator) keepLease(name string) {
 		r.holder(ctx, s)
 		return
 	}
-	lease, err := r.leases.Acquire(ctx, name, r.o.URL)
+	lease, err = r.leases.Acquire(ctx, name, r.o.URL)
 	var held *cluster.HeldError
 	switch {
 	case errors.As(err, &held):

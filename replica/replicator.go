@@ -80,14 +80,16 @@ type logState struct {
 	done   chan struct{}      // closed when its follower ended
 
 	// guarded by Replicator.mu
-	lease    *cluster.Lease // held; nil otherwise
-	writable bool           // lease held and the log applied through its last entry
-	writer   string         // the writer's URL as last seen; this node's when it writes
-	last     uint64         // the log's last position as last seen
-	err      error          // the follower's last failure, nil once it applies again
-	applied  uint64         // the applied position watch saw last
-	movedAt  time.Time      // when it saw it move, an entry was applied, or the follower started
-	applying int            // entries being applied now (a restarted follower's may overlap)
+	lease     *cluster.Lease // held; nil otherwise
+	writable  bool           // lease held and the log applied through its last entry
+	writer    string         // the writer's URL as last seen; this node's when it writes
+	last      uint64         // the log's last position as last seen
+	err       error          // the follower's last failure, nil once it applies again
+	applied   uint64         // the applied position watch saw last
+	movedAt   time.Time      // when it saw it move, an entry was applied, or the follower started
+	applying  int            // entries being applied now (a restarted follower's may overlap)
+	unread    error          // why the log's last position could not be read, nil once it was
+	readSince time.Time      // since when it could not
 }
 
 // Start joins the cluster: it opens the server's log and the leases,

@@ -124,8 +124,8 @@ func products(t *testing.T, first, count int, word string) *store.Batch {
 
 // TestThreeNodes: on three embedded NATS nodes, the first node started
 // writes the server's and the website's logs; a configuration and
-// product writes made there are served by the other two within a
-// second, each answering the writer's searches byte for byte; a change
+// product writes made there are served by the other two (after a first
+// write, within a second), each answering the writer's searches byte for byte; a change
 // sent to a replica is refused naming the writer; when the writer's
 // connection dies, another node takes its leases over once they expire,
 // and every acknowledged write is there.
@@ -143,8 +143,31 @@ func TestThreeNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, 30*time.Second, "the writer writes the website's log", func() bool { return a.writing(site.UUID) })
+	for _, n := range []*testNode{b, c} {
+		eventually(t, 30*time.Second, n.url+" follows the website's log", func() bool {
+			for _, s := range n.rep.Status() {
+				if s.Log == site.UUID {
+					_, served := n.eng.Website(site.UUID)
+					return served
+				}
+			}
+			return false
+		})
+	}
 	query := `{"query":"drill","key":"shop","products":{"count":5}}`
 	var acked []string // product numbers of acknowledged writes
+	// A first write, waited for longer: the replicas' follows of a new
+	// log start while its stream's leader is elected.
+	first := products(t, 1000, 3, "warm")
+	if _, err := a.live.Apply(site.UUID, first); err != nil {
+		t.Fatal(err)
+	}
+	numbers, _ := first.ProductPuts()
+	acked = append(acked, numbers...)
+	for _, n := range []*testNode{b, c} {
+		want := a.search(t, site.UUID, query)
+		eventually(t, 30*time.Second, n.url+" applies the first write", func() bool { return n.search(t, site.UUID, query) == want })
+	}
 	for i := range 5 {
 		bt := products(t, i*10, 10, "cordless")
 		if _, err := a.live.Apply(site.UUID, bt); err != nil {
@@ -179,7 +202,7 @@ func TestThreeNodes(t *testing.T) {
 	if _, err := next.live.Apply(site.UUID, bt); err != nil {
 		t.Fatal(err)
 	}
-	numbers, _ := bt.ProductPuts()
+	numbers, _ = bt.ProductPuts()
 	acked = append(acked, numbers...)
 	other := b
 	if next == b {
@@ -197,7 +220,17 @@ func TestThreeNodes(t *testing.T) {
 	if n, _ := other.st.Count(site.UUID); n != len(acked) {
 		t.Errorf("%d products stored on the replica, want %d", n, len(acked))
 	}
-	if !bytes.Contains([]byte(want), []byte(`"totalCount":53`)) {
-		t.Errorf("want 53 products: %.300s", want)
+	if !bytes.Contains([]byte(want), []byte(`"totalCount":56`)) {
+		t.Errorf("want 56 products: %.300s", want)
 	}
+	// Cut off from the cluster, the old writer cannot know its lag: its
+	// logs report an error (its /readyz fails) after three lease TTLs.
+	eventually(t, 10*time.Second, "the cut-off node reports its logs unreadable", func() bool {
+		for _, s := range a.rep.Status() {
+			if !strings.Contains(s.Error, "has not been readable") {
+				return false
+			}
+		}
+		return true
+	})
 }

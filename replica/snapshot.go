@@ -48,7 +48,7 @@ func (r *Replicator) PublishSnapshot(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	pr, pw := io.Pipe()
-	counted := &countingReader{r: pr}
+	counted := &countingReader{r: pr, rate: snapshotRate, start: time.Now()}
 	go func() { pw.CloseWithError(writeTar(pw, dir)) }()
 	err = snaps.Put(ctx, snapshotObject, r.o.Store.Position(ServerLog), counted)
 	pr.CloseWithError(err) // ends writeTar when Put stopped early
@@ -97,17 +97,28 @@ func (r *Replicator) KeepSnapshots(every time.Duration) {
 	})
 }
 
-// SnapshotNow publishes a snapshot and logs it.
+// snapshotTries is how many times SnapshotNow puts a snapshot before it
+// gives up: a put fails whole when the cluster stops acknowledging its
+// messages for a moment (a disk's sync, an election).
+const snapshotTries = 3
+
+// SnapshotNow publishes a snapshot, trying again on a failure, and logs
+// it.
 func (r *Replicator) SnapshotNow() error {
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(r.ctx, 30*time.Minute)
-	defer cancel()
-	n, err := r.PublishSnapshot(ctx)
-	if err != nil {
-		return err
+	var err error
+	for try := 1; try <= snapshotTries && r.ctx.Err() == nil; try++ {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(r.ctx, 30*time.Minute)
+		var n int64
+		n, err = r.PublishSnapshot(ctx)
+		cancel()
+		if err == nil {
+			r.o.Log.Info("cluster snapshot published", "bytes", n, "took", time.Since(start).Round(time.Millisecond))
+			return nil
+		}
+		r.o.Log.Warn("the cluster's snapshot could not be put", "try", try, "err", err)
 	}
-	r.o.Log.Info("cluster snapshot published", "bytes", n, "took", time.Since(start).Round(time.Millisecond))
-	return nil
+	return err
 }
 
 // Bootstrap fills dir, a new node's empty data directory, with the
@@ -119,12 +130,16 @@ func Bootstrap(ctx context.Context, nc *nats.Conn, replicas int, dir string, wai
 	var rc io.ReadCloser
 	var pos uint64
 	told := false
+	// The reads go on past the try, and need a deadline of their own: the
+	// client gives a read without one five seconds, in all.
+	rctx, cancel := context.WithTimeout(ctx, snapshotReadTimeout)
+	defer cancel()
 	err := retry(ctx, func(tctx context.Context) error {
 		snaps, err := cluster.OpenSnapshots(tctx, nc, replicas)
 		if err != nil {
 			return err
 		}
-		rc, pos, err = snaps.Get(ctx, snapshotObject) // ctx: the reads go on past the try
+		rc, pos, err = snaps.Get(rctx, snapshotObject)
 		if errors.Is(err, cluster.ErrNoSnapshot) && !wait {
 			return nil
 		}
@@ -149,6 +164,10 @@ func Bootstrap(ctx context.Context, nc *nats.Conn, replicas int, dir string, wai
 	log.Info("the cluster's snapshot is loaded", "bytes", counted.n, "took", time.Since(start).Round(time.Millisecond))
 	return true, nil
 }
+
+// snapshotReadTimeout bounds a new node's read of the cluster's
+// snapshot.
+const snapshotReadTimeout = time.Hour
 
 // writeTar writes dir's regular files, and those of its subdirectories,
 // to w as a tar stream.
@@ -220,17 +239,30 @@ func readTar(r io.Reader, dir string) error {
 	}
 }
 
+// snapshotRate bounds how fast a snapshot is put, in bytes a second:
+// the object store's client fails a put whose unacknowledged messages
+// reach 4,000 and stay there for a moment, which a put faster than the
+// NATS servers write (three copies, each synced) reaches on a slow disk.
+// 32 MB/s puts a million products' snapshot (1.1 GB) in about 35 s.
+const snapshotRate = 32 << 20
+
 // countingReader counts what is read through it, calling progress
-// every every.
+// every every, and when rate is set reads no faster than rate bytes a
+// second since start.
 type countingReader struct {
 	r        io.Reader
 	n        int64
 	every    time.Duration
 	progress func(n int64)
 	last     time.Time
+	rate     int64
+	start    time.Time
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.rate > 0 {
+		time.Sleep(time.Until(c.start.Add(time.Duration(float64(c.n) / float64(c.rate) * float64(time.Second)))))
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.progress != nil && time.Since(c.last) >= c.every {

@@ -1,6 +1,10 @@
 package replica
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+)
 
 // LogStatus is one log as this node sees it.
 type LogStatus struct {
@@ -16,9 +20,16 @@ type LogStatus struct {
 	// node that does, "" when none is known.
 	Writing bool   `json:"writing"`
 	Writer  string `json:"writer,omitempty"`
-	// Error is why the last entry could not be applied; "" when it was.
+	// Error is why the last entry could not be applied, or why the log's
+	// last position could not be read for unreadAfter lease TTLs (this
+	// node is cut off from a majority of the log's servers); "" when
+	// neither.
 	Error string `json:"error,omitempty"`
 }
+
+// unreadAfter is how many lease TTLs a log's last position may go
+// unread before its status reports it as an error.
+const unreadAfter = 3
 
 // Status is every followed log's status, in the order of their names.
 func (r *Replicator) Status() []LogStatus {
@@ -32,8 +43,13 @@ func (r *Replicator) Status() []LogStatus {
 		applied := r.o.Store.Position(name)
 		r.mu.Lock()
 		st := LogStatus{Log: name, Applied: applied, Last: max(s.last, applied), Writing: s.writable, Writer: s.writer}
-		if s.err != nil {
+		switch {
+		case s.err != nil:
 			st.Error = s.err.Error()
+		case s.unread != nil && time.Since(s.readSince) > unreadAfter*r.o.LeaseTTL:
+			// Cut off from a majority of the log's servers: the lag cannot
+			// be known, and is reported as a stop, so /readyz fails.
+			st.Error = fmt.Sprintf("the log's last position has not been readable for %s: %v", time.Since(s.readSince).Round(time.Second), s.unread)
 		}
 		r.mu.Unlock()
 		st.Lag = st.Last - st.Applied

@@ -213,6 +213,13 @@ func TestClusterOfThree(t *testing.T) {
 	for i, c := range nodes {
 		view(c, fmt.Sprint("visitor-", i))
 	}
+	// A first write, waited for longer: the replicas' follows of the
+	// website's new log start while its stream's leader is elected.
+	warm := batchWord(38, 0)
+	post(writer, warm)
+	for _, r := range replicas {
+		within(t, 30*time.Second, "the first write searchable on a replica", func() bool { return r.count(warm) == crashBatch })
+	}
 	var slowest time.Duration
 	for i := range 5 {
 		word := batchWord(37, i)
