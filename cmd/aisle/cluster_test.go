@@ -197,7 +197,7 @@ func TestClusterOfThree(t *testing.T) {
 	post := func(via *testClusterNode, word string) {
 		t.Helper()
 		if !via.postTo(site, word) {
-			t.Fatalf("write %s through %s refused: %s\n%s", word, via.addr, via.lastAnswer, via.logs())
+			t.Fatalf("write %s through %s refused: %s\n%s", word, via.addr, via.lastAnswer(), via.logs())
 		}
 		acked = append(acked, word)
 	}
@@ -206,7 +206,7 @@ func TestClusterOfThree(t *testing.T) {
 		t.Helper()
 		body := fmt.Sprintf(`{"websiteUuid":%q,"trackingUserId":%q,"productNumber":"p-1"}`, site, user)
 		if !via.send("/serve/collect/view", "application/json", "", body) {
-			t.Fatalf("a view sent to %s refused: %s", via.addr, via.lastAnswer)
+			t.Fatalf("a view sent to %s refused: %s", via.addr, via.lastAnswer())
 		}
 		events++
 	}

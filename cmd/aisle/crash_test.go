@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -185,8 +186,17 @@ type child struct {
 	addr  string
 	out   *syncBuffer // its log
 	found chan string // its listening address, once
-	// lastAnswer is send's last answer: its status and body.
-	lastAnswer string
+	// answer is send's last answer, its status and body (lastAnswer):
+	// sends may run in parallel.
+	answer atomic.Pointer[string]
+}
+
+// lastAnswer is the status and body of send's last answer.
+func (c *child) lastAnswer() string {
+	if a := c.answer.Load(); a != nil {
+		return *a
+	}
+	return ""
 }
 
 // startChild starts aisle serve on data and waits until it listens.
@@ -311,7 +321,8 @@ func (c *child) send(path, contentType, authorization, body string) bool {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	c.lastAnswer = fmt.Sprintf("%d %s", resp.StatusCode, raw)
+	answer := fmt.Sprintf("%d %s", resp.StatusCode, raw)
+	c.answer.Store(&answer)
 	return resp.StatusCode/100 == 2
 }
 
