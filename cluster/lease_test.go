@@ -1,10 +1,13 @@
-package cluster
+package cluster_test
 
 import (
 	"context"
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/aisle-search/aisle/cluster"
+	"github.com/aisle-search/aisle/cluster/clustertest"
 )
 
 // TestLeases on three nodes: one holder a website; another's Acquire
@@ -12,15 +15,15 @@ import (
 // after the TTL, to the next node, and its late Renew says so; a release
 // frees it at once.
 func TestLeases(t *testing.T) {
-	nodes := testCluster(t, 3)
-	nc := connect(t, nodes...)
+	nodes := clustertest.Nodes(t, 3)
+	nc := clustertest.Connect(t, nodes...)
 	const site, ttl = "00000000-0000-4000-8000-000000000001", time.Second
-	var leases *Leases
+	var leases *cluster.Leases
 	deadline := time.Now().Add(30 * time.Second)
 	for { // the first JetStream leader election
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		var err error
-		leases, err = OpenLeases(ctx, nc, 3, ttl)
+		leases, err = cluster.OpenLeases(ctx, nc, 3, ttl)
 		cancel()
 		if err == nil {
 			break
@@ -35,9 +38,9 @@ func TestLeases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var held *HeldError
-	if _, err := leases.Acquire(ctx, site, "http://b:8080"); !errors.As(err, &held) || !errors.Is(err, ErrHeld) || held.Holder != "http://a:8080" {
-		t.Fatalf("a second Acquire: %v, want ErrHeld naming a", err)
+	var held *cluster.HeldError
+	if _, err := leases.Acquire(ctx, site, "http://b:8080"); !errors.As(err, &held) || !errors.Is(err, cluster.ErrHeld) || held.Holder != "http://a:8080" {
+		t.Fatalf("a second Acquire: %v, want cluster.ErrHeld naming a", err)
 	}
 	for range 4 { // renewed past the TTL
 		time.Sleep(ttl / 3)
@@ -51,10 +54,10 @@ func TestLeases(t *testing.T) {
 
 	// a stops renewing: b takes the lease once it expires.
 	start := time.Now()
-	var b *Lease
+	var b *cluster.Lease
 	for b == nil {
 		b, err = leases.Acquire(ctx, site, "http://b:8080")
-		if err != nil && !errors.Is(err, ErrHeld) {
+		if err != nil && !errors.Is(err, cluster.ErrHeld) {
 			t.Fatal(err)
 		}
 		if time.Since(start) > 10*ttl {
@@ -65,11 +68,11 @@ func TestLeases(t *testing.T) {
 	if took := time.Since(start); took < ttl/2 {
 		t.Errorf("b took a's lease %s after a's last renewal, before it expired", took)
 	}
-	if err := a.Renew(ctx); !errors.Is(err, ErrLost) {
-		t.Errorf("a's renewal after b took the lease: %v, want ErrLost", err)
+	if err := a.Renew(ctx); !errors.Is(err, cluster.ErrLost) {
+		t.Errorf("a's renewal after b took the lease: %v, want cluster.ErrLost", err)
 	}
-	if err := a.Release(ctx); !errors.Is(err, ErrLost) {
-		t.Errorf("a's release after b took the lease: %v, want ErrLost", err)
+	if err := a.Release(ctx); !errors.Is(err, cluster.ErrLost) {
+		t.Errorf("a's release after b took the lease: %v, want cluster.ErrLost", err)
 	}
 	if err := b.Release(ctx); err != nil {
 		t.Fatalf("b's release: %v", err)

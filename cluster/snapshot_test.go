@@ -1,4 +1,4 @@
-package cluster
+package cluster_test
 
 import (
 	"bytes"
@@ -11,27 +11,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/aisle-search/aisle/cluster"
+	"github.com/aisle-search/aisle/cluster/clustertest"
 )
 
 // TestSnapshots on one node: a snapshot of several megabytes comes back
 // byte for byte with its position; a second replaces the first; a
-// website without one is ErrNoSnapshot.
+// website without one is cluster.ErrNoSnapshot.
 func TestSnapshots(t *testing.T) {
-	node, err := StartNode(NodeOptions{Name: "n0", Listen: "127.0.0.1:0", Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	node, err := cluster.StartNode(cluster.NodeOptions{Name: "n0", Listen: "127.0.0.1:0", Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(node.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	snaps, err := OpenSnapshots(ctx, connect(t, node), 1)
+	snaps, err := cluster.OpenSnapshots(ctx, clustertest.Connect(t, node), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const site = "00000000-0000-4000-8000-000000000001"
-	if _, _, err := snaps.Get(ctx, site); !errors.Is(err, ErrNoSnapshot) {
-		t.Fatalf("no snapshot yet: %v, want ErrNoSnapshot", err)
+	if _, _, err := snaps.Get(ctx, site); !errors.Is(err, cluster.ErrNoSnapshot) {
+		t.Fatalf("no snapshot yet: %v, want cluster.ErrNoSnapshot", err)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -56,14 +57,14 @@ func TestSnapshots(t *testing.T) {
 		}
 	}
 	other := strings.Replace(site, "1", "2", 1)
-	if _, _, err := snaps.Get(ctx, other); !errors.Is(err, ErrNoSnapshot) {
-		t.Errorf("another website: %v, want ErrNoSnapshot", err)
+	if _, _, err := snaps.Get(ctx, other); !errors.Is(err, cluster.ErrNoSnapshot) {
+		t.Errorf("another website: %v, want cluster.ErrNoSnapshot", err)
 	}
 	// A snapshot whose position is not a number: refused, naming it.
-	if _, err := snaps.obs.Put(ctx, jetstream.ObjectMeta{Name: other, Metadata: map[string]string{positionKey: "x"}}, strings.NewReader("state")); err != nil {
+	if err := cluster.PutRawSnapshot(ctx, snaps, other, map[string]string{cluster.SnapshotPositionKey: "x"}, strings.NewReader("state")); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := snaps.Get(ctx, other); !errors.Is(err, ErrSnapshotCorrupt) || !strings.Contains(err.Error(), `"x"`) {
-		t.Errorf("a snapshot without a position: %v, want ErrSnapshotCorrupt naming it", err)
+	if _, _, err := snaps.Get(ctx, other); !errors.Is(err, cluster.ErrSnapshotCorrupt) || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a snapshot without a position: %v, want cluster.ErrSnapshotCorrupt naming it", err)
 	}
 }
