@@ -29,6 +29,43 @@ func (r *Replicator) keepLeases() {
 	}
 }
 
+// lastTimeout bounds a read of a log's last position: a stream's leader
+// election takes seconds, and a read that gives up sooner would report a
+// node cut off that is not.
+const lastTimeout = 5 * time.Second
+
+// keepLasts reads every followed log's last position every third of the
+// lease TTL, apart from the lease loop (a slow read never delays a
+// renewal), until the Replicator closes. A log whose last position
+// cannot be read is noted with since when (Status).
+func (r *Replicator) keepLasts() {
+	tick := time.NewTicker(r.o.LeaseTTL / 3)
+	defer tick.Stop()
+	for {
+		for _, name := range r.names() {
+			s := r.state(name)
+			if s == nil || r.ctx.Err() != nil {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(r.ctx, lastTimeout)
+			last, err := s.log.Last(ctx)
+			cancel()
+			r.mu.Lock()
+			if err == nil {
+				s.last, s.unread, s.readSince = max(s.last, last), nil, time.Time{}
+			} else if s.unread = err; s.readSince.IsZero() {
+				s.readSince = time.Now()
+			}
+			r.mu.Unlock()
+		}
+		select {
+		case <-r.ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
 // kickLeases has the lease loop look at every log now: a log followed
 // anew (a website configured) is written at once rather than at the
 // next tick.
@@ -49,14 +86,6 @@ func (r *Replicator) keepLease(name string) {
 	}
 	ctx, cancel := context.WithTimeout(r.ctx, r.o.LeaseTTL/3)
 	defer cancel()
-	last, err := s.log.Last(ctx)
-	r.mu.Lock()
-	if err == nil {
-		s.last, s.unread, s.readSince = max(s.last, last), nil, time.Time{}
-	} else if s.unread = err; s.readSince.IsZero() {
-		s.readSince = time.Now()
-	}
-	r.mu.Unlock()
 	r.watch(s)
 	if s.events {
 		return // any node appends to an events log
@@ -85,7 +114,7 @@ func (r *Replicator) keepLease(name string) {
 		r.holder(ctx, s)
 		return
 	}
-	lease, err = r.leases.Acquire(ctx, name, r.o.URL)
+	lease, err := r.leases.Acquire(ctx, name, r.o.URL)
 	var held *cluster.HeldError
 	switch {
 	case errors.As(err, &held):

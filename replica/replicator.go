@@ -129,6 +129,7 @@ func Start(ctx context.Context, o Options) (*Replicator, error) {
 	}
 	o.Writer.PublishTo(r)
 	r.wg.Go(r.keepLeases)
+	r.wg.Go(r.keepLasts)
 	return r, nil
 }
 

@@ -11,7 +11,7 @@ type LogStatus struct {
 	// Log is the log's name: "server" or a website's UUID.
 	Log string `json:"log"`
 	// Applied is the last entry applied here; Last the log's last entry
-	// as last seen (refreshed every third of the lease TTL, and by every
+	// as last seen (read every third of the lease TTL, and moved by every
 	// entry followed); Lag the entries between them.
 	Applied uint64 `json:"applied"`
 	Last    uint64 `json:"last"`
@@ -21,15 +21,19 @@ type LogStatus struct {
 	Writing bool   `json:"writing"`
 	Writer  string `json:"writer,omitempty"`
 	// Error is why the last entry could not be applied, or why the log's
-	// last position could not be read for unreadAfter lease TTLs (this
-	// node is cut off from a majority of the log's servers); "" when
-	// neither.
+	// last position could not be read for unreadAfter lease TTLs and 10 s
+	// at least (this node is cut off from a majority of the log's
+	// servers); "" when neither.
 	Error string `json:"error,omitempty"`
 }
 
-// unreadAfter is how many lease TTLs a log's last position may go
-// unread before its status reports it as an error.
-const unreadAfter = 3
+// A log's last position may go unread for unreadAfter lease TTLs, and
+// unreadAtLeast, before its status reports it as an error: a stream's
+// leader elections after a NATS server stops take seconds.
+const (
+	unreadAfter   = 3
+	unreadAtLeast = 10 * time.Second
+)
 
 // Status is every followed log's status, in the order of their names.
 func (r *Replicator) Status() []LogStatus {
@@ -46,7 +50,7 @@ func (r *Replicator) Status() []LogStatus {
 		switch {
 		case s.err != nil:
 			st.Error = s.err.Error()
-		case s.unread != nil && time.Since(s.readSince) > unreadAfter*r.o.LeaseTTL:
+		case s.unread != nil && time.Since(s.readSince) > max(unreadAfter*r.o.LeaseTTL, unreadAtLeast):
 			// Cut off from a majority of the log's servers: the lag cannot
 			// be known, and is reported as a stop, so /readyz fails.
 			st.Error = fmt.Sprintf("the log's last position has not been readable for %s: %v", time.Since(s.readSince).Round(time.Second), s.unread)

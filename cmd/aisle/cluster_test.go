@@ -1,16 +1,21 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/goccy/go-json"
+	"github.com/nats-io/nats.go"
 
+	"github.com/aisle-search/aisle/cluster"
 	"github.com/aisle-search/aisle/cluster/clustertest"
 	"github.com/aisle-search/aisle/replica"
 	"github.com/aisle-search/aisle/store"
@@ -284,18 +289,18 @@ func TestClusterOfThree(t *testing.T) {
 		}
 	}
 	view(survivors[1], "after")
-	// A log's last position is seen every third of the lease TTL: after
-	// two such looks, a lag of 0 holds the last event.
-	time.Sleep(700 * time.Millisecond)
+	// Every log's last entry, read from the cluster itself: each survivor
+	// applies every log to it before it stops.
+	lasts := logLasts(t, survivors[1], site)
 	// Nothing doubled: each node's store holds one entry per log position
 	// it applied besides the seed's own entries (the same on every node:
 	// its snapshot's), and every acknowledged event once.
 	own := map[uint64]bool{}
 	for _, c := range survivors {
-		deadline := time.Now().Add(5 * time.Second)
-		for h, _ := c.health(); h.Lag != 0 || len(h.Logs) != 3; h, _ = c.health() {
+		deadline := time.Now().Add(10 * time.Second)
+		for h, _ := c.health(); !appliedThrough(h.Logs, lasts); h, _ = c.health() {
 			if time.Now().After(deadline) {
-				t.Fatalf("%s does not apply every log: %+v\n%s", c.addr, h, c.logs())
+				t.Fatalf("%s does not apply every log through %v: %+v\n%s", c.addr, lasts, h, c.logs())
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -324,6 +329,48 @@ func TestClusterOfThree(t *testing.T) {
 	if len(own) != 1 {
 		t.Errorf("the survivors hold different numbers of entries besides the logs': %v", own)
 	}
+}
+
+// natsURLRE is the embedded NATS server's client URL in a node's log.
+var natsURLRE = regexp.MustCompile(`msg="NATS server started".* clients=(nats://\S+)`)
+
+// logLasts is the last position of the server's log and website's logs,
+// read through the node's embedded NATS server.
+func logLasts(t *testing.T, c *testClusterNode, website string) map[string]uint64 {
+	t.Helper()
+	m := natsURLRE.FindStringSubmatch(c.logs())
+	if m == nil {
+		t.Fatalf("no NATS client URL in the log:\n%s", c.logs())
+	}
+	nc, err := nats.Connect(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	lasts := map[string]uint64{}
+	for _, name := range []string{replica.ServerLog, website, replica.EventsLog(website)} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		l, err := cluster.OpenLog(ctx, nc, name, 3)
+		if err == nil {
+			lasts[name], err = l.Last(ctx)
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("the last position of %s: %v", name, err)
+		}
+	}
+	return lasts
+}
+
+// appliedThrough reports whether logs show every log of lasts applied
+// through its last position.
+func appliedThrough(logs []replica.LogStatus, lasts map[string]uint64) bool {
+	for name, last := range lasts {
+		if !slices.ContainsFunc(logs, func(l replica.LogStatus) bool { return l.Log == name && l.Applied >= last }) {
+			return false
+		}
+	}
+	return true
 }
 
 // searchCount is the totalCount of a search for query under the
