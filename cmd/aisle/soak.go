@@ -81,6 +81,7 @@ func (s *soakServer) close() {
 // on any failed request or a resident set still growing in the last
 // third (bench.ResidentGrowth).
 func runSoak(ctx context.Context, stdout, stderr io.Writer, log *slog.Logger, f *benchFlags) error {
+	stderr = &lockedWriter{w: stderr} // the load's goroutines report to it side by side
 	rep := bench.Report{Catalog: "demo", Products: f.products, Concurrent: f.concurrency,
 		Machine:     fmt.Sprintf("%s/%s, %d cores", runtime.GOOS, runtime.GOARCH, runtime.NumCPU()),
 		HTTPSeconds: f.duration.Seconds()}
@@ -457,4 +458,16 @@ func printSoak(out io.Writer, r *bench.Report) {
 		growing = "still growing"
 	}
 	fmt.Fprintf(out, "%s: %d failed requests, resident set %s\n", verdict, s.Failures, growing)
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
