@@ -301,7 +301,7 @@ func serveStore(ctx context.Context, st *store.Store, f serveFlags, stdout io.Wr
 			}
 			defer cn.close()
 		}
-		url := cmpOr(f.cluster.advertise, "http://"+ln.Addr().String())
+		url := cmp.Or(f.cluster.advertise, "http://"+ln.Addr().String())
 		defer cn.leave() // before the writer closes: no entry is applied after
 		if err := cn.join(ctx, cs, joinArgs{data: f.data, url: url, st: st, eng: eng, writer: writer, gate: gate, log: log}); err != nil {
 			return err

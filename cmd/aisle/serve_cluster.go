@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -40,10 +42,7 @@ type clusterFlags struct {
 	snapshots   string // how often the writer publishes a snapshot
 }
 
-func (f *clusterFlags) register(fs interface {
-	StringVar(p *string, name, value, usage string)
-	BoolVar(p *bool, name string, value bool, usage string)
-}) {
+func (f *clusterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.nats, "nats", env("AISLE_NATS", ""), "join the cluster of the NATS servers at these `URLS` (comma-separated; nats://HOST:PORT), with JetStream")
 	fs.BoolVar(&f.embedded, "nats-embedded", envBool("AISLE_NATS_EMBEDDED"), "run a NATS server with JetStream in this process and join its cluster: three servers started so form a cluster with no other software")
 	fs.StringVar(&f.natsListen, "nats-listen", env("AISLE_NATS_LISTEN", "127.0.0.1:4222"), "the embedded NATS server's client address `HOST:PORT`")
@@ -105,29 +104,22 @@ func (f *clusterFlags) check() (clusterSettings, error) {
 		}
 		s.replicas = n
 	}
-	lag, err := strconv.ParseUint(cmpOr(f.maxLag, defaultMaxLag), 10, 64)
+	lag, err := strconv.ParseUint(cmp.Or(f.maxLag, defaultMaxLag), 10, 64)
 	if err != nil || lag < 1 {
 		return s, fmt.Errorf("serve: --max-lag (or AISLE_MAX_LAG) %q: want a number of entries of at least 1", f.maxLag)
 	}
 	s.maxLag = lag
-	ttl, err := time.ParseDuration(cmpOr(f.leaseTTL, defaultLeaseTTL))
+	ttl, err := time.ParseDuration(cmp.Or(f.leaseTTL, defaultLeaseTTL))
 	if err != nil || ttl < 300*time.Millisecond {
 		return s, fmt.Errorf("serve: --lease-ttl (or AISLE_LEASE_TTL) %q: want a duration of at least 300ms, such as 3s", f.leaseTTL)
 	}
 	s.leaseTTL = ttl
-	every, err := time.ParseDuration(cmpOr(f.snapshots, defaultClusterSnapshots))
+	every, err := time.ParseDuration(cmp.Or(f.snapshots, defaultClusterSnapshots))
 	if err != nil || every < time.Second {
 		return s, fmt.Errorf("serve: --nats-snapshot-every (or AISLE_NATS_SNAPSHOT_EVERY) %q: want a duration of at least 1s, such as 10m", f.snapshots)
 	}
 	s.snapshotEvery = every
 	return s, nil
-}
-
-func cmpOr(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // clusterNode is this server's place in a cluster: its embedded NATS
@@ -159,7 +151,7 @@ func (f *clusterFlags) connect(data string, s clusterSettings, log *slog.Logger)
 		if dir == "" {
 			dir = filepath.Join(data, "nats")
 		}
-		name := cmpOr(f.natsName, cmpOr(f.natsCluster, f.natsListen))
+		name := cmp.Or(f.natsName, f.natsCluster, f.natsListen)
 		node, err := cluster.StartNode(cluster.NodeOptions{Name: name, Listen: f.natsListen, Cluster: f.natsCluster,
 			Routes: s.routes, Dir: dir, Logger: log})
 		if err != nil {
