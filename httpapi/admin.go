@@ -87,7 +87,7 @@ func (s *Server) admin(ctx *fasthttp.RequestCtx, path string) {
 // website's for its products and content. It reports whether it
 // answered the request.
 func (s *Server) adminForward(ctx *fasthttp.RequestCtx, path string) bool {
-	if s.forward == nil || s.opt.Live == nil || ctx.IsGet() || ctx.IsHead() || ctx.IsOptions() || path == adminBackup {
+	if s.opt.Live == nil || ctx.IsGet() || ctx.IsHead() || ctx.IsOptions() || path == adminBackup {
 		return false
 	}
 	uuid, log := "", replica.ServerLog
@@ -98,14 +98,17 @@ func (s *Server) adminForward(ctx *fasthttp.RequestCtx, path string) bool {
 			log = uuid
 		}
 	}
+	url, ok := s.forward.target(ctx, log)
+	if !ok {
+		return false
+	}
 	if _, err := s.eng.Admit(bearer(ctx), access.ScopeAdmin, uuid); err != nil {
 		return false // answered here, as a single node answers it
 	}
-	done, err := s.forward.forward(ctx, log, nil)
-	if err != nil {
+	if err := s.forward.send(ctx, url, nil); err != nil {
 		s.writeError(ctx, err)
 	}
-	return done
+	return true
 }
 
 // adminRoute is admin on the background thread.

@@ -48,19 +48,24 @@ func newForwarder(c Cluster) *forwarder {
 		ReadTimeout: forwardTimeout, WriteTimeout: forwardTimeout}}
 }
 
-// forward sends ctx's request on to the writer of the log name when
-// another node writes it, and answers what that node answers; it
-// reports whether it did (false: the request is this node's to serve).
-// body is the request's body when the caller has read it, nil to send
-// the body as it arrives. A writer that does not answer is told as 503.
-func (f *forwarder) forward(ctx *fasthttp.RequestCtx, name string, body []byte) (bool, error) {
+// target is the URL of the node ctx's change of the log name is to be
+// sent to, ok false when it is this node's to serve: this node writes the
+// log, no writer is known (Publish then refuses the change), or another
+// node forwarded it already. Callers ask it before any other work on a
+// change, so the writer does none twice.
+func (f *forwarder) target(ctx *fasthttp.RequestCtx, name string) (url string, ok bool) {
 	if f == nil || len(ctx.Request.Header.Peek(forwardedHeader)) > 0 {
-		return false, nil
+		return "", false
 	}
 	url, writing := f.cluster.Writer(name)
-	if writing || url == "" {
-		return false, nil // served here; without a writer Publish refuses it
-	}
+	return url, !writing && url != ""
+}
+
+// send sends ctx's request on to the node at url and answers what it
+// answers. body is the request's body when the caller has read it, nil
+// to send the body as it arrives. A node that does not answer is told as
+// 503.
+func (f *forwarder) send(ctx *fasthttp.RequestCtx, url string, body []byte) error {
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp)
@@ -77,9 +82,9 @@ func (f *forwarder) forward(ctx *fasthttp.RequestCtx, name string, body []byte) 
 		req.SetBodyStream(ctx.RequestBodyStream(), -1)
 	}
 	if err := f.client.DoTimeout(req, resp, forwardTimeout); err != nil {
-		return true, &engine.Error{Kind: engine.KindUnavailable, Code: "NO_WRITER",
+		return &engine.Error{Kind: engine.KindUnavailable, Code: "NO_WRITER",
 			Message: fmt.Sprintf("the node that writes this change (%s) did not answer, so it may not have been applied; send it again shortly", url)}
 	}
 	resp.CopyTo(&ctx.Response)
-	return true, nil
+	return nil
 }

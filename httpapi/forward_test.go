@@ -7,18 +7,21 @@ import (
 	"testing"
 
 	"github.com/goccy/go-json"
+	"github.com/valyala/fasthttp"
 
+	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/replica"
 )
 
 // fakeCluster is a Cluster whose every log is written by writer, and
 // whose logs are as status says.
 type fakeCluster struct {
-	writer string
-	status []replica.LogStatus
+	writer  string
+	writing bool // this node is the writer
+	status  []replica.LogStatus
 }
 
-func (c *fakeCluster) Writer(string) (string, bool) { return c.writer, false }
+func (c *fakeCluster) Writer(string) (string, bool) { return c.writer, c.writing }
 func (c *fakeCluster) Status() []replica.LogStatus  { return c.status }
 
 // TestForwardToWriter: an admin change sent to a node that does not
@@ -115,5 +118,34 @@ func TestReplicationHealth(t *testing.T) {
 		if err := json.Unmarshal(raw, &h); err != nil || status != 200 || !h.Success || h.Replication.Lag != tc.lag || len(h.Replication.Logs) != len(tc.status) {
 			t.Errorf("%s: /healthz %d %s", tc.name, status, raw)
 		}
+	}
+}
+
+// TestGraphQLForwarding: a GraphQL mutation sent to a node that does not
+// write is answered by the writer; a query is answered where it arrives;
+// and the writer itself never looks at a document before its GraphQL
+// server does (GraphQLMutation is not called), so it parses each once.
+func TestGraphQLForwarding(t *testing.T) {
+	served := func(name string) func(ctx *fasthttp.RequestCtx, body []byte, err error) {
+		return func(ctx *fasthttp.RequestCtx, body []byte, err error) { ctx.SetBodyString(name + ":" + string(body)) }
+	}
+	var looked int
+	isMutation := func(body []byte) bool { looked++; return strings.Contains(string(body), "mutation") }
+	writer := listen(t, New(engine.New(""), Options{GraphQL: served("writer"), GraphQLMutation: isMutation,
+		Cluster: &fakeCluster{writer: "http://self", writing: true}}))
+	node := listen(t, New(engine.New(""), Options{GraphQL: served("node"), GraphQLMutation: isMutation,
+		Cluster: &fakeCluster{writer: writer}}))
+	for _, tc := range []struct{ url, body, want string }{
+		{node, `{"query":"mutation { x }"}`, `writer:{"query":"mutation { x }"}`},
+		{node, `{"query":"{ x }"}`, `node:{"query":"{ x }"}`},
+		{writer, `{"query":"mutation { y }"}`, `writer:{"query":"mutation { y }"}`},
+	} {
+		_, _, raw := send(t, "POST", tc.url+"/graphql", "application/json", tc.body)
+		if string(raw) != tc.want {
+			t.Errorf("%s to %s: %s, want %s", tc.body, tc.url, raw, tc.want)
+		}
+	}
+	if looked != 2 {
+		t.Errorf("GraphQLMutation called %d times, want 2 (the node's two requests; none on the writer)", looked)
 	}
 }

@@ -28,15 +28,14 @@ func (s *Server) graphql(ctx *fasthttp.RequestCtx) {
 			s.drainBody(ctx) // as writeError does: the client reads the 413 rather than a reset
 		}
 	}
-	if err == nil && s.forward != nil && ctx.IsPost() && s.opt.GraphQLMutation != nil && s.opt.GraphQLMutation(b) {
+	if url, ok := s.forward.target(ctx, replica.ServerLog); ok && err == nil && ctx.IsPost() && s.opt.GraphQLMutation != nil && s.opt.GraphQLMutation(b) {
 		// Mutations change the server's log (and websites' logs, which its
-		// writer writes too): sent on to its writer, as admin changes are.
-		if done, ferr := s.forward.forward(ctx, replica.ServerLog, b); done {
-			if ferr != nil {
-				s.writeError(ctx, ferr)
-			}
-			return
+		// writer writes too): sent on to its writer, as admin changes
+		// are. The writer parses the document once: it never gets here.
+		if ferr := s.forward.send(ctx, url, b); ferr != nil {
+			s.writeError(ctx, ferr)
 		}
+		return
 	}
 	background.Run(func() { s.opt.GraphQL(ctx, b, err) })
 }
