@@ -108,7 +108,7 @@ func (r *Replicator) keepLease(name string) {
 		r.mu.Unlock()
 		r.o.Log.Warn("write lease lost: another node writes the log", "log", name)
 	}
-	if r.o.ReadOnly || (name != ServerLog && !r.writes(ServerLog)) {
+	if name != ServerLog && !r.writes(ServerLog) {
 		// A website's log is written by the server log's writer, so that a
 		// console's change of a configuration and a catalog lands on one node.
 		r.holder(ctx, s)
@@ -159,7 +159,7 @@ func (r *Replicator) writes(name string) bool {
 	return s != nil && s.lease != nil
 }
 
-// holder notes who writes s, for a read-only node.
+// holder notes who writes s, as the lease says.
 func (r *Replicator) holder(ctx context.Context, s *logState) {
 	h, err := r.leases.Holder(ctx, s.name)
 	if err != nil {

@@ -39,8 +39,6 @@ type Options struct {
 	// LeaseTTL is how long a writer's lease outlives its last renewal:
 	// how long a dead writer's logs take no writes (default 3s).
 	LeaseTTL time.Duration
-	// ReadOnly nodes never take a lease: they only follow.
-	ReadOnly bool
 	Store    *store.Store
 	Engine   *engine.Engine
 	Writer   *live.Writer

@@ -224,8 +224,8 @@ func TestThreeNodes(t *testing.T) {
 		t.Errorf("want 56 products: %.300s", want)
 	}
 	// Cut off from the cluster, the old writer cannot know its lag: its
-	// logs report an error (its /readyz fails) after three lease TTLs.
-	eventually(t, 10*time.Second, "the cut-off node reports its logs unreadable", func() bool {
+	// logs report an error (its /readyz fails) after three lease TTLs, 10 s at least.
+	eventually(t, 20*time.Second, "the cut-off node reports its logs unreadable", func() bool {
 		for _, s := range a.rep.Status() {
 			if !strings.Contains(s.Error, "has not been readable") {
 				return false

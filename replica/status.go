@@ -3,6 +3,8 @@ package replica
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -35,42 +37,30 @@ const (
 	unreadAtLeast = 10 * time.Second
 )
 
-// Status is every followed log's status, in the order of their names.
+// Status is every followed log's status, in the order of their names:
+// the store's positions read once, the logs' under one lock.
 func (r *Replicator) Status() []LogStatus {
-	names := r.names()
-	out := make([]LogStatus, 0, len(names))
-	for _, name := range names {
-		s := r.state(name)
-		if s == nil {
-			continue
-		}
-		applied := r.o.Store.Position(name)
-		r.mu.Lock()
-		st := LogStatus{Log: name, Applied: applied, Last: max(s.last, applied), Writing: s.writable, Writer: s.writer}
+	applied := r.o.Store.Positions()
+	now := time.Now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]LogStatus, 0, len(r.logs))
+	for name, s := range r.logs {
+		a := applied[name]
+		st := LogStatus{Log: name, Applied: a, Last: max(s.last, a), Writing: s.writable, Writer: s.writer}
 		switch {
 		case s.err != nil:
 			st.Error = s.err.Error()
-		case s.unread != nil && time.Since(s.readSince) > max(unreadAfter*r.o.LeaseTTL, unreadAtLeast):
+		case s.unread != nil && now.Sub(s.readSince) > max(unreadAfter*r.o.LeaseTTL, unreadAtLeast):
 			// Cut off from a majority of the log's servers: the lag cannot
 			// be known, and is reported as a stop, so /readyz fails.
-			st.Error = fmt.Sprintf("the log's last position has not been readable for %s: %v", time.Since(s.readSince).Round(time.Second), s.unread)
+			st.Error = fmt.Sprintf("the log's last position has not been readable for %s: %v", now.Sub(s.readSince).Round(time.Second), s.unread)
 		}
-		r.mu.Unlock()
 		st.Lag = st.Last - st.Applied
 		out = append(out, st)
 	}
+	slices.SortFunc(out, func(a, b LogStatus) int { return strings.Compare(a.Log, b.Log) })
 	return out
-}
-
-// Lag is the largest lag of the logs followed, and whether every log
-// applies (no follower is stopped on an entry it cannot apply).
-func (r *Replicator) Lag() (lag uint64, applying bool) {
-	applying = true
-	for _, s := range r.Status() {
-		lag = max(lag, s.Lag)
-		applying = applying && s.Error == ""
-	}
-	return lag, applying
 }
 
 // Writer is the URL of the node that writes the log name, and whether
