@@ -22,8 +22,8 @@ type Cluster interface {
 
 // Forwarding. A change sent to a node that does not write its log is
 // sent on, as it came (method, path, query, headers, body), to the node
-// that does, and its answer is relayed (docs/decisions.md, "Writes on
-// a replica"). The writer authorises it again. A forwarded request
+// that does, and its answer is relayed (docs/decisions.md, "Replicas").
+// The writer authorises it again. A forwarded request
 // carries forwardedHeader and is never forwarded again: a node that
 // gets one without writing its log answers 503 NO_WRITER, as it does
 // when no writer is known.

@@ -439,6 +439,22 @@ func TestClusterBootstrap(t *testing.T) {
 		return (&testClusterNode{child: seed}).count("joined") == crashBatch && c.count("joined") == crashBatch
 	})
 	same("after a write")
+	// The metrics say who writes and how far each node applied.
+	for _, n := range []struct {
+		c       *child
+		writing float64
+	}{{seed, 1}, {joiner, 0}} {
+		status, fams := scrape(t, &cliServer{addr: n.c.addr}, "k")
+		if status != http.StatusOK {
+			t.Fatalf("GET /metrics: %d", status)
+		}
+		w, ok := sample(fams["aisle_replication_writing"], map[string]string{"log": replica.ServerLog})
+		lag, okLag := sample(fams["aisle_replication_lag_entries"], map[string]string{"log": shopSite})
+		applied, okApplied := sample(fams["aisle_replication_applied"], map[string]string{"log": shopSite})
+		if !ok || !okLag || !okApplied || w.GetGauge().GetValue() != n.writing || applied.GetGauge().GetValue() < 1 {
+			t.Errorf("%s: writing %v (want %v), lag %v, applied %v", n.c.addr, w, n.writing, lag, applied)
+		}
+	}
 }
 
 // searchRaw is the body of the node's answer to a search.
