@@ -2,12 +2,9 @@ package replica
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/aisle-search/aisle/cluster"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/live"
 	"github.com/aisle-search/aisle/store"
@@ -67,18 +64,10 @@ func (r *Replicator) PublishEvents(website string, events [][]byte) error {
 		return err
 	}
 	id := r.id + ":" + strconv.FormatUint(r.published.Add(1), 10)
-	ctx, cancel := context.WithTimeout(r.ctx, publishTimeout)
-	defer cancel()
-	for {
-		_, err = s.log.Add(ctx, id, entry)
-		if err == nil || errors.Is(err, cluster.ErrEntryTooLarge) || ctx.Err() != nil {
-			break
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	err = r.untilConfirmed(func(ctx context.Context) error {
+		_, err := s.log.Add(ctx, id, entry)
+		return err
+	})
 	if err != nil {
 		r.o.Log.Warn("the cluster did not confirm events", "log", s.name, "err", err)
 		return errUnconfirmed

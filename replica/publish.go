@@ -18,6 +18,26 @@ import (
 var errUnconfirmed = &engine.Error{Kind: engine.KindUnavailable, Code: "LOG_UNAVAILABLE",
 	Message: "the cluster did not confirm the change in time, so it was not applied here; it may still be applied from the cluster's log: read it back before sending it again"}
 
+// untilConfirmed calls try until the log confirms it, for publishTimeout
+// at most: while the log's servers elect a leader an append fails, and
+// the same append again, under the same message id, appends once. A
+// conflict or an entry too large is final, and returned at once.
+func (r *Replicator) untilConfirmed(try func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(r.ctx, publishTimeout)
+	defer cancel()
+	for {
+		err := try(ctx)
+		if err == nil || errors.Is(err, cluster.ErrConflict) || errors.Is(err, cluster.ErrEntryTooLarge) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // LogOf is the log a change belongs to: the server's for a configuration
 // and for API keys, its website's for products and content.
 func LogOf(b *store.Batch) string {
@@ -51,21 +71,11 @@ func (r *Replicator) Publish(b *store.Batch) error {
 		return err
 	}
 	after := r.o.Store.Position(name)
-	ctx, cancel := context.WithTimeout(r.ctx, publishTimeout)
-	defer cancel()
 	var seq uint64
-	for {
+	err = r.untilConfirmed(func(ctx context.Context) (err error) {
 		seq, err = s.log.Append(ctx, after, entry)
-		if err == nil || errors.Is(err, cluster.ErrConflict) || errors.Is(err, cluster.ErrEntryTooLarge) || ctx.Err() != nil {
-			break
-		}
-		// The log's servers are electing a leader: the same append again,
-		// under the same message id, appends once.
-		select {
-		case <-ctx.Done():
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+		return err
+	})
 	switch {
 	case errors.Is(err, cluster.ErrConflict):
 		r.mu.Lock()

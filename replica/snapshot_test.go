@@ -3,10 +3,18 @@ package replica
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/aisle-search/aisle/cluster/clustertest"
+	"github.com/aisle-search/aisle/config"
+	"github.com/aisle-search/aisle/internal/testshop"
+	"github.com/aisle-search/aisle/store"
 )
 
 // TestSnapshotTar: a directory written as a tar stream reads back into
@@ -54,4 +62,38 @@ func TestSnapshotTar(t *testing.T) {
 			t.Errorf("%q (%c): %v, want errTarPath", h.Name, h.Typeflag, err)
 		}
 	}
+}
+
+// TestKeepSnapshots: the server log's writer publishes a snapshot once a
+// log moved, and a new directory bootstrapped from it holds the writes
+// and each log's position.
+func TestKeepSnapshots(t *testing.T) {
+	nats := clustertest.Nodes(t, 1)
+	a := startNode(t, "http://a", t.TempDir(), nats...)
+	eventually(t, 30*time.Second, "the node writes the server's log", func() bool { return a.writing(ServerLog) })
+	site := testshop.Website()
+	if _, err := a.live.SetConfig(&config.File{Websites: []config.Website{*site}}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "the node writes the website's log", func() bool { return a.writing(site.UUID) })
+	if _, err := a.live.Apply(site.UUID, products(t, 0, 7, "kept")); err != nil {
+		t.Fatal(err)
+	}
+	a.rep.KeepSnapshots(100 * time.Millisecond)
+	want := a.st.Positions()
+	eventually(t, 30*time.Second, "a snapshot holding the writes", func() bool {
+		dir := filepath.Join(t.TempDir(), "new")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if ok, err := Bootstrap(ctx, a.nc, 1, dir, false, quiet); err != nil || !ok {
+			return false
+		}
+		st, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		n, _ := st.Count(site.UUID)
+		return n == 7 && maps.Equal(st.Positions(), want)
+	})
 }
