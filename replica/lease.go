@@ -3,6 +3,7 @@ package replica
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/aisle-search/aisle/cluster"
@@ -29,10 +30,11 @@ func (r *Replicator) keepLeases() {
 	}
 }
 
-// lastTimeout bounds a read of a log's last position: a stream's leader
-// election takes seconds, and a read that gives up sooner would report a
-// node cut off that is not.
-const lastTimeout = 5 * time.Second
+// lastTimeout bounds a read of a log's last position. A log whose
+// reads fail for a while is reported cut off (Status), not one whose
+// read is slow once; reads of different logs run side by side, so one
+// stream's leader election delays no other log's.
+const lastTimeout = 2 * time.Second
 
 // keepLasts reads every followed log's last position every third of the
 // lease TTL, apart from the lease loop (a slow read never delays a
@@ -42,27 +44,32 @@ func (r *Replicator) keepLasts() {
 	tick := time.NewTicker(r.o.LeaseTTL / 3)
 	defer tick.Stop()
 	for {
+		var wg sync.WaitGroup
 		for _, name := range r.names() {
-			s := r.state(name)
-			if s == nil || r.ctx.Err() != nil {
-				continue
+			if s := r.state(name); s != nil {
+				wg.Go(func() { r.readLast(s) })
 			}
-			ctx, cancel := context.WithTimeout(r.ctx, lastTimeout)
-			last, err := s.log.Last(ctx)
-			cancel()
-			r.mu.Lock()
-			if err == nil {
-				s.last, s.unread, s.readSince = max(s.last, last), nil, time.Time{}
-			} else if s.unread = err; s.readSince.IsZero() {
-				s.readSince = time.Now()
-			}
-			r.mu.Unlock()
 		}
+		wg.Wait()
 		select {
 		case <-r.ctx.Done():
 			return
 		case <-tick.C:
 		}
+	}
+}
+
+// readLast reads s's last position once.
+func (r *Replicator) readLast(s *logState) {
+	ctx, cancel := context.WithTimeout(r.ctx, lastTimeout)
+	defer cancel()
+	last, err := s.log.Last(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err == nil {
+		s.last, s.unread, s.readSince = max(s.last, last), nil, time.Time{}
+	} else if s.unread = err; s.readSince.IsZero() {
+		s.readSince = time.Now()
 	}
 }
 
