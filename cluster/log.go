@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -47,14 +48,16 @@ func logSubject(website string) string { return "aisle.log." + website }
 // OpenLog opens website's change log through nc, creating its stream
 // with replicas copies (1, or 3 in a three-node cluster) when it does not
 // exist. A stream that exists keeps its entries; its settings are made
-// these.
+// these. A stream whose settings are these already is only looked up:
+// that is answered by the stream's own leader, so a node restarting
+// while the cluster elects its JetStream (meta) leader opens its logs.
 func OpenLog(ctx context.Context, nc *nats.Conn, website string, replicas int) (*Log, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
 	}
 	subject := logSubject(website)
-	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	cfg := jetstream.StreamConfig{
 		Name:       StreamName(website),
 		Subjects:   []string{subject},
 		Storage:    jetstream.FileStorage,
@@ -62,7 +65,11 @@ func OpenLog(ctx context.Context, nc *nats.Conn, website string, replicas int) (
 		Retention:  jetstream.LimitsPolicy,
 		MaxMsgSize: maxPayload,
 		DenyDelete: true, // an entry is never taken out of the middle
-	})
+	}
+	stream, err := js.Stream(ctx, cfg.Name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) || err == nil && !sameLogConfig(stream.CachedInfo().Config, cfg) {
+		stream, err = js.CreateOrUpdateStream(ctx, cfg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open the change log of %s: %w", website, err)
 	}
@@ -71,6 +78,14 @@ func OpenLog(ctx context.Context, nc *nats.Conn, website string, replicas int) (
 		return nil, err
 	}
 	return &Log{js: js, stream: stream, subject: subject, writer: hex.EncodeToString(id[:])}, nil
+}
+
+// sameLogConfig reports whether a stream's settings are want's, in
+// what OpenLog sets.
+func sameLogConfig(have, want jetstream.StreamConfig) bool {
+	return slices.Equal(have.Subjects, want.Subjects) && have.Storage == want.Storage &&
+		have.Replicas == want.Replicas && have.Retention == want.Retention &&
+		have.MaxMsgSize == want.MaxMsgSize && have.DenyDelete == want.DenyDelete
 }
 
 // Append appends entry at position after+1, if the stream's last entry

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/aisle-search/aisle/cluster"
 	"github.com/aisle-search/aisle/cluster/clustertest"
@@ -122,5 +123,42 @@ func TestLogOnThreeNodes(t *testing.T) {
 	wg.Wait()
 	if !slices.Equal(tail, []string{"4:e4", "5:e5"}) {
 		t.Errorf("followed with a node down: %q", tail)
+	}
+}
+
+// TestOpenLogSettings: opening a log that exists keeps its entries, and
+// a stream whose settings were changed by hand gets the log's back.
+func TestOpenLogSettings(t *testing.T) {
+	nodes := clustertest.Nodes(t, 1)
+	nc := clustertest.Connect(t, nodes...)
+	const site = "00000000-0000-4000-8000-000000000002"
+	appendRetrying(t, openLog(t, nc, site, 1), 0, "e1")
+
+	ctx := context.Background()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := js.Stream(ctx, cluster.StreamName(site))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := s.CachedInfo().Config
+	cfg.MaxMsgSize = 1024
+	if _, err := js.UpdateStream(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, changed := range []bool{true, false} {
+		l := openLog(t, nc, site, 1)
+		if last, err := l.Last(ctx); err != nil || last != 1 {
+			t.Errorf("reopened (settings changed: %t): last entry %d, %v; want 1", changed, last, err)
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := info.Config; c.MaxMsgSize != cluster.MaxPayload {
+			t.Errorf("reopened (settings changed: %t): max message %d bytes, want %d", changed, c.MaxMsgSize, cluster.MaxPayload)
+		}
 	}
 }

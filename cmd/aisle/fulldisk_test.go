@@ -28,7 +28,7 @@ func TestFullDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server process: not in -short")
 	}
-	disk := mountTmpfs(t, "64m")
+	disk := mountTmpfs(t, "128m")
 	data := filepath.Join(disk, "shop")
 	feed := writeFile(t, t.TempDir(), "feed.jsonl", feedLines)
 	mustRun(t, "import", "--data", data, "--quiet", "--website", shopSite, feed)
@@ -58,7 +58,7 @@ func TestFullDisk(t *testing.T) {
 		}
 	}
 	if refused == "" {
-		t.Fatalf("1,000 writes of 100 KB on a full 64 MiB disk were all answered 200")
+		t.Fatalf("1,000 writes of 100 KB on a full 128 MiB disk were all answered 200")
 	}
 	for range 2 {
 		if code, body := c.status("/serve/collect/view", "", `{"websiteUuid":"`+shopSite+`","productNumber":"R1","trackingUserId":"u1"}`); code != 503 {
