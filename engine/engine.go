@@ -109,6 +109,19 @@ func (e *Engine) Website(uuid string) (*Generation, bool) {
 // configuration's order.
 func (e *Engine) Websites() []*Generation { return e.sites.Load().list }
 
+// Warming are the UUIDs of the served websites whose impact lists are
+// still being built in the background (Generation.Warming), in the
+// configuration's order; nil when none is.
+func (e *Engine) Warming() []string {
+	var uuids []string
+	for _, g := range e.Websites() {
+		if g.Warming() {
+			uuids = append(uuids, g.Website.UUID)
+		}
+	}
+	return uuids
+}
+
 // ForKey is the current generation of the website whose search
 // configuration is keyed key.
 func (e *Engine) ForKey(key string) (*Generation, bool) {

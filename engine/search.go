@@ -320,6 +320,26 @@ func (g *Generation) WarmLists() {
 	}
 }
 
+// ShareLists has g read the impact lists prev built, or is building, for
+// each of g's versions whose ranking parameters (field weights, length
+// normalizations, k1) one of prev's versions has, when both serve the
+// same product index: a configuration change that leaves the index and
+// the ranking alone builds no list again. Call it on a generation not
+// yet served, before WarmLists.
+func (g *Generation) ShareLists(prev *Generation) {
+	if prev == nil || prev.Products != g.Products {
+		return
+	}
+	for v := range g.impacts {
+		for pv, imp := range prev.impacts {
+			if pv.params == v.params {
+				g.impacts[v] = imp
+				break
+			}
+		}
+	}
+}
+
 // Warming reports whether a live version's impact lists (and common
 // terms' weights) are still being built in the background: searches
 // meanwhile are scored exhaustively, as a benchmark measuring the

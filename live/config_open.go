@@ -45,6 +45,7 @@ func (l *Writer) reassemble(w *config.Website, lang analysis.Language) (*engine.
 	if err != nil {
 		return nil, err
 	}
+	g.ShareLists(cur)
 	g.WarmLists()
 	g.Seq, g.ProductSeq, g.Unsaved = cur.Seq, cur.ProductSeq, cur.Unsaved
 	return g, nil

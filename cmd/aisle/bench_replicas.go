@@ -26,7 +26,11 @@ type ReplicasReport struct {
 	// FormedSeconds is from the three processes' start until all three
 	// answer /readyz: the seed's snapshot published and loaded by the two
 	// new nodes, and NATS's leaders elected.
-	FormedSeconds float64                `json:"formedSeconds"`
+	FormedSeconds float64 `json:"formedSeconds"`
+	// WarmedSeconds is from then until every node has built its impact
+	// lists (/healthz lists none "warming"): the lag run waits for it, as
+	// the query classes do, to measure the steady state.
+	WarmedSeconds float64                `json:"warmedSeconds"`
 	Lag           bench.ReplicaLagReport `json:"lag"`
 	WriteRate     float64                `json:"writeRate"`
 	// BootstrapSeconds is a new node's start, with an empty directory,
@@ -75,7 +79,13 @@ func runReplicasBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.
 	}
 	out := ReplicasReport{Machine: rep.Machine, Catalog: rep.Catalog, Products: rep.Products,
 		FormedSeconds: time.Since(start).Seconds(), WriteRate: f.writeRate}
-	fmt.Fprintf(stderr, "replicas: the cluster formed in %.1fs\n", out.FormedSeconds)
+	fmt.Fprintf(stderr, "replicas: the cluster formed in %.1fs; waiting for every node's impact lists…\n", out.FormedSeconds)
+	warm := time.Now()
+	if err := waitWarm(ctx, nodes, 30*time.Minute); err != nil {
+		return err
+	}
+	out.WarmedSeconds = time.Since(warm).Seconds()
+	fmt.Fprintf(stderr, "replicas: impact lists built on every node in %.1fs\n", out.WarmedSeconds)
 	w, err := waitWriter(ctx, nodes, suite.Website.UUID)
 	if err != nil {
 		return err
@@ -115,7 +125,7 @@ func runReplicasBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.
 	}
 	out.BootstrapSeconds = nodes[last].load.Seconds()
 	l := out.Lag
-	fmt.Fprintf(stdout, "\nAisle cluster of three processes on %s: %s catalog, %d products; formed in %.1fs\n", out.Machine, out.Catalog, out.Products, out.FormedSeconds)
+	fmt.Fprintf(stdout, "\nAisle cluster of three processes on %s: %s catalog, %d products; formed in %.1fs, impact lists built %.1fs later\n", out.Machine, out.Catalog, out.Products, out.FormedSeconds, out.WarmedSeconds)
 	fmt.Fprintf(stdout, "sustained writes of %d products paced to %.0f/s: %.0f updates/s\n", l.SustainedBatch, f.writeRate, l.SustainedUpdatesPerSec)
 	fmt.Fprintf(stdout, "%d probes: the writer answers p50 %.1fms, p99 %.1fms; each replica's search returns the write p50 %.1fms, p99 %.1fms, max %.1fms after\n",
 		l.Probes, l.WriteP50ms, l.WriteP99ms, l.LagP50ms, l.LagP99ms, l.LagMaxms)
@@ -138,6 +148,33 @@ func notices(log string) string {
 		}
 	}
 	return b.String()
+}
+
+// waitWarm waits up to limit until no node's /healthz lists a website
+// as "warming".
+func waitWarm(ctx context.Context, nodes []*serveProc, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for _, n := range nodes {
+		for warming(n.url) {
+			if time.Now().After(deadline) || ctx.Err() != nil {
+				return fmt.Errorf("bench: %s still builds its impact lists after %s", n.url, limit)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// warming reports whether the server at url lists a website as
+// "warming" in /healthz, or does not answer it.
+func warming(url string) bool {
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		return true
+	}
+	defer resp.Body.Close()
+	var h struct{ Warming []string }
+	return json.NewDecoder(resp.Body).Decode(&h) != nil || len(h.Warming) > 0
 }
 
 // waitWriter is the index of the node that writes website's log.

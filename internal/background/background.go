@@ -18,6 +18,7 @@ package background
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -50,8 +51,22 @@ func Go(f func()) {
 	started.Add(1)
 	go func() {
 		thread()
+		held.RLock() // a gate: f waits while a test holds work back (Hold)
+		//lint:ignore SA2001 the lock is taken only to wait for it
+		held.RUnlock()
 		f()
 	}()
+}
+
+// held is locked while Hold holds work back.
+var held sync.RWMutex
+
+// Hold keeps the work Go starts from now on from running until release
+// is called: a test's way to look at a server while its background work
+// is under way. Run and Each are not held.
+func Hold() (release func()) {
+	held.Lock()
+	return held.Unlock
 }
 
 // Cores is how many goroutines background work spreads over: the cores

@@ -165,3 +165,21 @@ func TestCores(t *testing.T) {
 		t.Errorf("Cores with GOMAXPROCS 1 = %d, want 1", got)
 	}
 }
+
+// TestHoldHoldsGo: work Go starts while Hold holds waits until release.
+func TestHoldHoldsGo(t *testing.T) {
+	release := Hold()
+	ran := make(chan struct{})
+	Go(func() { close(ran) })
+	select {
+	case <-ran:
+		t.Fatal("the work ran while held")
+	case <-time.After(50 * time.Millisecond):
+	}
+	release()
+	select {
+	case <-ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the work did not run once released")
+	}
+}
