@@ -97,9 +97,10 @@ func (r *Replicator) KeepSnapshots(every time.Duration) {
 	})
 }
 
-// snapshotTries is how many times SnapshotNow puts a snapshot before it
-// gives up: a put fails whole when the cluster stops acknowledging its
-// messages for a moment (a disk's sync, an election).
+// snapshotTries is how many times SnapshotNow puts a snapshot, and a new
+// node reads it, before it gives up: a put fails whole when the cluster
+// stops acknowledging its messages for a moment (a disk's sync, an
+// election), and a read when the stream's leader changes hands under it.
 const snapshotTries = 3
 
 // SnapshotNow publishes a snapshot, trying again on a failure, and logs
@@ -127,42 +128,75 @@ func (r *Replicator) SnapshotNow() error {
 // (a new cluster's seed publishes it before its first entry), up to
 // ctx's end. Progress is logged every few seconds.
 func Bootstrap(ctx context.Context, nc *nats.Conn, replicas int, dir string, wait bool, log *slog.Logger) (bool, error) {
-	var rc io.ReadCloser
-	var pos uint64
 	told := false
 	// The reads go on past the try, and need a deadline of their own: the
 	// client gives a read without one five seconds, in all.
 	rctx, cancel := context.WithTimeout(ctx, snapshotReadTimeout)
 	defer cancel()
-	err := retry(ctx, func(tctx context.Context) error {
-		snaps, err := cluster.OpenSnapshots(tctx, nc, replicas)
-		if err != nil {
+	get := func() (rc io.ReadCloser, pos uint64, err error) {
+		err = retry(ctx, func(tctx context.Context) error {
+			snaps, err := cluster.OpenSnapshots(tctx, nc, replicas)
+			if err != nil {
+				return err
+			}
+			rc, pos, err = snaps.Get(rctx, snapshotObject)
+			if errors.Is(err, cluster.ErrNoSnapshot) && !wait {
+				return nil
+			}
+			if errors.Is(err, cluster.ErrNoSnapshot) && !told {
+				log.Info("a new node: waiting for the cluster's first snapshot, which a node with data or --config publishes when it seeds the cluster")
+				told = true
+			}
 			return err
-		}
-		rc, pos, err = snaps.Get(rctx, snapshotObject)
-		if errors.Is(err, cluster.ErrNoSnapshot) && !wait {
-			return nil
-		}
-		if errors.Is(err, cluster.ErrNoSnapshot) && !told {
-			log.Info("a new node: waiting for the cluster's first snapshot, which a node with data or --config publishes when it seeds the cluster")
-			told = true
-		}
-		return err
-	})
-	if err != nil || rc == nil {
-		return false, err
+		})
+		return rc, pos, err
 	}
-	defer rc.Close()
-	start := time.Now()
-	log.Info("a new node: loading the cluster's snapshot", "server_log_position", pos)
-	counted := &countingReader{r: rc, every: 5 * time.Second, progress: func(n int64) {
-		log.Info("loading the cluster's snapshot", "bytes", n, "took", time.Since(start).Round(time.Second))
-	}}
-	if err := readTar(counted, dir); err != nil {
-		return false, fmt.Errorf("load the cluster's snapshot: %w", err)
+	return loadSnapshot(get, dir, log)
+}
+
+// loadSnapshot reads the snapshot get opens into dir, and reports
+// whether there was one (get's reader nil: none). A read the cluster
+// breaks (errSnapshotRead: a stream leader changing hands, a digest that
+// does not match) is started again from the beginning, snapshotTries
+// times in all, after the files it wrote are removed; a failure to write
+// the files ends it.
+func loadSnapshot(get func() (io.ReadCloser, uint64, error), dir string, log *slog.Logger) (bool, error) {
+	for try := 1; ; try++ {
+		rc, pos, err := get()
+		if err != nil || rc == nil {
+			return false, err
+		}
+		start := time.Now()
+		log.Info("a new node: loading the cluster's snapshot", "server_log_position", pos)
+		counted := &countingReader{r: snapshotReader{rc}, every: 5 * time.Second, progress: func(n int64) {
+			log.Info("loading the cluster's snapshot", "bytes", n, "took", time.Since(start).Round(time.Second))
+		}}
+		err = readTar(counted, dir)
+		rc.Close()
+		if err == nil {
+			log.Info("the cluster's snapshot is loaded", "bytes", counted.n, "took", time.Since(start).Round(time.Millisecond))
+			return true, nil
+		}
+		if !errors.Is(err, errSnapshotRead) || try == snapshotTries {
+			return false, fmt.Errorf("load the cluster's snapshot: %w", err)
+		}
+		log.Warn("a new node: the cluster's snapshot could not be read: reading it again", "try", try, "err", err)
 	}
-	log.Info("the cluster's snapshot is loaded", "bytes", counted.n, "took", time.Since(start).Round(time.Millisecond))
-	return true, nil
+}
+
+// errSnapshotRead marks a failed read of the cluster's snapshot, apart
+// from a failure to write its files.
+var errSnapshotRead = errors.New("reading the snapshot")
+
+// snapshotReader marks its reader's errors but io.EOF errSnapshotRead.
+type snapshotReader struct{ r io.Reader }
+
+func (s snapshotReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%w: %w", errSnapshotRead, err)
+	}
+	return n, err
 }
 
 // snapshotReadTimeout bounds a new node's read of the cluster's
@@ -206,8 +240,18 @@ func writeTar(w io.Writer, dir string) error {
 // directory, or is not a regular file.
 var errTarPath = errors.New("a snapshot entry outside the data directory")
 
-// readTar writes a tar stream's regular files into dir.
-func readTar(r io.Reader, dir string) error {
+// readTar writes a tar stream's regular files into dir. On a failure it
+// removes the files it wrote (not the directories), so that the stream
+// can be read into dir again.
+func readTar(r io.Reader, dir string) (err error) {
+	var written []string
+	defer func() {
+		if err != nil {
+			for _, path := range written {
+				os.Remove(path) //nolint:errcheck // a file left makes the next read fail, which says so
+			}
+		}
+	}()
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
@@ -229,6 +273,7 @@ func readTar(r io.Reader, dir string) error {
 		if err != nil {
 			return err
 		}
+		written = append(written, path)
 		_, err = io.Copy(f, tr)
 		if cerr := f.Close(); err == nil {
 			err = cerr

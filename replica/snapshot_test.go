@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +63,90 @@ func TestSnapshotTar(t *testing.T) {
 		tw.Close()
 		if err := readTar(&b, t.TempDir()); !errors.Is(err, errTarPath) {
 			t.Errorf("%q (%c): %v, want errTarPath", h.Name, h.Typeflag, err)
+		}
+	}
+}
+
+// brokenRead reads r, then fails with err.
+type brokenRead struct {
+	r   io.Reader
+	err error
+}
+
+func (b *brokenRead) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		err = b.err
+	}
+	return n, err
+}
+
+// TestLoadSnapshotReadsAgain: a snapshot whose read the cluster breaks
+// is read again into a directory rid of the first read's files, and
+// loads; a failure to write a file ends the load at once, as does the
+// last try's broken read.
+func TestLoadSnapshotReadsAgain(t *testing.T) {
+	src := t.TempDir()
+	files := map[string]string{"CURRENT": "MANIFEST-000001\n", "000004.sst": strings.Repeat("tables", 1000), "sub/OPTIONS": "o"}
+	for name, body := range files {
+		path := filepath.Join(src, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stream bytes.Buffer
+	if err := writeTar(&stream, src); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := errors.New("digests do not match")
+	// gets opens the snapshot: broken the first breaks times, cut after
+	// half of it, whole after.
+	gets := func(breaks int, calls *int) func() (io.ReadCloser, uint64, error) {
+		return func() (io.ReadCloser, uint64, error) {
+			*calls++
+			r := io.Reader(bytes.NewReader(stream.Bytes()))
+			if *calls <= breaks {
+				r = &brokenRead{r: io.LimitReader(r, int64(stream.Len()/2)), err: corrupt}
+			}
+			return io.NopCloser(r), 7, nil
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		breaks  int
+		taken   string // a file in the directory already
+		calls   int
+		wantErr error
+	}{
+		{name: "whole", calls: 1},
+		{name: "broken twice", breaks: 2, calls: 3},
+		{name: "broken every try", breaks: snapshotTries, calls: snapshotTries, wantErr: errSnapshotRead},
+		{name: "a file there already", taken: "CURRENT", calls: 1, wantErr: fs.ErrExist},
+	} {
+		dir := t.TempDir()
+		if tc.taken != "" {
+			if err := os.WriteFile(filepath.Join(dir, tc.taken), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		calls := 0
+		ok, err := loadSnapshot(gets(tc.breaks, &calls), dir, quiet)
+		if calls != tc.calls || (tc.wantErr == nil) != (err == nil) || tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
+			t.Errorf("%s: read %d times, %v; want %d, %v", tc.name, calls, err, tc.calls, tc.wantErr)
+		}
+		if tc.wantErr != nil {
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no snapshot loaded", tc.name)
+		}
+		for name, body := range files {
+			if got, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(got) != body {
+				t.Errorf("%s: %s holds %d bytes, %v; want %d", tc.name, name, len(got), err, len(body))
+			}
 		}
 	}
 }
