@@ -250,12 +250,12 @@ func (lc *liveClient) waitFound(ctx context.Context, pn string, found bool, budg
 
 // waitPrice searches for product pn until it has price, or budget ends.
 func (lc *liveClient) waitPrice(ctx context.Context, pn string, price float64, budget time.Duration) error {
-	return lc.waitPriceEvery(ctx, pn, price, budget, time.Millisecond)
+	return lc.waitPriceEvery(ctx, pn, price, budget, every(time.Millisecond))
 }
 
-// waitPriceEvery is waitPrice searching every poll.
-func (lc *liveClient) waitPriceEvery(ctx context.Context, pn string, price float64, budget, poll time.Duration) error {
-	return lc.waitForEvery(ctx, pn, budget, poll, fmt.Sprintf("seen at price %g", price), func(top *hit) bool {
+// waitPriceEvery is waitPrice searching again after pause.
+func (lc *liveClient) waitPriceEvery(ctx context.Context, pn string, price float64, budget time.Duration, pause pollPause) error {
+	return lc.waitForEvery(ctx, pn, budget, pause, fmt.Sprintf("seen at price %g", price), func(top *hit) bool {
 		return top != nil && top.Price == price
 	})
 }
@@ -264,14 +264,30 @@ func (lc *liveClient) waitPriceEvery(ctx context.Context, pn string, price float
 // of the first result when it is pn (nil otherwise), or budget ends;
 // what words the wait in the error.
 func (lc *liveClient) waitFor(ctx context.Context, pn string, budget time.Duration, what string, done func(top *hit) bool) error {
-	return lc.waitForEvery(ctx, pn, budget, time.Millisecond, what, done)
+	return lc.waitForEvery(ctx, pn, budget, every(time.Millisecond), what, done)
 }
 
-// waitForEvery is waitFor searching every poll.
-func (lc *liveClient) waitForEvery(ctx context.Context, pn string, budget, poll time.Duration, what string, done func(top *hit) bool) error {
+// pollPause is how long a wait sleeps before it searches again, given
+// how long its last search took.
+type pollPause func(took time.Duration) time.Duration
+
+// every pauses d between searches.
+func every(d time.Duration) pollPause { return func(time.Duration) time.Duration { return d } }
+
+// paced pauses d between searches, or three times the last search's time
+// when that is longer: the searches take at most a quarter of a core of
+// the server they wait on, whatever they cost.
+func paced(d time.Duration) pollPause {
+	return func(took time.Duration) time.Duration { return max(d, 3*took) }
+}
+
+// waitForEvery is waitFor searching again after pause.
+func (lc *liveClient) waitForEvery(ctx context.Context, pn string, budget time.Duration, pause pollPause, what string, done func(top *hit) bool) error {
 	deadline := time.Now().Add(budget)
 	for {
+		t0 := time.Now()
 		rs, err := lc.search(pn)
+		took := time.Since(t0)
 		if err != nil {
 			return err
 		}
@@ -285,7 +301,7 @@ func (lc *liveClient) waitForEvery(ctx context.Context, pn string, budget, poll 
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Errorf("live: product %s not %s within %s", pn, what, budget)
 		}
-		time.Sleep(poll)
+		time.Sleep(pause(took))
 	}
 }
 
