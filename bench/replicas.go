@@ -11,6 +11,24 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
+// ReplicasReport is what aisle bench --replicas measured of a cluster
+// of three aisle serve processes with embedded NATS on one machine.
+type ReplicasReport struct {
+	// FormedSeconds is from the three processes' start until all three
+	// answer /readyz: the seed's snapshot published and loaded by the two
+	// new nodes, and NATS's leaders elected.
+	FormedSeconds float64 `json:"formedSeconds"`
+	// WarmedSeconds is from then until every node has built its impact
+	// lists (/healthz lists none "warming"): the lag run waits for it, as
+	// the query classes do, to measure the steady state.
+	WarmedSeconds float64          `json:"warmedSeconds"`
+	Lag           ReplicaLagReport `json:"lag"`
+	WriteRate     float64          `json:"writeRate"` // the sustained writes' asked rate, updates a second
+	// BootstrapSeconds is a new node's start, with an empty directory,
+	// until it answers /readyz, after the lag run's writes.
+	BootstrapSeconds float64 `json:"bootstrapSeconds"`
+}
+
 // ReplicaLagOptions describe `aisle bench --replicas`' lag run: price
 // updates written to a cluster's writer at a sustained rate, and single
 // updates timed until each replica's search returns them.
@@ -37,12 +55,14 @@ type ReplicaLagOptions struct {
 // replica is the time from the writer's answer to the replica's first
 // search that returns the new price (searched every probePoll, paced).
 type ReplicaLagReport struct {
-	Probes                 int
-	WriteP50ms, WriteP99ms float64 // the probe's write, answered by the writer
-	LagP50ms, LagP99ms     float64 // every replica's lags together
-	LagMaxms               float64
-	SustainedUpdatesPerSec float64
-	SustainedBatch         int
+	Probes                 int     `json:"probes"`
+	WriteP50ms             float64 `json:"writeP50ms"` // the probe's write, answered by the writer
+	WriteP99ms             float64 `json:"writeP99ms"`
+	LagP50ms               float64 `json:"lagP50ms"` // every replica's lags together
+	LagP99ms               float64 `json:"lagP99ms"`
+	LagMaxms               float64 `json:"lagMaxMs"`
+	SustainedUpdatesPerSec float64 `json:"sustainedUpdatesPerSecond"`
+	SustainedBatch         int     `json:"sustainedBatch"` // products a sustained write
 }
 
 // probePoll is how often a probe searches a replica for its update, at

@@ -21,6 +21,8 @@ type Report struct {
 	Hostile []HostileResult `json:"hostile,omitempty"`
 	// Soak is the soak (--soak).
 	Soak *SoakReport `json:"soak,omitempty"`
+	// Replicas is the cluster of three nodes (--replicas).
+	Replicas *ReplicasReport `json:"replicas,omitempty"`
 }
 
 // ServeReport is the `aisle serve` process the HTTP runs load: started

@@ -16,10 +16,11 @@ import (
 // The kinds of saved report, by what wrote them: the first part of a
 // report's kind (ReportKind).
 const (
-	KindAisle   = "aisle"   // aisle bench --json: Aisle alone, the query classes
-	KindHostile = "hostile" // aisle bench --hostile --json: the hostile bodies
-	KindPeers   = "peers"   // aisle bench --engines … --json: the peer comparison
-	KindSoak    = "soak"    // aisle bench --soak … --json: the soak
+	KindAisle    = "aisle"    // aisle bench --json: Aisle alone, the query classes
+	KindHostile  = "hostile"  // aisle bench --hostile --json: the hostile bodies
+	KindPeers    = "peers"    // aisle bench --engines … --json: the peer comparison
+	KindSoak     = "soak"     // aisle bench --soak … --json: the soak
+	KindReplicas = "replicas" // aisle bench --replicas … --json: a cluster of three
 )
 
 // ErrReportFile is a report file that cannot be read as one: its name,
@@ -38,7 +39,7 @@ type SavedReport struct {
 }
 
 // ReportKind names what a report measured: what wrote it (KindAisle,
-// KindHostile, KindPeers, KindSoak), its catalog, and for the demo catalog, whose
+// KindHostile, KindPeers, KindSoak, KindReplicas), its catalog, and for the demo catalog, whose
 // size a run chooses, its size: aisle-demo-1m, hostile-demo-100k,
 // peers-flipkart.
 func ReportKind(prefix, catalog string, products int) string {
@@ -111,12 +112,14 @@ func readReport(path string) (*SavedReport, error) {
 		switch {
 		case r.Aisle.Soak != nil:
 			r.Kind = ReportKind(KindSoak, r.Aisle.Catalog, r.Aisle.Products)
+		case r.Aisle.Replicas != nil:
+			r.Kind = ReportKind(KindReplicas, r.Aisle.Catalog, r.Aisle.Products)
 		case len(r.Aisle.Hostile) > 0:
 			r.Kind = ReportKind(KindHostile, r.Aisle.Catalog, r.Aisle.Products)
 		case len(r.Aisle.Classes) > 0:
 			r.Kind = ReportKind(KindAisle, r.Aisle.Catalog, r.Aisle.Products)
 		default:
-			return nil, fmt.Errorf("%w %s: no query classes, hostile bodies or soak: not a report aisle bench writes", ErrReportFile, path)
+			return nil, fmt.Errorf("%w %s: no query classes, hostile bodies, soak or replicas: not a report aisle bench writes", ErrReportFile, path)
 		}
 	}
 	m := reportName.FindStringSubmatch(name)

@@ -28,6 +28,7 @@ import (
 //	peers KIND    the query classes of a peers report: Aisle's QPS and latency, each peer's QPS and Aisle's multiple of it
 //	loads KIND    a peers report's engines: load time, disk, memory
 //	ndcg KIND     a peers report's engines' NDCG@10 on the suite's judgments, and Aisle's lead
+//	replicas KIND…  one row a replicas report: updates reached, the replicas' lag, a new node's start
 //
 // RenderReportTables replaces what is between the lines; everything else
 // in the document is left as it is.
@@ -194,6 +195,13 @@ func renderBlock(b *reportBlock, reports map[string]*SavedReport, linkDir string
 				return "", fmt.Errorf("%w: %s: the report has no NDCG", ErrReportTables, b)
 			}
 		}
+	case "replicas":
+		for _, r := range rs {
+			if r.Aisle == nil || r.Aisle.Replicas == nil {
+				return "", fmt.Errorf("%w: %s: %s is not a replicas report", ErrReportTables, b, r.Kind)
+			}
+		}
+		t = replicasTable(rs, linkDir)
 	case "import":
 		for _, r := range rs {
 			if r.Aisle == nil {
@@ -202,7 +210,7 @@ func renderBlock(b *reportBlock, reports map[string]*SavedReport, linkDir string
 		}
 		t = importTable(rs, linkDir)
 	default:
-		return "", fmt.Errorf("%w: %s: unknown view %q (aisle, import, hostile, soak, peers, loads, ndcg)", ErrReportTables, b, b.view)
+		return "", fmt.Errorf("%w: %s: unknown view %q (aisle, import, hostile, soak, peers, loads, ndcg, replicas)", ErrReportTables, b, b.view)
 	}
 	var out strings.Builder
 	if source != nil {
@@ -273,6 +281,23 @@ func importTable(rs []*SavedReport, linkDir string) table {
 		t.rows = append(t.rows, []string{reportLink(sr, linkDir), fmtCount(float64(r.Products)), fmtMB(im.JSONBytes),
 			fmtSeconds(im.TotalSeconds), fmtCount(im.TotalPerSec), fmtMB(im.DiskBytes) + " (" + fmtMB(im.IndexDiskSize) + ")",
 			fmtSeconds(r.Serve.LoadSeconds), fmtMB(r.Serve.RSSBytes), fmt.Sprintf("%.2f×", r.Serve.RSSOverJSON)})
+	}
+	return t
+}
+
+// replicasTable is one row a replicas report: the sustained writes,
+// the probes' write and lag, the cluster's forming and a new node's
+// start.
+func replicasTable(rs []*SavedReport, linkDir string) table {
+	t := table{header: []string{"report", "products", "writes of", "updates/s asked", "reached", "probe write p50 / p99",
+		"replica's search has it p50 / p99 (max)", "cluster formed", "lists built", "a new node answering"}}
+	for _, sr := range rs {
+		r := sr.Aisle.Replicas
+		l := r.Lag
+		t.rows = append(t.rows, []string{reportLink(sr, linkDir), fmtCount(float64(sr.Aisle.Products)), fmtCount(float64(l.SustainedBatch)),
+			fmtCount(r.WriteRate), fmtCount(l.SustainedUpdatesPerSec), fmtMillis(l.WriteP50ms) + " / " + fmtMillis(l.WriteP99ms),
+			fmtMillis(l.LagP50ms) + " / " + fmtMillis(l.LagP99ms) + " (" + fmtMillis(l.LagMaxms) + ")",
+			fmtSeconds(r.FormedSeconds), fmtSeconds(r.WarmedSeconds), fmtSeconds(r.BootstrapSeconds)})
 	}
 	return t
 }

@@ -73,6 +73,7 @@ func TestRenderReportTablesRefuses(t *testing.T) {
 		{"view of another kind", begin("peers aisle-demo-1k") + "<!-- end -->\n", "the peers view takes one peers report"},
 		{"two reports for one", begin("aisle aisle-demo-1k aisle-demo-1k") + "<!-- end -->\n", "the aisle view takes one aisle report"},
 		{"import of a peers report", begin("import peers-demo-1k") + "<!-- end -->\n", "peers-demo-1k is not an aisle or hostile report"},
+		{"replicas of an aisle report", begin("replicas replicas-demo-20k aisle-demo-1k") + "<!-- end -->\n", "aisle-demo-1k is not a replicas report"},
 		{"ndcg without judgments", begin("ndcg peers-demo-1k") + "<!-- end -->\n", "the report has no NDCG"},
 	}
 	for _, tc := range tests {
@@ -96,11 +97,12 @@ func TestLoadReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"aisle-demo-1k":   "2026-01-10-aisle-demo-1k.json",
-		"hostile-demo-1k": "2026-01-11-hostile-demo-1k.json",
-		"peers-demo-1k":   "2026-01-12-peers-demo-1k.json",
-		"peers-homedepot": "2026-01-12-peers-homedepot.json",
-		"soak-demo-2k":    "2026-01-13-soak-demo-2k.json",
+		"aisle-demo-1k":     "2026-01-10-aisle-demo-1k.json",
+		"hostile-demo-1k":   "2026-01-11-hostile-demo-1k.json",
+		"peers-demo-1k":     "2026-01-12-peers-demo-1k.json",
+		"peers-homedepot":   "2026-01-12-peers-homedepot.json",
+		"soak-demo-2k":      "2026-01-13-soak-demo-2k.json",
+		"replicas-demo-20k": "2026-01-14-replicas-demo-20k.json",
 	}
 	if len(reports) != len(want) {
 		t.Fatalf("%d kinds: %v", len(reports), reports)
@@ -131,7 +133,7 @@ func TestLoadReports(t *testing.T) {
 		{"2026-13-40-aisle-demo-1k.json", aisle, `"2026-13-40" is not a date`},
 		{"2026-01-13-peers-demo-1k.json", peers, "named for 2026-01-13, measured on 2026-01-12"},
 		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": [], "extra": 1}`), "extra"},
-		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": null}`), "no query classes, hostile bodies or soak"},
+		{"2026-01-10-aisle-demo-1k.json", []byte(`{"catalog": "demo", "products": 1000, "classes": null}`), "no query classes, hostile bodies, soak or replicas"},
 		{"2026-01-10-aisle-demo-1k.json", []byte(`[1, 2]`), "2026-01-10-aisle-demo-1k.json"},
 	}
 	for _, tc := range refusals {

@@ -18,26 +18,6 @@ import (
 	"github.com/aisle-search/aisle/engine"
 )
 
-// ReplicasReport is aisle bench --replicas' JSON report.
-type ReplicasReport struct {
-	Machine  string `json:"machine"`
-	Catalog  string `json:"catalog"`
-	Products int    `json:"products"`
-	// FormedSeconds is from the three processes' start until all three
-	// answer /readyz: the seed's snapshot published and loaded by the two
-	// new nodes, and NATS's leaders elected.
-	FormedSeconds float64 `json:"formedSeconds"`
-	// WarmedSeconds is from then until every node has built its impact
-	// lists (/healthz lists none "warming"): the lag run waits for it, as
-	// the query classes do, to measure the steady state.
-	WarmedSeconds float64                `json:"warmedSeconds"`
-	Lag           bench.ReplicaLagReport `json:"lag"`
-	WriteRate     float64                `json:"writeRate"`
-	// BootstrapSeconds is a new node's start, with an empty directory,
-	// until it answers /readyz, after the lag run's writes.
-	BootstrapSeconds float64 `json:"bootstrapSeconds"`
-}
-
 // runReplicasBench is aisle bench --replicas: three aisle serve processes
 // with embedded NATS, the imported directory the seed's and two new
 // ones; the replicas' lag behind the writer under sustained updates;
@@ -77,8 +57,7 @@ func runReplicasBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
-	out := ReplicasReport{Machine: rep.Machine, Catalog: rep.Catalog, Products: rep.Products,
-		FormedSeconds: time.Since(start).Seconds(), WriteRate: f.writeRate}
+	out := &bench.ReplicasReport{FormedSeconds: time.Since(start).Seconds(), WriteRate: f.writeRate}
 	fmt.Fprintf(stderr, "replicas: the cluster formed in %.1fs; waiting for every node's impact lists…\n", out.FormedSeconds)
 	warm := time.Now()
 	if err := waitWarm(ctx, nodes, 30*time.Minute); err != nil {
@@ -125,18 +104,13 @@ func runReplicasBench(ctx context.Context, stdout, stderr io.Writer, rep *bench.
 	}
 	out.BootstrapSeconds = nodes[last].load.Seconds()
 	l := out.Lag
-	fmt.Fprintf(stdout, "\nAisle cluster of three processes on %s: %s catalog, %d products; formed in %.1fs, impact lists built %.1fs later\n", out.Machine, out.Catalog, out.Products, out.FormedSeconds, out.WarmedSeconds)
+	fmt.Fprintf(stdout, "\nAisle cluster of three processes on %s: %s catalog, %d products; formed in %.1fs, impact lists built %.1fs later\n", rep.Machine, rep.Catalog, rep.Products, out.FormedSeconds, out.WarmedSeconds)
 	fmt.Fprintf(stdout, "sustained writes of %d products paced to %.0f/s: %.0f updates/s\n", l.SustainedBatch, f.writeRate, l.SustainedUpdatesPerSec)
 	fmt.Fprintf(stdout, "%d probes: the writer answers p50 %.1fms, p99 %.1fms; each replica's search returns the write p50 %.1fms, p99 %.1fms, max %.1fms after\n",
 		l.Probes, l.WriteP50ms, l.WriteP99ms, l.LagP50ms, l.LagP99ms, l.LagMaxms)
 	fmt.Fprintf(stdout, "a new node with an empty directory: answering in %.1fs (the cluster's snapshot, then the logs' tail)\n", out.BootstrapSeconds)
-	if f.jsonOut != "" {
-		b, _ := json.MarshalIndent(out, "", "  ")
-		if err := os.WriteFile(f.jsonOut, append(b, '\n'), 0o644); err != nil {
-			return fmt.Errorf("bench: write the report: %w", err)
-		}
-	}
-	return nil
+	rep.Replicas = out
+	return writeReport(f.jsonOut, rep)
 }
 
 // notices are a server's log lines at Warn or Error.
