@@ -20,14 +20,13 @@ import (
 	"github.com/aisle-search/aisle/store"
 )
 
-// TestSnapshotTar: a directory written as a tar stream reads back into
-// another, file for file; an entry naming a path outside the directory,
-// or not a regular file, is refused.
-func TestSnapshotTar(t *testing.T) {
+// tarOf is the tar stream (writeTar) of a directory holding files, by
+// slash-separated path.
+func tarOf(t *testing.T, files map[string]string) *bytes.Buffer {
+	t.Helper()
 	src := t.TempDir()
-	files := map[string]string{"CURRENT": "MANIFEST-000001\n", "000004.sst": "tables", "sub/OPTIONS": "o"}
 	for name, body := range files {
-		path := filepath.Join(src, name)
+		path := filepath.Join(src, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -39,6 +38,15 @@ func TestSnapshotTar(t *testing.T) {
 	if err := writeTar(&stream, src); err != nil {
 		t.Fatal(err)
 	}
+	return &stream
+}
+
+// TestSnapshotTar: a directory written as a tar stream reads back into
+// another, file for file; an entry naming a path outside the directory,
+// or not a regular file, is refused.
+func TestSnapshotTar(t *testing.T) {
+	files := map[string]string{"CURRENT": "MANIFEST-000001\n", "000004.sst": "tables", "sub/OPTIONS": "o"}
+	stream := tarOf(t, files)
 	dst := t.TempDir()
 	if err := readTar(bytes.NewReader(stream.Bytes()), dst); err != nil {
 		t.Fatal(err)
@@ -86,21 +94,8 @@ func (b *brokenRead) Read(p []byte) (int, error) {
 // loads; a failure to write a file ends the load at once, as does the
 // last try's broken read.
 func TestLoadSnapshotReadsAgain(t *testing.T) {
-	src := t.TempDir()
 	files := map[string]string{"CURRENT": "MANIFEST-000001\n", "000004.sst": strings.Repeat("tables", 1000), "sub/OPTIONS": "o"}
-	for name, body := range files {
-		path := filepath.Join(src, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var stream bytes.Buffer
-	if err := writeTar(&stream, src); err != nil {
-		t.Fatal(err)
-	}
+	stream := tarOf(t, files)
 	corrupt := errors.New("digests do not match")
 	// gets opens the snapshot: broken the first breaks times, cut after
 	// half of it, whole after.
