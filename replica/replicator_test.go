@@ -181,11 +181,16 @@ func TestThreeNodes(t *testing.T) {
 			t.Logf("write %d searchable on %s after %s", i, n.url, took)
 		}
 	}
-	// A replica refuses a change, naming the writer.
-	_, err := b.live.Apply(site.UUID, products(t, 900, 1, "refused"))
-	if nw, ok := errors.AsType[*live.NotWriterError](err); !ok || nw.Writer != "http://a" || nw.Log != site.UUID {
-		t.Fatalf("a write to a replica: %v, want a NotWriterError naming http://a", err)
-	}
+	// A replica refuses a change, naming the writer once it has read
+	// the lease (a read that times out under load names none: retried).
+	eventually(t, 10*time.Second, "a replica's refusal names the writer", func() bool {
+		_, err := b.live.Apply(site.UUID, products(t, 900, 1, "refused"))
+		nw, ok := errors.AsType[*live.NotWriterError](err)
+		if !ok || nw.Log != site.UUID {
+			t.Fatalf("a write to a replica: %v, want a NotWriterError of %s", err, site.UUID)
+		}
+		return nw.Writer == "http://a"
+	})
 	// The writer's connection dies; another node takes over.
 	a.nc.Close()
 	var next *testNode
