@@ -388,17 +388,11 @@ func appliedThrough(logs []replica.LogStatus, lasts map[string]uint64) bool {
 // searchCount is the totalCount of a search for query under the
 // default key at addr, -1 when it does not answer.
 func searchCount(addr, query string) int {
-	resp, err := http.Post("http://"+addr+"/serve/search", "application/json",
-		strings.NewReader(fmt.Sprintf(`{"query":%q,"key":"default","products":{"count":1}}`, query)))
+	n, err := totalOf(addr, fmt.Sprintf(`{"query":%q,"key":"default","products":{"count":1}}`, query))
 	if err != nil {
 		return -1
 	}
-	defer resp.Body.Close()
-	var out struct{ Products struct{ TotalCount int } }
-	if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&out) != nil {
-		return -1
-	}
-	return out.Products.TotalCount
+	return n
 }
 
 // TestClusterBootstrap: a node given a catalog before the cluster formed

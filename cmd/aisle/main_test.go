@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -75,11 +76,22 @@ func serveWith(t *testing.T, st *store.Store, f serveFlags, log *slog.Logger) (a
 	}
 }
 
+// searchTotal is totalOf, failing t on an error.
 func searchTotal(t *testing.T, addr, body string) int {
 	t.Helper()
-	resp, err := http.Post("http://"+addr+"/serve/search", "text/plain", strings.NewReader(body))
+	n, err := totalOf(addr, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return n
+}
+
+// totalOf is the totalCount of the search body sent to the server at
+// addr; an error when it does not answer 200 with success.
+func totalOf(addr, body string) (int, error) {
+	resp, err := http.Post("http://"+addr+"/serve/search", "text/plain", strings.NewReader(body))
+	if err != nil {
+		return 0, err
 	}
 	defer resp.Body.Close()
 	var out struct {
@@ -87,9 +99,9 @@ func searchTotal(t *testing.T, addr, body string) int {
 		Products struct{ TotalCount int }
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || !out.Success {
-		t.Fatalf("search %s: status %d, %v", body, resp.StatusCode, err)
+		return 0, fmt.Errorf("search %s: status %d, %v", body, resp.StatusCode, err)
 	}
-	return out.Products.TotalCount
+	return out.Products.TotalCount, nil
 }
 
 // TestRestartServesSameCatalogWithoutImport: README.md, "Restarting serve
