@@ -3,7 +3,6 @@ package live
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
@@ -35,7 +34,8 @@ func (l *Writer) PublishTo(p Publisher) {
 
 // publish publishes b when this Writer publishes and b is a change made
 // here (a logged entry is applied as it is); l.mu is held. Audit entries
-// are stamped with their time first, so every node records the same.
+// are stamped with their time first (the store's clock, as a single
+// node stamps them), so every node records the same.
 func (l *writer) publish(b *store.Batch) error {
 	if l.pub == nil {
 		return nil
@@ -43,7 +43,7 @@ func (l *writer) publish(b *store.Batch) error {
 	if _, logged := b.Position(); logged {
 		return nil
 	}
-	b.StampAuditTimes(time.Now())
+	b.StampAuditTimes(l.st.Now())
 	return l.pub.Publish(b)
 }
 

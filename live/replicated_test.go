@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/aisle-search/aisle/analysis"
 	"github.com/aisle-search/aisle/config"
@@ -149,6 +150,47 @@ func TestPublishRefused(t *testing.T) {
 	// ApplyLogged takes only logged entries.
 	if err := w.ApplyLogged(&b); !errors.Is(err, errNotLogged) {
 		t.Fatalf("ApplyLogged of an unlogged batch: %v", err)
+	}
+}
+
+// TestPublishStampsTheStoresClock: the audit entries of a published
+// change carry the store's clock's time, as a single node's do.
+func TestPublishStampsTheStoresClock(t *testing.T) {
+	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	st, err := store.OpenWith(t.TempDir(), store.Options{Clock: func() time.Time { return at }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := New(st, engine.New(""), analysis.English, nil)
+	defer w.Close()
+	log := &memLog{last: map[string]uint64{}}
+	w.PublishTo(log)
+	site := shopWebsite()
+	if _, err := w.SetConfig(&config.File{Websites: []config.Website{*site}}); err != nil {
+		t.Fatal(err)
+	}
+	var b store.Batch
+	p := shopProducts()[0]
+	if err := b.PutProduct(&p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Apply(site.UUID, &b); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range log.entries {
+		d, err := store.DecodeBatch(e.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.AuditEntries()) == 0 {
+			t.Errorf("entry %v: no audit entry", e.pos)
+		}
+		for _, a := range d.AuditEntries() {
+			if !a.CreatedAt.Equal(at) {
+				t.Errorf("entry %v: audit entry at %s, want the store's clock's %s", e.pos, a.CreatedAt, at)
+			}
+		}
 	}
 }
 

@@ -95,6 +95,10 @@ type Options struct {
 // Open opens or creates the database in dir.
 func Open(dir string) (*Store, error) { return OpenWith(dir, Options{}) }
 
+// Now is the store's clock (Options.Clock): the time it stamps an audit
+// entry written without one.
+func (s *Store) Now() time.Time { return s.clock() }
+
 // OpenWith is Open with options.
 func OpenWith(dir string, o Options) (*Store, error) {
 	if o.FS == nil {
