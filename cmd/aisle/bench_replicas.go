@@ -139,16 +139,33 @@ func waitWarm(ctx context.Context, nodes []*serveProc, limit time.Duration) erro
 	return nil
 }
 
+// nodeHealth is what the bench reads of a node's /healthz.
+type nodeHealth struct {
+	Warming     []string
+	Replication struct {
+		Logs []struct {
+			Log     string
+			Writing bool
+		}
+	}
+}
+
+// healthOf is the /healthz of the server at url; false when it does
+// not answer one.
+func healthOf(url string) (h nodeHealth, ok bool) {
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		return h, false
+	}
+	defer resp.Body.Close()
+	return h, json.NewDecoder(resp.Body).Decode(&h) == nil
+}
+
 // warming reports whether the server at url lists a website as
 // "warming" in /healthz, or does not answer it.
 func warming(url string) bool {
-	resp, err := http.Get(url + "/healthz")
-	if err != nil {
-		return true
-	}
-	defer resp.Body.Close()
-	var h struct{ Warming []string }
-	return json.NewDecoder(resp.Body).Decode(&h) != nil || len(h.Warming) > 0
+	h, ok := healthOf(url)
+	return !ok || len(h.Warming) > 0
 }
 
 // waitWriter is the index of the node that writes website's log.
@@ -167,22 +184,7 @@ func waitWriter(ctx context.Context, nodes []*serveProc, website string) (int, e
 
 // writes reports whether the server at url writes the log name.
 func writes(url, name string) bool {
-	resp, err := http.Get(url + "/healthz")
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var h struct {
-		Replication struct {
-			Logs []struct {
-				Log     string
-				Writing bool
-			}
-		}
-	}
-	if json.NewDecoder(resp.Body).Decode(&h) != nil {
-		return false
-	}
+	h, _ := healthOf(url)
 	for _, l := range h.Replication.Logs {
 		if l.Log == name {
 			return l.Writing
