@@ -113,23 +113,30 @@ func (n *node) close() {
 	n.st.Close()
 }
 
-// TestPublishRefused: a change the log refuses is answered with the
-// log's error and changes nothing here.
-func TestPublishRefused(t *testing.T) {
-	st, err := store.Open(t.TempDir())
+// publishingShop is a Writer on a new store opened with o, publishing
+// to a memLog, serving the shop website; all closed at t's end.
+func publishingShop(t *testing.T, o store.Options) (*store.Store, *Writer, *memLog, *config.Website) {
+	t.Helper()
+	st, err := store.OpenWith(t.TempDir(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	eng := engine.New("")
-	w := New(st, eng, analysis.English, nil)
-	defer w.Close()
+	t.Cleanup(func() { st.Close() })
+	w := New(st, engine.New(""), analysis.English, nil)
+	t.Cleanup(w.Close)
 	log := &memLog{last: map[string]uint64{}}
 	w.PublishTo(log)
 	site := shopWebsite()
 	if _, err := w.SetConfig(&config.File{Websites: []config.Website{*site}}); err != nil {
 		t.Fatal(err)
 	}
+	return st, w, log, site
+}
+
+// TestPublishRefused: a change the log refuses is answered with the
+// log's error and changes nothing here.
+func TestPublishRefused(t *testing.T) {
+	st, w, log, site := publishingShop(t, store.Options{})
 	seq := st.Seq()
 	refused := errors.New("another node writes this log")
 	log.refuse = refused
@@ -157,19 +164,7 @@ func TestPublishRefused(t *testing.T) {
 // change carry the store's clock's time, as a single node's do.
 func TestPublishStampsTheStoresClock(t *testing.T) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-	st, err := store.OpenWith(t.TempDir(), store.Options{Clock: func() time.Time { return at }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	w := New(st, engine.New(""), analysis.English, nil)
-	defer w.Close()
-	log := &memLog{last: map[string]uint64{}}
-	w.PublishTo(log)
-	site := shopWebsite()
-	if _, err := w.SetConfig(&config.File{Websites: []config.Website{*site}}); err != nil {
-		t.Fatal(err)
-	}
+	_, w, log, site := publishingShop(t, store.Options{Clock: func() time.Time { return at }})
 	var b store.Batch
 	p := shopProducts()[0]
 	if err := b.PutProduct(&p); err != nil {
