@@ -135,12 +135,31 @@ func (l *Log) Last(ctx context.Context) (uint64, error) {
 	return info.State.LastSeq, nil
 }
 
-// Follow calls fn with each entry after position after, in order, and
+// Entry is one entry of a Log at its position.
+type Entry struct {
+	Seq  uint64
+	Data []byte
+}
+
+// A run Follow hands over is at most runEntries entries and runBytes of
+// them, and waits at most runWait for an entry the stream says is next
+// (a pending count the stream could not keep is handed over as it is).
+const (
+	runEntries = 256
+	runBytes   = 32 << 20
+	runWait    = 100 * time.Millisecond
+)
+
+// Follow calls fn with the entries after position after, in order, and
 // waits for new ones, until ctx ends (its error is returned) or fn
-// fails (its error is returned). A follow the cluster breaks (a node
-// stopped, a leader being elected) starts again after the last entry
-// fn took, so fn sees each entry once.
-func (l *Log) Follow(ctx context.Context, after uint64, fn func(seq uint64, entry []byte) error) error {
+// fails (its error is returned). Each call gets a run of consecutive
+// entries: one when the follower keeps up, as many as the stream already
+// holds (runEntries, runBytes at most) when it has fallen behind, so a
+// follower that applies a run as one change catches up in fewer of them.
+// A follow the cluster breaks (a node stopped, a leader being elected)
+// starts again after the last run fn took, so fn sees each entry once.
+// fn must not keep run (its entries' Data it may) after it returns.
+func (l *Log) Follow(ctx context.Context, after uint64, fn func(run []Entry) error) error {
 	for {
 		err := l.followOnce(ctx, &after, fn)
 		var fe fnError
@@ -181,9 +200,10 @@ type fnError struct{ err error }
 
 func (e fnError) Error() string { return e.err.Error() }
 
-// followOnce is Follow on one consumer, advancing *after past each entry
-// fn took, until the consumer fails or fn does (fnError).
-func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(seq uint64, entry []byte) error) error {
+// followOnce is Follow on one consumer, advancing *after past each run
+// fn took, until the consumer fails or fn does (fnError). A run read
+// when the consumer fails is handed over first.
+func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(run []Entry) error) error {
 	tctx, cancel := context.WithTimeout(ctx, followTry)
 	cons, err := l.stream.OrderedConsumer(tctx, jetstream.OrderedConsumerConfig{
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
@@ -200,22 +220,56 @@ func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(seq uint64,
 	defer msgs.Stop()
 	stop := context.AfterFunc(ctx, msgs.Stop)
 	defer stop()
+	var run []Entry
+	size := 0
+	handOver := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		if err := fn(run); err != nil {
+			return fnError{err}
+		}
+		*after = run[len(run)-1].Seq
+		run, size = run[:0], 0
+		return nil
+	}
 	for {
-		msg, err := msgs.Next()
+		var msg jetstream.Msg
+		if len(run) == 0 {
+			msg, err = msgs.Next()
+		} else {
+			msg, err = msgs.Next(jetstream.NextMaxWait(runWait))
+			if errors.Is(err, nats.ErrTimeout) {
+				if err := handOver(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		if err != nil {
+			if err := handOver(); err != nil {
+				return err
+			}
 			return err
 		}
 		meta, err := msg.Metadata()
 		if err != nil {
+			if err := handOver(); err != nil {
+				return err
+			}
 			return err
 		}
-		if meta.Sequence.Stream <= *after { // sent again after a reset
+		seq := meta.Sequence.Stream
+		if seq <= *after || len(run) > 0 && seq <= run[len(run)-1].Seq { // sent again after a reset
 			continue
 		}
-		if err := fn(meta.Sequence.Stream, msg.Data()); err != nil {
-			return fnError{err}
+		run = append(run, Entry{Seq: seq, Data: msg.Data()})
+		size += len(msg.Data())
+		if meta.NumPending == 0 || len(run) >= runEntries || size >= runBytes {
+			if err := handOver(); err != nil {
+				return err
+			}
 		}
-		*after = meta.Sequence.Stream
 	}
 }
 

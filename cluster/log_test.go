@@ -57,13 +57,22 @@ func appendRetrying(t *testing.T, l *cluster.Log, after uint64, entry string) ui
 // follow collects the entries after position after until want are read.
 func follow(t *testing.T, l *cluster.Log, after uint64, want int) []string {
 	t.Helper()
+	got, _ := followRuns(t, l, after, want)
+	return got
+}
+
+// followRuns is follow, also counting the runs the entries came in.
+func followRuns(t *testing.T, l *cluster.Log, after uint64, want int) (got []string, runs int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var got []string
 	errDone := errors.New("done")
-	err := l.Follow(ctx, after, func(seq uint64, entry []byte) error {
-		got = append(got, fmt.Sprintf("%d:%s", seq, entry))
-		if len(got) == want {
+	err := l.Follow(ctx, after, func(run []cluster.Entry) error {
+		runs++
+		for _, e := range run {
+			got = append(got, fmt.Sprintf("%d:%s", e.Seq, e.Data))
+		}
+		if len(got) >= want {
 			return errDone
 		}
 		return nil
@@ -71,7 +80,7 @@ func follow(t *testing.T, l *cluster.Log, after uint64, want int) []string {
 	if !errors.Is(err, errDone) {
 		t.Errorf("follow after %d: %v (read %q)", after, err, got)
 	}
-	return got
+	return got, runs
 }
 
 // TestLogOnThreeNodes: a website's log on three embedded nodes takes
@@ -159,6 +168,56 @@ func TestOpenLogSettings(t *testing.T) {
 		}
 		if c := info.Config; c.MaxMsgSize != cluster.MaxPayload {
 			t.Errorf("reopened (settings changed: %t): max message %d bytes, want %d", changed, c.MaxMsgSize, cluster.MaxPayload)
+		}
+	}
+}
+
+// TestFollowRuns: a follower behind the log is handed the entries the
+// stream holds in runs of several, in order, each once; one that keeps
+// up is handed each new entry as it comes.
+func TestFollowRuns(t *testing.T) {
+	nodes := clustertest.Nodes(t, 1)
+	const site = "00000000-0000-4000-8000-000000000003"
+	l := openLog(t, clustertest.Connect(t, nodes...), site, 1)
+	const behind = 40
+	var want []string
+	for i := range behind {
+		appendRetrying(t, l, uint64(i), fmt.Sprint("e", i+1))
+		want = append(want, fmt.Sprintf("%d:e%d", i+1, i+1))
+	}
+	got, runs := followRuns(t, l, 0, behind)
+	if !slices.Equal(got, want) {
+		t.Fatalf("followed from the start: %q", got)
+	}
+	if runs > behind/4 {
+		t.Errorf("%d entries already logged were handed over in %d runs, want a few", behind, runs)
+	}
+	got, runs = followRuns(t, l, 10, behind-10)
+	if !slices.Equal(got, want[10:]) || runs > behind/4 {
+		t.Errorf("followed after 10: %q in %d runs", got, runs)
+	}
+
+	// Kept up: each new entry is handed over once it is logged.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	seen := make(chan []string, 4)
+	go l.Follow(ctx, behind, func(run []cluster.Entry) error {
+		var s []string
+		for _, e := range run {
+			s = append(s, fmt.Sprintf("%d:%s", e.Seq, e.Data))
+		}
+		seen <- s
+		return nil
+	})
+	for i := behind; i < behind+3; i++ {
+		appendRetrying(t, l, uint64(i), fmt.Sprint("e", i+1))
+		select {
+		case s := <-seen:
+			if w := fmt.Sprintf("%d:e%d", i+1, i+1); !slices.Equal(s, []string{w}) {
+				t.Errorf("entry %d handed over as %q, want [%s]", i+1, s, w)
+			}
+		case <-ctx.Done():
+			t.Fatalf("entry %d was not handed over", i+1)
 		}
 	}
 }
