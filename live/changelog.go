@@ -23,12 +23,16 @@ const maxLoggedResources = 5
 // here. When the Writer publishes (PublishTo), a change made here is
 // published first, and applied once its log has it; an entry of a
 // replicated log is applied as it is, and logged the same way.
-func (l *Writer) commit(b *store.Batch) (store.Applied, error) {
+func (l *Writer) commit(b *store.Batch) (store.Applied, error) { return l.commitSynced(b, true) }
+
+// commitSynced is commit, the store's append synced only when sync is
+// set: a run of entries is synced by its last (store.Store.Apply).
+func (l *Writer) commitSynced(b *store.Batch, sync bool) (store.Applied, error) {
 	start := time.Now()
 	if err := l.publish(b); err != nil {
 		return store.Applied{}, err
 	}
-	a, err := l.st.Apply(b, true)
+	a, err := l.st.Apply(b, sync)
 	if err != nil {
 		return a, err
 	}

@@ -45,6 +45,16 @@ func (pw *productWrites) entry(numbers []string, data [][]byte, deletes []string
 	}
 }
 
+// writesOf is the product writes of bs, in order.
+func writesOf(bs []*store.Batch) *productWrites {
+	pw := newProductWrites()
+	for _, b := range bs {
+		numbers, data := b.ProductPuts()
+		pw.entry(numbers, data, b.ProductDeletes())
+	}
+	return pw
+}
+
 func (pw *productWrites) set(pn string, data []byte) {
 	id := store.ProductID(pn)
 	if _, seen := pw.data[id]; !seen {

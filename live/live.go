@@ -57,6 +57,8 @@ type writer struct {
 	// timer is UseWriteTimer's, or nil.
 	waiting atomic.Int64
 	timer   func(took time.Duration)
+	// changes counts the product index changes writes made (IndexChanges).
+	changes atomic.Uint64
 	// pub is PublishTo's; nil publishes nothing.
 	pub Publisher
 }
@@ -141,52 +143,75 @@ type productWrite struct {
 
 // applyColumns is apply of a batch whose column changes are known (cw.ok
 // false: it is not a column write, or not only one); b is not empty.
-// Everything that can fail on what b holds (decoding and indexing its
-// products and content) is done before b is logged, so the log holds no
-// entry that cannot be served. The new product index is then made while
-// the store commits the entry (mostly a wait on the disk), and served
-// once both are done.
 func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWrite) (store.Applied, error) {
-	b.Website = g.Website.UUID
-	if cw.ok {
-		b.ProductsStored() // column changes are of products g serves, which are stored
-	} else if b.ChangesProducts() {
-		pw := newProductWrites()
-		numbers, data := b.ProductPuts()
-		pw.entry(numbers, data, b.ProductDeletes())
-		var err error
-		if cw.docs, err = makeDocChanges(g, pw); err != nil {
-			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+	return l.applyEntries(g, []*store.Batch{b}, cw)
+}
+
+// applyEntries applies bs, batches of g's website in order, with one
+// change of its product index: cw is their product writes' column
+// changes when ok, else they are made as doc changes. Everything that
+// can fail on what the batches hold (decoding and indexing their
+// products and content) is done before they are logged, so the log
+// holds no entry that cannot be served. The new product index is then
+// made while the store commits the entries (mostly a wait on the disk,
+// synced once, by the last), and served once both are done. An entry
+// the store refuses ends the run: the entries before it are stored and
+// served (the website's index built again from the store).
+func (l *Writer) applyEntries(g *engine.Generation, bs []*store.Batch, cw productWrite) (store.Applied, error) {
+	products, content := false, false
+	for _, b := range bs {
+		b.Website = g.Website.UUID
+		if cw.ok {
+			b.ProductsStored() // column changes are of products g serves, which are stored
+		}
+		products = products || b.ChangesProducts()
+		content = content || b.ChangesContent()
+		if err := checkContent(b); err != nil {
+			return store.Applied{}, engine.Invalid("content", "%v; nothing was applied", err)
 		}
 	}
-	if err := checkContent(b); err != nil {
-		return store.Applied{}, engine.Invalid("content", "%v; nothing was applied", err)
+	if !cw.ok && products {
+		var err error
+		if cw.docs, err = makeDocChanges(g, writesOf(bs)); err != nil {
+			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
+		}
 	}
 	var seg *index.Segment
 	var segErr error
 	built := make(chan struct{})
 	background.Go(func() {
 		defer close(built)
-		seg, segErr = l.productsAfter(g, b, cw)
+		if products {
+			seg, segErr = l.productsAfter(g, bs, cw)
+		}
 	})
-	if _, logged := b.Position(); !logged { // a logged entry carries its audit entries
-		b.Audit(l.catalogEntry(g.Website, b))
+	var a store.Applied
+	for i, b := range bs {
+		if _, logged := b.Position(); !logged { // a logged entry carries its audit entries
+			b.Audit(l.catalogEntry(g.Website, b))
+		}
+		stored := a
+		var err error
+		if a, err = l.commitSynced(b, i == len(bs)-1); err != nil {
+			<-built
+			if i > 0 {
+				return stored, errors.Join(err, l.serve(g.Website, stored))
+			}
+			return a, err
+		}
 	}
-	a, err := l.commit(b)
 	<-built
-	if err != nil {
-		return a, err
-	}
 	n := g
-	if b.ChangesProducts() {
+	if products {
 		if segErr != nil {
 			l.log.Warn("product write failed: rebuilding the index", "website", g.Website.UUID, "err", segErr)
 			return a, l.serve(g.Website, a)
 		}
 		n = g.WithProducts(seg, a.Seq, a.Seq, true)
+		l.changes.Add(1)
 		l.saveLater(n)
 	}
-	if b.ChangesContent() {
+	if content {
 		// The products and what is cached on them stay.
 		content, err := engine.IndexContent(g.Analyzer(), storedContent(l.st, g.Website))
 		if err != nil {
@@ -198,14 +223,11 @@ func (l *Writer) applyColumns(g *engine.Generation, b *store.Batch, cw productWr
 	return a, nil
 }
 
-// productsAfter is g's product index with b's product writes made (nil
-// when b changes no product): by index.WithColumns when cw says they are
-// column changes, by index.WithDocs otherwise or when that fails. It only
-// reads b, so it runs beside the store's commit of b.
-func (l *Writer) productsAfter(g *engine.Generation, b *store.Batch, cw productWrite) (*index.Segment, error) {
-	if !b.ChangesProducts() {
-		return nil, nil
-	}
+// productsAfter is g's product index with the product writes of bs
+// made: by index.WithColumns when cw says they are column changes, by
+// index.WithDocs otherwise or when that fails. It only reads bs, so it
+// runs beside the store's commit of them.
+func (l *Writer) productsAfter(g *engine.Generation, bs []*store.Batch, cw productWrite) (*index.Segment, error) {
 	if cw.ok {
 		seg, err := g.Products.WithColumns(cw.changes, docKeywords(g))
 		if err == nil {
@@ -214,10 +236,7 @@ func (l *Writer) productsAfter(g *engine.Generation, b *store.Batch, cw productW
 		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
 	}
 	if cw.docs == nil {
-		pw := newProductWrites()
-		numbers, data := b.ProductPuts()
-		pw.entry(numbers, data, b.ProductDeletes())
-		return productsWith(g, pw)
+		return productsWith(g, writesOf(bs))
 	}
 	return withDocChanges(g, cw.docs)
 }

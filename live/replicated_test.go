@@ -1,12 +1,14 @@
 package live
 
 import (
+	"bytes"
 	"errors"
 	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/aisle-search/aisle/analysis"
+	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/events"
@@ -47,18 +49,26 @@ func (m *memLog) Publish(b *store.Batch) error {
 	return nil
 }
 
-// follow applies to n every entry after the last one it followed.
+// follow applies to n every entry after the last one it followed, as a
+// replica's follower hands them over: each run of consecutive entries of
+// one log at once (ApplyLoggedRun).
 func (m *memLog) follow(t *testing.T, n *node) {
 	t.Helper()
-	for ; n.followed < len(m.entries); n.followed++ {
-		e := m.entries[n.followed]
-		b, err := store.DecodeBatch(e.data)
-		if err != nil {
-			t.Fatal(err)
+	for n.followed < len(m.entries) {
+		var run []*store.Batch
+		log := m.entries[n.followed].pos.Log
+		for ; n.followed < len(m.entries) && m.entries[n.followed].pos.Log == log; n.followed++ {
+			e := m.entries[n.followed]
+			b, err := store.DecodeBatch(e.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.SetPosition(e.pos)
+			run = append(run, b)
 		}
-		b.SetPosition(e.pos)
-		if err := n.live.ApplyLogged(b); err != nil {
-			t.Fatalf("apply %v: %v", e.pos, err)
+		if err := n.live.ApplyLoggedRun(run); err != nil {
+			p, _ := run[0].Position()
+			t.Fatalf("apply the run from %v: %v", p, err)
 		}
 	}
 }
@@ -254,4 +264,78 @@ func TestCollectorPublishes(t *testing.T) {
 	if _, err := c.Collect(&e, ""); !errors.Is(err, refused) {
 		t.Fatalf("a refused publish: %v", err)
 	}
+}
+
+// TestApplyLoggedRun: a replica handed a run of a website's entries
+// applies the entries that only put products with one index change a
+// run, each other entry on its own, and answers as the writer does; a
+// run it applied before, whole or in part, is skipped entry by entry.
+func TestApplyLoggedRun(t *testing.T) {
+	_, w, log, site := publishingShop(t, store.Options{})
+	products := shopProducts()
+	put := func(ps ...catalog.Product) {
+		t.Helper()
+		var b store.Batch
+		for i := range ps {
+			if err := b.PutProduct(&ps[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.Apply(site.UUID, &b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(products...) // new products: doc changes
+	for i, price := range []float64{3, 7, 5, 900} {
+		p := products[i%2] // the same products priced again
+		p.Price = price
+		put(p)
+	}
+	if _, _, err := w.DeleteProducts(site.UUID, []string{products[2].ProductNumber}); err != nil {
+		t.Fatal(err)
+	}
+	for _, price := range []float64{11, 12} {
+		p := products[3]
+		p.Price = price
+		put(p)
+	}
+	replica := openNode(t, t.TempDir(), nil)
+	defer replica.close()
+	log.follow(t, replica)
+	// The website's log: a run of five puts, the delete, a run of two.
+	if got := replica.live.IndexChanges(); got != 3 {
+		t.Errorf("the replica changed its index %d times for the website's 8 entries, want 3", got)
+	}
+	sameAnswers := func(when string) {
+		t.Helper()
+		wg, _ := w.eng.Website(site.UUID)
+		rg, ok := replica.eng.Website(site.UUID)
+		if !ok {
+			t.Fatalf("%s: the replica does not serve the website", when)
+		}
+		for _, body := range []string{
+			`{"query":"","key":"default","products":{"count":50,"sorting":["price asc"],"returnFilters":true}}`,
+			`{"query":"","key":"default","products":{"count":50,"filters":["price:4,20"]}}`,
+		} {
+			if got, want := answer(t, rg, body), answer(t, wg, body); !bytes.Equal(got, want) {
+				t.Errorf("%s: the replica and the writer differ for %s\nreplica: %.600s\nwriter:  %.600s", when, body, got, want)
+			}
+		}
+		if got, want := replica.st.Position(site.UUID), w.st.Position(site.UUID); got != want {
+			t.Errorf("%s: the replica applied the website's log through %d, the writer %d", when, got, want)
+		}
+	}
+	sameAnswers("followed")
+
+	// Followed again from the start, and from the middle of a run: what
+	// was applied is skipped, and nothing else changes.
+	changes := replica.live.IndexChanges()
+	replica.followed = 0
+	log.follow(t, replica)
+	replica.followed = 3
+	log.follow(t, replica)
+	if got := replica.live.IndexChanges(); got != changes {
+		t.Errorf("applied entries handed over again changed the index %d times", got-changes)
+	}
+	sameAnswers("followed again")
 }

@@ -15,6 +15,11 @@ import "time"
 // one being applied and those waiting for their turn.
 func (l *Writer) Waiting() int { return int(l.waiting.Load()) }
 
+// IndexChanges is how many times writes changed a product index since
+// the Writer was made: one a product write, one a run of replicated
+// entries applied together (ApplyLoggedRun); a rebuild is not counted.
+func (l *Writer) IndexChanges() uint64 { return l.changes.Load() }
+
 // UseWriteTimer makes every acknowledged write (one answered without an
 // error) report the time from its arrival to its answer to fn; call it
 // before the Writer takes writes.

@@ -221,8 +221,8 @@ const followRetry = time.Second
 // again after followRetry.
 func (r *Replicator) followLog(ctx context.Context, s *logState) {
 	for ctx.Err() == nil {
-		err := s.log.Follow(ctx, r.o.Store.Position(s.name), func(seq uint64, entry []byte) error {
-			return r.applyEntry(ctx, s, seq, entry)
+		err := s.log.Follow(ctx, r.o.Store.Position(s.name), func(run []cluster.Entry) error {
+			return r.applyRun(ctx, s, run)
 		})
 		if ctx.Err() != nil {
 			return
@@ -239,9 +239,13 @@ func (r *Replicator) followLog(ctx context.Context, s *logState) {
 	}
 }
 
-// applyEntry applies entry seq of s, and after an entry of the server's
-// log follows the logs of the websites it configures.
-func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, entry []byte) error {
+// applyRun applies a run of s's entries, in order. A website's log's
+// run is applied by live.Writer.ApplyLoggedRun, its product and content
+// writes as one change of the index (a node that fell behind catches up
+// in fewer changes); the server's log's and an events log's entries one
+// by one, since after an entry of the server's log this node follows the
+// logs of the websites it configures.
+func (r *Replicator) applyRun(ctx context.Context, s *logState, run []cluster.Entry) error {
 	r.mu.Lock()
 	s.applying++
 	r.mu.Unlock()
@@ -251,33 +255,65 @@ func (r *Replicator) applyEntry(ctx context.Context, s *logState, seq uint64, en
 		s.movedAt = time.Now()
 		r.mu.Unlock()
 	}()
-	b, err := store.DecodeBatch(entry)
-	if err != nil {
-		return fmt.Errorf("entry %d of %s: %w", seq, s.name, err)
+	bs := make([]*store.Batch, len(run))
+	for i, e := range run {
+		b, err := store.DecodeBatch(e.Data)
+		if err != nil {
+			return fmt.Errorf("entry %d of %s: %w", e.Seq, s.name, err)
+		}
+		b.SetPosition(store.Position{Log: s.name, Seq: e.Seq})
+		bs[i] = b
 	}
-	b.SetPosition(store.Position{Log: s.name, Seq: seq})
-	if cfg := b.Config(); cfg != nil && s.name == ServerLog {
-		// The logs of the websites it adds are opened first, so a website
-		// is served once its logs take its changes and events.
+	switch {
+	case s.events:
+		r.mu.Lock()
+		c := r.collector
+		r.mu.Unlock()
+		for _, b := range bs {
+			if err := c.ApplyLogged(b); err != nil {
+				return err
+			}
+			r.applied(s, b)
+		}
+	case s.name == ServerLog:
+		for _, b := range bs {
+			if err := r.applyServerEntry(ctx, b); err != nil {
+				return err
+			}
+			r.applied(s, b)
+		}
+	default:
+		if err := r.o.Writer.ApplyLoggedRun(bs); err != nil {
+			return err
+		}
+		r.applied(s, bs[len(bs)-1])
+	}
+	return nil
+}
+
+// applied notes that s was applied through b.
+func (r *Replicator) applied(s *logState, b *store.Batch) {
+	p, _ := b.Position()
+	r.mu.Lock()
+	s.last, s.err = max(s.last, p.Seq), nil
+	r.mu.Unlock()
+}
+
+// applyServerEntry applies b, an entry of the server's log. The logs of
+// the websites a configuration adds are followed first, so a website is
+// served once its logs take its changes and events; those it drops stop
+// being followed after it.
+func (r *Replicator) applyServerEntry(ctx context.Context, b *store.Batch) error {
+	cfg := b.Config()
+	if cfg != nil {
 		if _, err := r.followWebsites(ctx, cfg); err != nil {
 			return err
 		}
 	}
-	if s.events {
-		r.mu.Lock()
-		c := r.collector
-		r.mu.Unlock()
-		err = c.ApplyLogged(b)
-	} else {
-		err = r.o.Writer.ApplyLogged(b)
-	}
-	if err != nil {
+	if err := r.o.Writer.ApplyLogged(b); err != nil {
 		return err
 	}
-	r.mu.Lock()
-	s.last, s.err = max(s.last, seq), nil
-	r.mu.Unlock()
-	if s.name == ServerLog && b.Config() != nil {
+	if cfg != nil {
 		return r.reconcile(ctx)
 	}
 	return nil

@@ -44,6 +44,8 @@ func serverMetrics(st *store.Store, eng *engine.Engine, bhv *engine.Behaviours, 
 		})
 	m.Gauge("write_queue_depth", "Writes arrived and not yet answered: the one being applied and those waiting for their turn.",
 		func() float64 { return float64(w.Waiting()) })
+	m.Counter("index_changes_total", "Product index changes made by writes: one a product write, one a run of replicated entries a replica applied together.",
+		func() float64 { return float64(w.IndexChanges()) })
 	w.UseWriteTimer(m.Histogram("write_duration_seconds", "Time from a write's arrival at the writer (decoded, asking for its turn) to its answer, when it is durable in the log and searchable; acknowledged writes only.", metrics.WriteBuckets))
 	m.CounterVec("events_total", "Visitors' events durably logged, by kind; impressions are the server's own.", "kind",
 		func(set func(string, float64)) {

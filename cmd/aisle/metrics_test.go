@@ -139,6 +139,9 @@ func TestMetricsScrape(t *testing.T) {
 	if m, ok := sample(fams["aisle_write_queue_depth"], nil); !ok || m.GetGauge().GetValue() != 0 {
 		t.Errorf("aisle_write_queue_depth: %v, want 0 once the write was answered", m)
 	}
+	if m, ok := sample(fams["aisle_index_changes_total"], nil); !ok || m.GetCounter().GetValue() != 1 {
+		t.Errorf("aisle_index_changes_total: %v, want the one write's", m)
+	}
 	if m, ok := sample(fams["aisle_write_duration_seconds"], nil); !ok || m.GetHistogram().GetSampleCount() != 1 || m.GetHistogram().GetSampleSum() <= 0 || m.GetHistogram().GetSampleSum() > time.Since(written).Seconds() {
 		t.Errorf("aisle_write_duration_seconds: %v, want the one write's time", m)
 	}
