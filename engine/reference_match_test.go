@@ -668,9 +668,10 @@ func (m *refMatcher) match(phrase string) refMatch {
 		return s
 	}
 	res.all, res.direct = every(alls), every(directs)
-	if res.all.count() < refRelaxBelow && len(alls) > 1 {
-		// Fewer than 10 products match every word: those matching some
-		// follow.
+	_, isNumber := m.keys[refFold(trimmed)]
+	if res.all.count() < refRelaxBelow && len(alls) > 1 && !isNumber {
+		// Fewer than 10 products match every word, and the query is not
+		// a product or variant number: those matching some follow.
 		// A function word is optional there: products matching only
 		// such words are not among them (unless every word is one).
 		needed := func(sets []refSet) []refSet {

@@ -58,7 +58,7 @@ func matchDense(seg *index.Segment, q *Query) (all, direct *MatchSet, relaxed bo
 		suggested = suggested || q.Words[i].hasSuggested()
 	}
 	count := combineDense(seg, q, words, acc, false)
-	if n > 1 && count < relaxBelow {
+	if relaxes(q, uint64(count)) {
 		relaxed = true
 		count = combineDense(seg, q, words, acc, true)
 	}

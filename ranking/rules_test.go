@@ -450,12 +450,34 @@ func TestExactProductNumberFirst(t *testing.T) {
 func TestExactProductNumberWithSynonyms(t *testing.T) {
 	seg := shop(t,
 		item{key: "AR-1", title: "armchair", variants: []string{"SOFA-RED"}},
-		item{key: "AR-2", title: "couch"},
+		item{key: "AR-2", title: "red couch"},
+		item{key: "AR-3", title: "red lamp"},
 	)
 	syn := synonyms(t, config.Synonym{Terms: []string{"sofa", "couch"}})
 	r := run(t, seg, "sofa-red", Options{Synonyms: syn})
 	if want := []string{"AR-1", "AR-2"}; !slices.Equal(r.keys, want) || !slices.Equal(r.direct, want[:1]) {
 		t.Fatalf("ranked %v, direct %v: want %v, with AR-1 direct and AR-2 (found through the synonym couch) not", r.keys, r.direct, want)
+	}
+}
+
+// TestProductNumberNotRelaxed: a query that is a product number finds
+// that product and the products matching all its words, not those
+// matching some (docs/decisions.md "Product numbers"): every product of
+// a shop whose numbers share a prefix would match one word.
+func TestProductNumberNotRelaxed(t *testing.T) {
+	items := []item{{key: "AI-000123", title: "drill"}}
+	for i := range 20 {
+		items = append(items, item{key: fmt.Sprintf("AI-%06d", 200+i), title: "lamp"})
+	}
+	seg := shop(t, items...)
+	r := run(t, seg, "AI-000123", Options{})
+	if want := []string{"AI-000123"}; !slices.Equal(r.keys, want) {
+		t.Errorf("a product number ranked %v, want %v", r.keys, want)
+	}
+	// The same words, not a product number: fewer than 10 products
+	// match both, so those matching one follow.
+	if r := run(t, seg, "AI 000123 lamp", Options{}); len(r.keys) < 20 {
+		t.Errorf("a phrase of the same words ranked %d products, want it relaxed to all 21", len(r.keys))
 	}
 }
 

@@ -44,10 +44,20 @@ func DefaultLengthNormalization(name string) float64 {
 // judgments: NDCG@10 0.398 relaxing only at zero, 0.409 at 10.
 const relaxBelow = 10
 
+// relaxes reports whether a query whose every word matches full docs
+// finds docs matching only some words too: a query of several words,
+// fewer than relaxBelow full matches, and not a product number. A
+// query that is a product number ("AI-000123") names the product it
+// finds; relaxing it would add every product sharing a word of the
+// number (the prefix every product has), scored for nothing.
+func relaxes(q *Query, full uint64) bool {
+	return len(q.Words) > 1 && full < relaxBelow && !q.HasSKU
+}
+
 // Match returns the docs matching every word (through any route) and those
-// matching every word without a synonym. When fewer than relaxBelow docs
-// match every word of a multi-word query, it relaxes to any word and
-// reports relaxed. When no route is a synonym, direct is all itself:
+// matching every word without a synonym. When a query relaxes (fewer
+// than relaxBelow docs match every word of a multi-word query that is
+// not a product number), it relaxes to any word and reports relaxed. When no route is a synonym, direct is all itself:
 // callers must not modify all while they read direct.
 func Match(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, relaxed bool) {
 	a, d, relaxed, release := MatchSets(seg, q)
@@ -75,7 +85,7 @@ func matchRoaring(seg *index.Segment, q *Query) (all, direct *roaring.Bitmap, re
 		}
 	}
 	all = intersect(unions)
-	if all.GetCardinality() < relaxBelow && len(unions) > 1 {
+	if relaxes(q, all.GetCardinality()) {
 		relaxed = true
 		all = roaring.FastOr(needed(q, unions)...)
 		if directs != nil {
