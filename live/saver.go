@@ -15,8 +15,9 @@ import (
 // one at a time, so a restart loads a recent index and replays only the
 // log after it (Open). A write never waits for a save; a save holds
 // Live's lock only to hand over the compacted index (rebase). Saves are
-// at least saveEvery apart (a million products take seconds of a core to
-// save), each paced to half a core (pacer) so searches keep the rest, and
+// at least saveEvery apart, and nine times as long as the last one took
+// (a million products take seconds of a core to save: saveWait), each
+// paced to half a core (pacer) so searches keep the rest, and
 // of the generations waiting for one website only the newest is saved.
 // A save the disk refused is tried again saveEvery later, until it
 // succeeds.
@@ -26,6 +27,7 @@ type saver struct {
 	running bool
 	closed  bool
 	last    time.Time      // when the last save ended
+	wait    time.Duration  // from last to the next save (saveWait)
 	wake    chan struct{}  // closed by Close: save what waits, now
 	idle    sync.WaitGroup // held while a save loop runs
 }
@@ -33,6 +35,15 @@ type saver struct {
 // saveEvery is the least time between two background saves: the log
 // replayed at a restart covers what came after the last one.
 const saveEvery = 30 * time.Second
+
+// saveQuiet is how many times as long as the last save took the saver
+// waits at least before the next: saves of an index large enough to take
+// more than saveEvery/saveQuiet (a million products: seconds) take at
+// most a tenth of the time, and a restart replays a longer log.
+const saveQuiet = 9
+
+// saveWait is the time between a save that took took and the next.
+func saveWait(took time.Duration) time.Duration { return max(saveEvery, saveQuiet*took) }
 
 // saveLater queues g's product index for saving.
 func (l *Writer) saveLater(g *engine.Generation) {
@@ -80,7 +91,7 @@ func (l *Writer) saveLoop() {
 	defer sv.idle.Done()
 	for {
 		sv.mu.Lock()
-		wait := time.Until(sv.last.Add(saveEvery))
+		wait := time.Until(sv.last.Add(sv.wait))
 		sv.mu.Unlock()
 		if wait > 0 {
 			select {
@@ -102,6 +113,7 @@ func (l *Writer) saveLoop() {
 		}
 		sv.mu.Unlock()
 		w := g.Website
+		start := time.Now()
 		stamp := store.SegmentStamp{Seq: g.ProductSeq, Fingerprint: fingerprint(w, w.Lang(l.lang))}
 		compact := g.Products.Compact()
 		// Paced: a save of a large index would take a core from the
@@ -127,6 +139,7 @@ func (l *Writer) saveLoop() {
 		}
 		sv.mu.Lock()
 		sv.last = time.Now()
+		sv.wait = saveWait(sv.last.Sub(start))
 		sv.mu.Unlock()
 	}
 }
