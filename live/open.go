@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/goccy/go-json"
@@ -58,7 +59,7 @@ func Open(st *store.Store, w *config.Website, lang analysis.Language, log *slog.
 	behind := ok && saved.Fingerprint == stamp.Fingerprint && saved.Seq < stamp.Seq
 	var log1 *productLog
 	if behind {
-		if log1, err = readProductLog(st, w, saved.Seq); err != nil {
+		if log1, err = readProductLog(st, w, saved.Seq, math.MaxUint64); err != nil {
 			return nil, err
 		}
 	}
@@ -112,12 +113,15 @@ type productLog struct {
 }
 
 // readProductLog reads website w's product entries after log position
-// after.
-func readProductLog(st *store.Store, w *config.Website, after uint64) (*productLog, error) {
+// after, up to position upto.
+func readProductLog(st *store.Store, w *config.Website, after, upto uint64) (*productLog, error) {
 	pl := &productLog{writes: newProductWrites()}
 	var numbers []string
 	var data [][]byte
 	err := st.Entries(after, func(e *store.Entry) error {
+		if e.Seq > upto {
+			return errLogRead
+		}
 		if e.Website != w.UUID || len(e.Products)+len(e.Deletes) == 0 {
 			return nil
 		}
@@ -135,11 +139,14 @@ func readProductLog(st *store.Store, w *config.Website, after uint64) (*productL
 		pl.writes.entry(numbers, data, e.Deletes)
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errLogRead) {
 		return nil, err
 	}
 	return pl, nil
 }
+
+// errLogRead ends readProductLog's read of the log at its last position.
+var errLogRead = errors.New("read up to the position asked")
 
 // replay applies the log to seg: as column writes when every write is
 // one (judged against seg), else as doc writes.

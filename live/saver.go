@@ -146,32 +146,64 @@ func (l *Writer) saveLoop() {
 
 // rebase serves compact, the compacted product index of g, in place of
 // the holes and tail the served index has gathered since the save began:
-// the product writes logged after g are replayed onto it (few: saves are
-// 30 s apart), under Live's lock so that no write lands between. Nothing
-// changes when the website's indexed fields or language changed since.
+// the product writes logged after g are replayed onto it. Those the
+// served generation holds are replayed first without Live's lock (a save
+// of a million products beside a price feed covers tens of thousands of
+// writes: seconds of work), up to rebaseRounds times as writes go on;
+// the few left are replayed under the lock, so that no write lands
+// between, and the result is swapped in. Nothing changes when the
+// website's indexed fields or language changed since.
 func (l *Writer) rebase(g *engine.Generation, compact *index.Segment, fp string) {
+	seg, at := compact, g.ProductSeq
+	for range rebaseRounds {
+		cur, ok := l.eng.Website(g.Website.UUID)
+		if !ok || !l.rebasable(cur, fp, at) {
+			return
+		}
+		if cur.ProductSeq == at {
+			break
+		}
+		var err error
+		if seg, err = l.replayOnto(cur, seg, at, cur.ProductSeq); err != nil {
+			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
+			return
+		}
+		at = cur.ProductSeq
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	cur, ok := l.eng.Website(g.Website.UUID)
-	if !ok {
+	if !ok || !l.rebasable(cur, fp, at) {
 		return
 	}
-	lang := cur.Website.Lang(l.lang)
-	if fingerprint(cur.Website, lang) != fp || cur.ProductSeq < g.ProductSeq {
-		return
-	}
-	seg := compact
-	if cur.ProductSeq > g.ProductSeq {
-		pl, err := readProductLog(l.st, cur.Website, g.ProductSeq)
-		if err == nil {
-			seg, err = pl.replay(cur.Website, lang, compact)
-		}
-		if err != nil {
+	if cur.ProductSeq > at {
+		var err error
+		if seg, err = l.replayOnto(cur, seg, at, cur.ProductSeq); err != nil {
 			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
 			return
 		}
 	}
 	l.eng.Swap(cur.WithProducts(seg, cur.Seq, cur.ProductSeq, false)) // compacted: doc ids renumbered
+}
+
+// rebaseRounds bounds rebase's catch-up outside the lock.
+const rebaseRounds = 3
+
+// rebasable reports whether a product index saved under fingerprint fp
+// and brought to position at may replace cur's: cur's website has the
+// same indexed fields and language, and is not behind it.
+func (l *Writer) rebasable(cur *engine.Generation, fp string, at uint64) bool {
+	return fingerprint(cur.Website, cur.Website.Lang(l.lang)) == fp && cur.ProductSeq >= at
+}
+
+// replayOnto is seg, cur's website's product index at position after,
+// with the product writes logged after it up to upto replayed onto it.
+func (l *Writer) replayOnto(cur *engine.Generation, seg *index.Segment, after, upto uint64) (*index.Segment, error) {
+	pl, err := readProductLog(l.st, cur.Website, after, upto)
+	if err != nil {
+		return nil, err
+	}
+	return pl.replay(cur.Website, cur.Website.Lang(l.lang), seg)
 }
 
 // Close finishes the saves queued and stops saving; the store may be
