@@ -27,8 +27,11 @@ import (
 // not a column change (a new product, or one whose text, keys or sort
 // values change), and then nothing else is meaningful. A product put
 // twice counts with its last JSON. The products are compared on every
-// core, at least perWorker a goroutine.
-func columnChanges(g *engine.Generation, numbers []string, data [][]byte, perWorker int) (changes []index.ColumnChange, ok bool, err error) {
+// core, at least perWorker a goroutine. judged says the writer of a
+// replicated log judged them column writes (store.Batch.ColumnWrite)
+// against the state g serves: then each is decoded, not compared with
+// its stored product again.
+func columnChanges(g *engine.Generation, numbers []string, data [][]byte, perWorker int, judged bool) (changes []index.ColumnChange, ok bool, err error) {
 	last := make(map[string]int, len(numbers)) // store.ProductID → its last put
 	var order []string
 	for i, pn := range numbers {
@@ -46,7 +49,7 @@ func columnChanges(g *engine.Generation, numbers []string, data [][]byte, perWor
 		var before, after index.Doc
 		for k := w; k < len(order); k += workers {
 			i := last[order[k]]
-			c, isColumn, err := columnChange(g, numbers[i], data[i], &before, &after)
+			c, isColumn, err := columnChange(g, numbers[i], data[i], judged, &before, &after)
 			changes[k], notColumn[k], errs[k] = c, !isColumn, err
 		}
 	})
@@ -61,20 +64,32 @@ func columnChanges(g *engine.Generation, numbers []string, data [][]byte, perWor
 
 // columnChange is columnChanges for one product; before and after are
 // scratch docs.
-func columnChange(g *engine.Generation, pn string, data []byte, before, after *index.Doc) (index.ColumnChange, bool, error) {
+func columnChange(g *engine.Generation, pn string, data []byte, judged bool, before, after *index.Doc) (index.ColumnChange, bool, error) {
 	d, found := g.Products.DocByKey(analysis.FoldString(pn))
 	if !found || g.Products.Key(d) != pn {
 		return index.ColumnChange{}, false, nil
 	}
-	var old, cur catalog.Product
+	var cur catalog.Product
+	if err := json.Unmarshal(data, &cur); err != nil {
+		return index.ColumnChange{}, false, fmt.Errorf("product %s: %w", pn, err)
+	}
+	if judged {
+		if err := engine.ProductDoc(&cur, g.Website.IndexedFields, data, after); err != nil {
+			return index.ColumnChange{}, false, err
+		}
+		return changeOf(d, after, data), true, nil
+	}
+	var old catalog.Product
 	stored := g.Products.Stored(d)
 	if err := json.Unmarshal(stored, &old); err != nil {
 		return index.ColumnChange{}, false, fmt.Errorf("stored product %s: %w", pn, err)
 	}
-	if err := json.Unmarshal(data, &cur); err != nil {
-		return index.ColumnChange{}, false, fmt.Errorf("product %s: %w", pn, err)
-	}
 	return columnChangeOf(g, d, &old, &cur, stored, data, before, after)
+}
+
+// changeOf is the column change setting doc d to after, stored as data.
+func changeOf(d uint32, after *index.Doc, data []byte) index.ColumnChange {
+	return index.ColumnChange{Doc: d, Keywords: slices.Clone(after.Keywords), Numbers: slices.Clone(after.Numbers), Stored: data}
 }
 
 // columnChangeOf is the column change of doc d, product old as stored,
@@ -90,7 +105,7 @@ func columnChangeOf(g *engine.Generation, d uint32, old, cur *catalog.Product, s
 	if !sameText(before, after) {
 		return index.ColumnChange{}, false, nil
 	}
-	return index.ColumnChange{Doc: d, Keywords: slices.Clone(after.Keywords), Numbers: slices.Clone(after.Numbers), Stored: data}, true, nil
+	return changeOf(d, after, data), true, nil
 }
 
 // sameText reports that two docs of one product index alike but for

@@ -125,7 +125,7 @@ func (l *Writer) apply(g *engine.Generation, b *store.Batch) (store.Applied, err
 	if b.OnlyProductPuts() {
 		numbers, data := b.ProductPuts()
 		var err error
-		if cw.changes, cw.ok, err = columnChanges(g, numbers, data, l.patchesPerWorker); err != nil {
+		if cw.changes, cw.ok, err = columnChanges(g, numbers, data, l.patchesPerWorker, b.ColumnWrite()); err != nil {
 			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
 		}
 	}
@@ -161,8 +161,10 @@ func (l *Writer) applyEntries(g *engine.Generation, bs []*store.Batch, cw produc
 	products, content := false, false
 	for _, b := range bs {
 		b.Website = g.Website.UUID
-		if cw.ok {
+		if _, logged := b.Position(); cw.ok && logged {
 			b.ProductsStored() // column changes are of products g serves, which are stored
+		} else if cw.ok {
+			b.MarkColumnWrite() // and so judged for the nodes that apply its entry
 		}
 		products = products || b.ChangesProducts()
 		content = content || b.ChangesContent()

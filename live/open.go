@@ -153,7 +153,7 @@ var errLogRead = errors.New("read up to the position asked")
 func (pl *productLog) replay(w *config.Website, lang analysis.Language, seg *index.Segment) (*index.Segment, error) {
 	g := engine.ProductsOf(w, lang, seg)
 	if numbers, data, puts := pl.writes.puts(); puts {
-		changes, ok, err := columnChanges(g, numbers, data, patchesPerWorker)
+		changes, ok, err := columnChanges(g, numbers, data, patchesPerWorker, false)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/store"
@@ -154,7 +155,8 @@ func (l *Writer) applyLoggedPuts(bs []*store.Batch) error {
 	first, _ := bs[0].Position()
 	last, _ := bs[len(bs)-1].Position()
 	var err error
-	if cw.changes, cw.ok, err = columnChanges(g, numbers, data, l.patchesPerWorker); err == nil {
+	judged := !slices.ContainsFunc(bs, func(b *store.Batch) bool { return !b.ColumnWrite() })
+	if cw.changes, cw.ok, err = columnChanges(g, numbers, data, l.patchesPerWorker, judged); err == nil {
 		_, err = l.applyEntries(g, bs, cw)
 	}
 	if err != nil {

@@ -2,8 +2,10 @@ package live
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -299,6 +301,22 @@ func TestApplyLoggedRun(t *testing.T) {
 		p.Price = price
 		put(p)
 	}
+	// The writer marks the entries it judged column writes: the prices,
+	// not the new products.
+	var marked []bool
+	for _, e := range log.entries {
+		if e.pos.Log != site.UUID {
+			continue
+		}
+		b, err := store.DecodeBatch(e.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked = append(marked, b.ColumnWrite())
+	}
+	if want := []bool{false, true, true, true, true, false, true, true}; !slices.Equal(marked, want) {
+		t.Errorf("the website's entries marked column writes: %v, want %v", marked, want)
+	}
 	replica := openNode(t, t.TempDir(), nil)
 	defer replica.close()
 	log.follow(t, replica)
@@ -338,4 +356,34 @@ func TestApplyLoggedRun(t *testing.T) {
 		t.Errorf("applied entries handed over again changed the index %d times", got-changes)
 	}
 	sameAnswers("followed again")
+}
+
+// TestColumnChangesJudged: products the writer judged column writes are
+// taken as such, not compared with their stored ones again; otherwise a
+// new title makes a doc write.
+func TestColumnChangesJudged(t *testing.T) {
+	_, eng, _, _ := liveShop(t)
+	g := current(t, eng)
+	p := shopProducts()[0]
+	p.Title += " renamed"
+	p.Price++
+	data, err := json.Marshal(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbers, puts := []string{p.ProductNumber}, [][]byte{data}
+	if _, ok, err := columnChanges(g, numbers, puts, 1, false); err != nil || ok {
+		t.Errorf("a new title compared: column write %t, %v; want a doc write", ok, err)
+	}
+	changes, ok, err := columnChanges(g, numbers, puts, 1, true)
+	if err != nil || !ok || len(changes) != 1 || !bytes.Equal(changes[0].Stored, data) {
+		t.Errorf("judged a column write: %v, %t, %v; want its change", changes, ok, err)
+	}
+	if d, _ := g.Doc(store.ProductID(p.ProductNumber)); len(changes) == 1 && changes[0].Doc != d {
+		t.Errorf("judged change of doc %d, want %d", changes[0].Doc, d)
+	}
+	// A product the index does not hold is never a column write.
+	if _, ok, _ := columnChanges(g, []string{"NOPE-1"}, [][]byte{[]byte(`{"productNumber":"NOPE-1"}`)}, 1, true); ok {
+		t.Error("a product not served was taken as a column write")
+	}
 }

@@ -41,6 +41,7 @@ type wireBatch struct {
 	ProductNumbers []string          `json:"productNumbers,omitempty"`
 	Products       []json.RawMessage `json:"products,omitempty"`
 	Stored         bool              `json:"stored,omitempty"`
+	Columns        bool              `json:"columns,omitempty"`
 	Deletes        []string          `json:"deletes,omitempty"`
 	ContentKeys    []string          `json:"contentKeys,omitempty"`
 	Content        []json.RawMessage `json:"content,omitempty"`
@@ -65,7 +66,7 @@ func AppendBatch(dst []byte, b *Batch) ([]byte, error) {
 	}
 	buf.Grow(size)
 	fmt.Fprintf(buf, `{"v":%d`, batchVersion)
-	head := wireBatch{Website: b.Website, ProductNumbers: b.pkeys, Stored: b.stored, Deletes: b.deletes,
+	head := wireBatch{Website: b.Website, ProductNumbers: b.pkeys, Stored: b.stored, Columns: b.columns, Deletes: b.deletes,
 		ContentKeys: b.ckeys, ContentDeletes: b.cdeletes, Config: b.config, KeyIDs: b.keyIDs,
 		KeyRemovals: b.keyRemovals, Audit: b.audit, Secret: b.secret}
 	if err := appendMembers(buf, &head); err != nil {
@@ -114,10 +115,12 @@ func DecodeBatch(src []byte) (*Batch, error) {
 		return nil, fmt.Errorf("%w: %d content keys for %d content items", ErrCorruptBatch, len(w.ContentKeys), len(w.Content))
 	case len(w.KeyIDs) != len(w.Keys):
 		return nil, fmt.Errorf("%w: %d key ids for %d keys", ErrCorruptBatch, len(w.KeyIDs), len(w.Keys))
+	case w.Columns && (len(w.Products) == 0 || !w.Stored):
+		return nil, fmt.Errorf("%w: a column write of %d products, stored %t", ErrCorruptBatch, len(w.Products), w.Stored)
 	case w.Secret != nil && len(w.Secret) != 32:
 		return nil, fmt.Errorf("%w: a secret of %d bytes, not 32", ErrCorruptBatch, len(w.Secret))
 	}
-	return &Batch{Website: w.Website, pkeys: w.ProductNumbers, products: raws(w.Products), stored: w.Stored,
+	return &Batch{Website: w.Website, pkeys: w.ProductNumbers, products: raws(w.Products), stored: w.Stored, columns: w.Columns,
 		deletes: w.Deletes, ckeys: w.ContentKeys, content: raws(w.Content), cdeletes: w.ContentDeletes,
 		config: w.Config, events: raws(w.Events), keyIDs: w.KeyIDs, keys: raws(w.Keys),
 		keyRemovals: w.KeyRemovals, audit: w.Audit, secret: w.Secret}, nil

@@ -20,7 +20,7 @@ func fullBatch(t testing.TB) *Batch {
 		t.Fatal(err)
 	}
 	b.PutProductJSON("p2", []byte(`{"productNumber":"p2","title":"Hammer \u00e9"}`))
-	b.ProductsStored()
+	b.MarkColumnWrite()
 	b.DeleteProduct("P9")
 	if err := b.PutContent(&catalog.Content{Kind: catalog.KindBrand, ID: "b1", Title: "Brand"}); err != nil {
 		t.Fatal(err)
@@ -131,6 +131,8 @@ func TestDecodeBatchRefuses(t *testing.T) {
 		{`{"v":1,"keys":[{}]}`, "0 key ids for 1 keys"},
 		{`{"v":1,"products":[1,}`, ""},
 		{`{"v":1,"secret":"AQI="}`, "a secret of 2 bytes"},
+		{`{"v":1,"columns":true,"stored":true}`, "a column write of 0 products"},
+		{`{"v":1,"productNumbers":["a"],"products":[{}],"columns":true}`, "a column write of 1 products, stored false"},
 	} {
 		_, err := DecodeBatch([]byte(tc.src))
 		if !errors.Is(err, ErrCorruptBatch) || !bytes.Contains([]byte(err.Error()), []byte(tc.says)) {

@@ -431,7 +431,9 @@ type Batch struct {
 	events   [][]byte
 	// stored: every product put is known to be stored already
 	// (ProductsStored).
-	stored      bool
+	stored bool
+	// columns: every product put changes only columns (ColumnWrite).
+	columns     bool
 	keys        [][]byte // API keys' JSON
 	keyIDs      []string // their ids
 	keyRemovals []string
@@ -479,6 +481,18 @@ func (b *Batch) PutProductJSON(pn string, data []byte) {
 // them as updated without reading them back, which costs a random read
 // each when the products are spread over a large catalog.
 func (b *Batch) ProductsStored() { b.stored = true }
+
+// MarkColumnWrite says, as the writer judged against the index it
+// serves, that every product the batch puts is served and changes only
+// its keyword and number values and stored JSON (a column write, package
+// live); it implies ProductsStored. It travels with the batch's
+// replicated form, so that a node applying the entry after the same
+// entries as the writer takes the judgement rather than comparing each
+// product with its stored one again.
+func (b *Batch) MarkColumnWrite() { b.stored, b.columns = true, true }
+
+// ColumnWrite reports MarkColumnWrite.
+func (b *Batch) ColumnWrite() bool { return b.columns }
 
 // DeleteProduct adds a delete by product number.
 func (b *Batch) DeleteProduct(productNumber string) { b.deletes = append(b.deletes, productNumber) }
