@@ -15,7 +15,9 @@ import (
 // one at a time, so a restart loads a recent index and replays only the
 // log after it (Open). A write never waits for a save; a save holds
 // Live's lock only to hand over the compacted index (rebase). Saves are
-// at least saveEvery apart, and nine times as long as the last one took
+// at least saveEvery apart (the first saveEvery after the first write:
+// the index loaded is as good as a save), and nine times as long as the
+// last one took
 // (a million products take seconds of a core to save: saveWait), each
 // paced to half a core (pacer) so searches keep the rest, and
 // of the generations waiting for one website only the newest is saved.
@@ -54,6 +56,10 @@ func (l *Writer) saveLater(g *engine.Generation) {
 		return
 	}
 	sv.pending[g.Website.UUID] = g
+	if sv.last.IsZero() {
+		// The index loaded is as good as a save: the first waits too.
+		sv.last, sv.wait = time.Now(), saveEvery
+	}
 	if sv.running {
 		return
 	}
