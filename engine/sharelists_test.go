@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/aisle-search/aisle/analysis"
-	"github.com/aisle-search/aisle/catalog"
 	"github.com/aisle-search/aisle/config"
-	"github.com/aisle-search/aisle/demo"
 )
 
 // TestShareLists: a generation assembled on the same product index
@@ -15,14 +13,8 @@ import (
 // builds its own for a version whose ranking changed or on another
 // index.
 func TestShareLists(t *testing.T) {
-	cfg := demo.Config()
-	w := &cfg.Websites[0]
-	g, err := Build(w, analysis.English, Source{
-		Products: func(fn func(*catalog.Product) error) error { return demo.Each(300, 42, fn) },
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := demoGeneration(t, 300, 42, nil)
+	w := g.Website
 	// The same configuration but for the first search configuration's
 	// live version weighing its first field anew.
 	changed := *w
@@ -42,12 +34,7 @@ func TestShareLists(t *testing.T) {
 		n.ShareLists(prev)
 		return n
 	}
-	rebuilt, err := Build(w, analysis.English, Source{
-		Products: func(fn func(*catalog.Product) error) error { return demo.Each(300, 42, fn) },
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rebuilt := demoGeneration(t, 300, 42, nil)
 	for _, tc := range []struct {
 		name   string
 		n      *Generation

@@ -36,6 +36,20 @@ func serve(t testing.TB, g *engine.Generation, maxBody int) string {
 	return "http://" + ln.Addr().String()
 }
 
+// demoGeneration is n demo products (demo.Each, seed 42) built under
+// the demo configuration's first website.
+func demoGeneration(t *testing.T, n int) *engine.Generation {
+	t.Helper()
+	cfg := demo.Config()
+	g, err := engine.Build(&cfg.Websites[0], analysis.English, engine.Source{
+		Products: func(fn func(*catalog.Product) error) error { return demo.Each(n, 42, fn) },
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func demoURLs(t *testing.T) (open, auth string) {
 	t.Helper()
 	demoSite.once.Do(func() {

@@ -5,9 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aisle-search/aisle/analysis"
-	"github.com/aisle-search/aisle/catalog"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 	"github.com/aisle-search/aisle/internal/background"
 )
@@ -16,16 +13,10 @@ import (
 // being built in the background as "warming", and no longer once they
 // are built.
 func TestHealthWarming(t *testing.T) {
-	cfg := demo.Config()
-	w := &cfg.Websites[0]
 	// Enough products for some terms to be in ranking.ImpactMinDocs docs:
 	// those are the lists a start builds.
-	g, err := engine.Build(w, analysis.English, engine.Source{
-		Products: func(fn func(*catalog.Product) error) error { return demo.Each(3000, 42, fn) },
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := demoGeneration(t, 3000)
+	w := g.Website
 	release := background.Hold()
 	defer func() { release() }()
 	g.WarmLists()

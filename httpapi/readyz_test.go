@@ -4,9 +4,6 @@ import (
 	"net"
 	"testing"
 
-	"github.com/aisle-search/aisle/analysis"
-	"github.com/aisle-search/aisle/catalog"
-	"github.com/aisle-search/aisle/demo"
 	"github.com/aisle-search/aisle/engine"
 )
 
@@ -15,13 +12,7 @@ import (
 // Retry-After; once open, the same listener serves the API and /readyz
 // is 200.
 func TestGate(t *testing.T) {
-	cfg := demo.Config()
-	g, err := engine.Build(&cfg.Websites[0], analysis.English, engine.Source{
-		Products: func(fn func(*catalog.Product) error) error { return demo.Each(200, 42, fn) },
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := demoGeneration(t, 200)
 	opt := Options{MaxBodyBytes: 64 << 10}
 	gate := NewGate(opt)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
