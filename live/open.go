@@ -118,10 +118,7 @@ func readProductLog(st *store.Store, w *config.Website, after, upto uint64) (*pr
 	pl := &productLog{writes: newProductWrites()}
 	var numbers []string
 	var data [][]byte
-	err := st.Entries(after, func(e *store.Entry) error {
-		if e.Seq > upto {
-			return errLogRead
-		}
+	err := st.EntriesUpTo(after, upto, func(e *store.Entry) error {
 		if e.Website != w.UUID || len(e.Products)+len(e.Deletes) == 0 {
 			return nil
 		}
@@ -139,14 +136,11 @@ func readProductLog(st *store.Store, w *config.Website, after, upto uint64) (*pr
 		pl.writes.entry(numbers, data, e.Deletes)
 		return nil
 	})
-	if err != nil && !errors.Is(err, errLogRead) {
+	if err != nil {
 		return nil, err
 	}
 	return pl, nil
 }
-
-// errLogRead ends readProductLog's read of the log at its last position.
-var errLogRead = errors.New("read up to the position asked")
 
 // replay applies the log to seg: as column writes when every write is
 // one (judged against seg), else as doc writes.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -226,5 +227,34 @@ func TestProductIdentity(t *testing.T) {
 	}
 	if n, _ := st.Count(testSite); n != 1 {
 		t.Errorf("%d products left, want x-o alone", n)
+	}
+}
+
+// TestEntriesUpTo: the entries after one position up to another, in
+// order, the bounds apart; up to the highest position, all after it.
+func TestEntriesUpTo(t *testing.T) {
+	st := openTemp(t)
+	for i := range 5 {
+		b := Batch{Website: testSite}
+		if err := b.PutProduct(&catalog.Product{ProductNumber: fmt.Sprint("P", i), Title: "t"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Apply(&b, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	last := st.Seq()
+	for _, tc := range []struct{ after, upto, first, n uint64 }{
+		{last - 4, last - 1, last - 3, 3},
+		{last - 2, last - 2, 0, 0},
+		{last - 2, math.MaxUint64, last - 1, 2},
+	} {
+		var seqs []uint64
+		if err := st.EntriesUpTo(tc.after, tc.upto, func(e *Entry) error { seqs = append(seqs, e.Seq); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if uint64(len(seqs)) != tc.n || tc.n > 0 && (seqs[0] != tc.first || seqs[len(seqs)-1] != tc.first+tc.n-1) {
+			t.Errorf("after %d up to %d: %v, want %d from %d", tc.after, tc.upto, seqs, tc.n, tc.first)
+		}
 	}
 }

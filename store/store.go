@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -1346,9 +1347,18 @@ func (s *Store) EntryEvents(e *Entry) ([]json.RawMessage, error) {
 // Entries streams log entries with a sequence number above after; an
 // entry's events are read apart (EntryEvents).
 func (s *Store) Entries(after uint64, fn func(*Entry) error) error {
+	return s.EntriesUpTo(after, math.MaxUint64, fn)
+}
+
+// EntriesUpTo is Entries of the entries up to sequence number upto.
+func (s *Store) EntriesUpTo(after, upto uint64, fn func(*Entry) error) error {
 	h := s.acquire()
 	defer s.release(h)
-	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: prefixEnd(prefixLog)})
+	upper := prefixEnd(prefixLog)
+	if upto < math.MaxUint64 {
+		upper = appendLogKey(nil, upto+1)
+	}
+	it, err := h.db.NewIter(&pebble.IterOptions{LowerBound: appendLogKey(nil, after+1), UpperBound: upper})
 	if err != nil {
 		return err
 	}
