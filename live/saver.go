@@ -162,34 +162,41 @@ func (l *Writer) saveLoop() {
 func (l *Writer) rebase(g *engine.Generation, compact *index.Segment, fp string) {
 	seg, at := compact, g.ProductSeq
 	for range rebaseRounds {
-		cur, ok := l.eng.Website(g.Website.UUID)
-		if !ok || !l.rebasable(cur, fp, at) {
+		cur, caught, ok := l.catchUp(g.Website.UUID, fp, seg, at)
+		if !ok {
 			return
 		}
-		if cur.ProductSeq == at {
+		moved := cur.ProductSeq > at
+		seg, at = caught, cur.ProductSeq
+		if !moved {
 			break
 		}
-		var err error
-		if seg, err = l.replayOnto(cur, seg, at, cur.ProductSeq); err != nil {
-			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
-			return
-		}
-		at = cur.ProductSeq
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	cur, ok := l.eng.Website(g.Website.UUID)
+	if cur, seg, ok := l.catchUp(g.Website.UUID, fp, seg, at); ok {
+		l.eng.Swap(cur.WithProducts(seg, cur.Seq, cur.ProductSeq, false)) // compacted: doc ids renumbered
+	}
+}
+
+// catchUp is seg, website uuid's product index saved under fingerprint
+// fp and brought to position at, brought to the served generation cur's
+// position; ok is false when it may not replace cur's (rebasable) or the
+// replay failed, which is logged.
+func (l *Writer) catchUp(uuid, fp string, seg *index.Segment, at uint64) (cur *engine.Generation, caught *index.Segment, ok bool) {
+	cur, ok = l.eng.Website(uuid)
 	if !ok || !l.rebasable(cur, fp, at) {
-		return
+		return nil, nil, false
 	}
-	if cur.ProductSeq > at {
-		var err error
-		if seg, err = l.replayOnto(cur, seg, at, cur.ProductSeq); err != nil {
-			l.log.Warn("serving the saved index failed: the index in memory serves on", "website", g.Website.UUID, "err", err)
-			return
-		}
+	if cur.ProductSeq == at {
+		return cur, seg, true
 	}
-	l.eng.Swap(cur.WithProducts(seg, cur.Seq, cur.ProductSeq, false)) // compacted: doc ids renumbered
+	caught, err := l.replayOnto(cur, seg, at, cur.ProductSeq)
+	if err != nil {
+		l.log.Warn("serving the saved index failed: the index in memory serves on", "website", uuid, "err", err)
+		return nil, nil, false
+	}
+	return cur, caught, true
 }
 
 // rebaseRounds bounds rebase's catch-up outside the lock.
