@@ -235,27 +235,21 @@ func (l *Log) followOnce(ctx context.Context, after *uint64, fn func(run []Entry
 	}
 	for {
 		var msg jetstream.Msg
+		var meta *jetstream.MsgMetadata
 		if len(run) == 0 {
 			msg, err = msgs.Next()
 		} else {
 			msg, err = msgs.Next(jetstream.NextMaxWait(runWait))
-			if errors.Is(err, nats.ErrTimeout) {
-				if err := handOver(); err != nil {
-					return err
-				}
+		}
+		if err == nil {
+			meta, err = msg.Metadata()
+		}
+		if err != nil {
+			if herr := handOver(); herr != nil {
+				return herr
+			}
+			if errors.Is(err, nats.ErrTimeout) { // the pending entry is late: a run is handed over
 				continue
-			}
-		}
-		if err != nil {
-			if err := handOver(); err != nil {
-				return err
-			}
-			return err
-		}
-		meta, err := msg.Metadata()
-		if err != nil {
-			if err := handOver(); err != nil {
-				return err
 			}
 			return err
 		}
