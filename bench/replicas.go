@@ -68,8 +68,7 @@ type ReplicaLagReport struct {
 // probePoll is how often a probe searches a replica for its update, at
 // most: the lags' resolution, kept coarse enough that the polls, on the
 // same machine as the cluster, take little of its cores. A search that
-// takes longer (a product number's, at a million products, scores every
-// product its prefix matches) is paced to a quarter of a core (paced).
+// takes longer is paced to a quarter of a core (paced).
 const probePoll = 5 * time.Millisecond
 
 // ReplicaLag runs the lag run.
