@@ -139,6 +139,15 @@ type productWrite struct {
 	changes []index.ColumnChange
 	ok      bool
 	docs    *docChanges
+	writes  *productWrites // the batches' writes, once read (writesOf)
+}
+
+// writesOf is the product writes of bs, the batches cw is of, read once.
+func (cw *productWrite) writesOf(bs []*store.Batch) *productWrites {
+	if cw.writes == nil {
+		cw.writes = writesOf(bs)
+	}
+	return cw.writes
 }
 
 // applyColumns is apply of a batch whose column changes are known (cw.ok
@@ -174,7 +183,7 @@ func (l *Writer) applyEntries(g *engine.Generation, bs []*store.Batch, cw produc
 	}
 	if !cw.ok && products {
 		var err error
-		if cw.docs, err = makeDocChanges(g, writesOf(bs)); err != nil {
+		if cw.docs, err = makeDocChanges(g, cw.writesOf(bs)); err != nil {
 			return store.Applied{}, engine.Invalid("products", "%v; nothing was applied", err)
 		}
 	}
@@ -238,7 +247,7 @@ func (l *Writer) productsAfter(g *engine.Generation, bs []*store.Batch, cw produ
 		l.log.Warn("column update failed: replacing the products' docs instead", "website", g.Website.UUID, "err", err)
 	}
 	if cw.docs == nil {
-		return productsWith(g, writesOf(bs))
+		return productsWith(g, cw.writesOf(bs))
 	}
 	return withDocChanges(g, cw.docs)
 }

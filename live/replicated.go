@@ -151,7 +151,7 @@ func (l *Writer) applyLoggedPuts(bs []*store.Batch) error {
 		return nil
 	}
 	var cw productWrite
-	numbers, data, _ := writesOf(bs).puts()
+	numbers, data, _ := cw.writesOf(bs).puts()
 	first, _ := bs[0].Position()
 	last, _ := bs[len(bs)-1].Position()
 	var err error
